@@ -1,0 +1,12 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	// Two cores: more workers only thrash.
+	maxWorkers: 2,
+	testTimeout: 30000,
+};
