@@ -1,0 +1,120 @@
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** Methods whose body n8n drops, so the token has to travel in the query string. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Users paste the base URL in many shapes ("https://host/", "https://host/v1"); every
+ * operation path starts with /v1, so keep only the origin and any path before /v1.
+ */
+export function apiBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/v1$/i, '');
+}
+
+/**
+ * The service reads the token from the JSON body (the usual way) or from the `token` query
+ * parameter (for calls without a body). It never reads a header, so none is sent; a request
+ * that has a body never carries the token in its URL, where proxies and logs would keep it.
+ */
+export const authenticateWithToken: IAuthenticate = async (credentials, requestOptions) => {
+	const token = String(credentials.apiToken ?? '');
+	const method = (requestOptions.method ?? 'GET').toUpperCase();
+	const authenticated = { ...requestOptions, baseURL: apiBaseUrl(requestOptions.baseURL ?? credentials.baseUrl) };
+	if (BODYLESS_METHODS.has(method)) {
+		authenticated.qs = { ...(requestOptions.qs ?? {}), token };
+	} else {
+		const body = requestOptions.body;
+		authenticated.body = {
+			...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}),
+			token,
+		};
+	}
+	return authenticated;
+};
+
+const UNAUTHORIZED_HINT =
+	'Unauthorized: the service rejected the API token. Copy the current token from the dashboard (Settings > API); a rotated token stops working at once.';
+
+export class ConversationalMessagingApi implements ICredentialType {
+	name = 'conversationalMessagingApi';
+
+	displayName = 'Conversational Messaging API';
+
+	icon: Icon = {
+		light: 'file:../nodes/ConversationalMessaging/conversationalMessaging.svg',
+		dark: 'file:../nodes/ConversationalMessaging/conversationalMessaging.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/conversational-messaging/n8n-nodes-conversational-messaging#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the Conversational Messaging API, without /v1 (a trailing / or /v1 is ignored). For the local sandbox use http://127.0.0.1:8787.',
+		},
+		{
+			displayName: 'API Token',
+			name: 'apiToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The client API token, from the dashboard settings (API section)',
+		},
+	];
+
+	authenticate = authenticateWithToken;
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/v1/client',
+			method: 'GET',
+			// Read every answer so that the rules below can judge the envelope, which is what
+			// carries the service's verdict (a 401 may come on HTTP 200).
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'statusCode', value: 401, message: UNAUTHORIZED_HINT },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'body.message', value: 'Unauthorized', message: UNAUTHORIZED_HINT },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'body.err',
+					value: true,
+					message: 'The service answered with an error envelope. Check the Base URL and the API token.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'body.err',
+					value: undefined,
+					message:
+						'The Base URL did not answer like the Conversational Messaging API (no {statusCode, body} envelope). Check the Base URL.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,78 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { agentDescription } from './resources/agent';
+import { campaignDescription } from './resources/campaign';
+import { clientDescription } from './resources/client';
+import { contactDescription } from './resources/contact';
+import { legacyMessageDescription } from './resources/legacyMessage';
+import { liveChatDescription } from './resources/liveChat';
+import { messagingDescription } from './resources/messaging';
+import { productDescription } from './resources/product';
+import { researcherDescription } from './resources/researcher';
+import { shortLinkDescription } from './resources/shortLink';
+
+export class ConversationalMessaging implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Conversational Messaging',
+		name: 'conversationalMessaging',
+		icon: { light: 'file:conversationalMessaging.svg', dark: 'file:conversationalMessaging.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Send chatapp, socialnet, SMS and live chat messages, inject CRM leads, manage contacts, agents, short links and shop products, and run AI researchers',
+		defaults: { name: 'Conversational Messaging' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'conversationalMessagingApi', required: true }],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl}}',
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+			// Every answer reaches the envelope check, which knows the service's error shape
+			// (an error can arrive on HTTP 200) and says what went wrong.
+			ignoreHttpStatusErrors: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Agent', value: 'agent', description: 'Team agents who take leads and conversations' },
+					{ name: 'Campaign', value: 'campaign', description: 'Message campaigns and their delivery figures' },
+					{ name: 'Client', value: 'client', description: 'The client account of the API token' },
+					{ name: 'Contact', value: 'contact', description: 'Contacts of distribution lists' },
+					{
+						name: 'Legacy Chatapp Message',
+						value: 'legacyMessage',
+						description: 'Chatapp messages through a QR-paired instance (legacy)',
+					},
+					{ name: 'Live Chat', value: 'liveChat', description: 'Web live chat sessions and their messages' },
+					{
+						name: 'Messaging',
+						value: 'messaging',
+						description: 'SMS and socialnet messages, CRM leads and chatapp number checks',
+					},
+					{ name: 'Product', value: 'product', description: 'Products of the shop catalogue' },
+					{ name: 'Researcher', value: 'researcher', description: 'AI investigations built from files' },
+					{ name: 'Short Link', value: 'shortLink', description: 'Shortened web addresses' },
+				],
+				default: 'messaging',
+			},
+			...agentDescription,
+			...campaignDescription,
+			...clientDescription,
+			...contactDescription,
+			...legacyMessageDescription,
+			...liveChatDescription,
+			...messagingDescription,
+			...productDescription,
+			...researcherDescription,
+			...shortLinkDescription,
+		],
+	};
+}

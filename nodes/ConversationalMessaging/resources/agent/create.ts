@@ -1,0 +1,38 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { field, operation, showFor } from '../../shared/descriptions';
+import { phoneField } from '../../shared/messages';
+import { email } from '../../shared/validation';
+
+const show = showFor('agent', ['create']);
+
+export const agentCreateOperation: INodePropertyOptions = operation({
+	name: 'Create',
+	value: 'create',
+	action: 'Create an agent',
+	description: 'Add a team agent who can be assigned leads and conversations',
+	method: 'POST',
+	url: '/v1/agent',
+});
+
+export const agentCreateFields: INodeProperties[] = [
+	field({
+		displayName: 'Name',
+		name: 'name',
+		required: true,
+		displayOptions: show,
+		description: 'Full name of the agent',
+		sendTo: 'body.name',
+	}),
+	phoneField({ resource: 'agent', operations: ['create'], displayName: 'Phone', name: 'phone', sendTo: 'body.phone', description: 'Phone of the agent. ' }),
+	field({
+		displayName: 'Email',
+		name: 'email',
+		required: true,
+		placeholder: 'name@email.com',
+		displayOptions: show,
+		description: 'Email address of the agent',
+		sendTo: 'body.email',
+		checks: [email('body.email', 'Email')],
+	}),
+];

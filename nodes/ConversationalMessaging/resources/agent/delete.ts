@@ -1,0 +1,22 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { idField, operation, showFor } from '../../shared/descriptions';
+
+export const agentDeleteOperation: INodePropertyOptions = operation({
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete an agent',
+	description: 'Remove an agent from the team',
+	method: 'DELETE',
+	url: '/v1/agent',
+});
+
+export const agentDeleteFields: INodeProperties[] = [
+	idField({
+		displayName: 'Agent ID',
+		name: 'agentId',
+		displayOptions: showFor('agent', ['delete']),
+		description: 'Identifier of the agent to delete',
+		sendTo: 'body.id',
+	}),
+];

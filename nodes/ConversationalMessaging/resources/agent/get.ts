@@ -1,0 +1,22 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { idField, operation, showFor } from '../../shared/descriptions';
+
+export const agentGetOperation: INodePropertyOptions = operation({
+	name: 'Get',
+	value: 'get',
+	action: 'Get an agent',
+	description: 'Retrieve an agent by ID',
+	method: 'GET',
+	url: '/v1/agent',
+});
+
+export const agentGetFields: INodeProperties[] = [
+	idField({
+		displayName: 'Agent ID',
+		name: 'agentId',
+		displayOptions: showFor('agent', ['get']),
+		description: 'Identifier of the agent',
+		sendTo: 'qs.id',
+	}),
+];

@@ -1,0 +1,12 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationSelector } from '../../shared/descriptions';
+import { campaignGetOperation, campaignIdField } from './get';
+import { campaignGetAllFields, campaignGetAllOperation } from './getAll';
+import { campaignGetDetailsOperation } from './getDetails';
+
+export const campaignDescription: INodeProperties[] = [
+	operationSelector('campaign', [campaignGetOperation, campaignGetDetailsOperation, campaignGetAllOperation], 'getAll'),
+	campaignIdField,
+	...campaignGetAllFields,
+];

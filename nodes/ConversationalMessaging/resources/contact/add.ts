@@ -1,0 +1,63 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
+import { phoneField } from '../../shared/messages';
+import { requireField } from '../../shared/validation';
+
+const show = showFor('contact', ['add']);
+
+export const contactAddOperation: INodePropertyOptions = operation({
+	name: 'Add to List',
+	value: 'add',
+	action: 'Add a contact to a list',
+	description: 'Add a contact (phone, name and any other values) to a distribution list',
+	method: 'POST',
+	url: '/v1/contact',
+	// `values` must hold at least one field for the service to store anything.
+	preSend: [requireField('body.values', 'Phone, Name or an Extra Value')],
+});
+
+export const contactAddFields: INodeProperties[] = [
+	idField({
+		displayName: 'List ID',
+		name: 'listId',
+		displayOptions: show,
+		description: 'Identifier of the distribution list to add the contact to',
+		sendTo: 'body.idList',
+	}),
+	phoneField({ resource: 'contact', operations: ['add'], displayName: 'Phone', name: 'phone', sendTo: 'body.values.phone', required: false }),
+	field({
+		displayName: 'Name',
+		name: 'name',
+		displayOptions: show,
+		description: 'Name of the contact',
+		sendTo: 'body.values.name',
+	}),
+	additionalFields(show, [
+		{
+			displayName: 'Extra Values',
+			name: 'extraValues',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Value',
+			default: {},
+			description: 'Any other fields to store for the contact, such as email or city',
+			options: [
+				{
+					displayName: 'Value',
+					name: 'value',
+					values: [
+						{ displayName: 'Field', name: 'key', type: 'string', default: '', placeholder: 'city' },
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							routing: { send: { type: 'body', property: '=values.{{$parent.key}}', value: '={{$parent.value}}' } },
+						},
+					],
+				},
+			],
+		},
+	]),
+];

@@ -1,0 +1,28 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { idField, operation, returnAllAndLimit, showFor } from '../../shared/descriptions';
+import { unwrapList } from '../../shared/envelope';
+
+const show = showFor('contact', ['getAll']);
+
+export const contactGetAllOperation: INodePropertyOptions = operation({
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contacts of a list',
+	description: 'List the contacts of a distribution list',
+	method: 'GET',
+	url: '/v1/contact',
+	postReceive: [unwrapList],
+});
+
+export const contactGetAllFields: INodeProperties[] = [
+	idField({
+		displayName: 'List ID',
+		name: 'listId',
+		displayOptions: show,
+		description: 'Identifier of the distribution list to read',
+		sendTo: 'qs.id',
+	}),
+	// The service does not page this list, so the Limit cuts it in the node.
+	...returnAllAndLimit(show, 'contacts', true),
+];

@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationSelector } from '../../shared/descriptions';
+import { contactAddFields, contactAddOperation } from './add';
+import { contactGetAllFields, contactGetAllOperation } from './getAll';
+
+export const contactDescription: INodeProperties[] = [
+	operationSelector('contact', [contactAddOperation, contactGetAllOperation], 'add'),
+	...contactAddFields,
+	...contactGetAllFields,
+];

@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationSelector } from '../../shared/descriptions';
+import { legacyMessageGetFields, legacyMessageGetOperation } from './get';
+import { legacyMessageSendFields, legacyMessageSendOperation } from './send';
+
+export const legacyMessageDescription: INodeProperties[] = [
+	operationSelector('legacyMessage', [legacyMessageGetOperation, legacyMessageSendOperation], 'send'),
+	...legacyMessageSendFields,
+	...legacyMessageGetFields,
+];

@@ -1,0 +1,90 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
+import { instanceField, messageBodyFields, phoneField } from '../../shared/messages';
+import { coordinate } from '../../shared/validation';
+
+const show = showFor('legacyMessage', ['send']);
+const showForTypes = (types: string[]) => showFor('legacyMessage', ['send'], { messageType: types });
+const MEDIA_TYPES = ['audio', 'document', 'gif', 'image', 'video'];
+
+export const legacyMessageSendOperation: INodePropertyOptions = operation({
+	name: 'Send',
+	value: 'send',
+	action: 'Send a legacy chatapp message',
+	description: 'Send a chatapp message through a QR-paired instance (legacy; prefer Messaging for business lines)',
+	method: 'POST',
+	url: '/v1/msg-wh',
+});
+
+export const legacyMessageSendFields: INodeProperties[] = [
+	field({
+		displayName: 'Message Type',
+		name: 'messageType',
+		type: 'options',
+		required: true,
+		displayOptions: show,
+		options: [
+			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
+			{ name: 'Chat (Text)', value: 'chat', description: 'A text message' },
+			{ name: 'Document', value: 'document', description: 'A document file, by URL' },
+			{ name: 'GIF', value: 'gif', description: 'An animated GIF, by URL' },
+			{ name: 'Image', value: 'image', description: 'An image, by URL, with an optional caption' },
+			{ name: 'Location', value: 'location', description: 'A map location, by latitude and longitude' },
+			{ name: 'Sticker', value: 'sticker', description: 'A sticker' },
+			{ name: 'Video', value: 'video', description: 'A video, by URL, with an optional caption' },
+		],
+		default: 'chat',
+		description: 'Kind of message to send',
+		sendTo: 'body.type',
+	}),
+	phoneField({ resource: 'legacyMessage', operations: ['send'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }),
+	instanceField('legacyMessage', ['send']),
+	...messageBodyFields('legacyMessage', 'send', 'messageType', [
+		{ types: ['chat'], displayName: 'Message', description: 'Text of the message' },
+		{ types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
+		{ types: ['sticker'], displayName: 'Sticker', description: 'The sticker to send, usually the web address of its file' },
+		{ types: ['location'], displayName: 'Location Text', description: 'Text sent with the location, such as a place name or address' },
+	]),
+	field({
+		displayName: 'Latitude',
+		name: 'latitude',
+		type: 'number',
+		required: true,
+		typeOptions: { numberPrecision: 6, minValue: -90, maxValue: 90 },
+		default: 0,
+		displayOptions: showForTypes(['location']),
+		description: 'Latitude in decimal degrees, e.g. 4.711',
+		sendTo: 'body.lat',
+		checks: [coordinate('body.lat', 'Latitude', 90)],
+	}),
+	field({
+		displayName: 'Longitude',
+		name: 'longitude',
+		type: 'number',
+		required: true,
+		typeOptions: { numberPrecision: 6, minValue: -180, maxValue: 180 },
+		default: 0,
+		displayOptions: showForTypes(['location']),
+		description: 'Longitude in decimal degrees, e.g. -74.0721',
+		sendTo: 'body.lng',
+		checks: [coordinate('body.lng', 'Longitude', 180)],
+	}),
+	additionalFields(show, [
+		field({
+			displayName: 'Caption',
+			name: 'caption',
+			displayOptions: { show: { '/messageType': ['image', 'video'] } },
+			description: 'Text shown with the image or video',
+			sendTo: 'body.caption',
+		}),
+		field({
+			displayName: 'File Name',
+			name: 'filename',
+			placeholder: 'invoice.pdf',
+			displayOptions: { show: { '/messageType': ['document'] } },
+			description: 'Name the recipient sees for the document',
+			sendTo: 'body.filename',
+		}),
+	]),
+];

@@ -1,0 +1,39 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
+import { instanceField, messageTextField } from '../../shared/messages';
+
+const show = showFor('liveChat', ['sendMessage']);
+
+export const liveChatSendMessageOperation: INodePropertyOptions = operation({
+	name: 'Send Message',
+	value: 'sendMessage',
+	action: 'Send a live chat message',
+	description: 'Send a text message in a live chat session',
+	method: 'POST',
+	url: '/v1/live-chat',
+	// Text is the only type the service documents for live chat.
+	body: { type: 'text' },
+});
+
+export const liveChatSendMessageFields: INodeProperties[] = [
+	idField({
+		displayName: 'Session ID',
+		name: 'sessionId',
+		displayOptions: show,
+		description: 'Identifier of the live chat session, as returned by Create Session',
+		sendTo: 'body.to',
+	}),
+	instanceField('liveChat', ['sendMessage']),
+	messageTextField('liveChat', 'sendMessage', 'body.body'),
+	additionalFields(show, [
+		field({
+			displayName: 'Sent by User',
+			name: 'user',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the message is shown as sent by the user (the visitor) rather than by the business',
+			sendTo: 'body.user',
+		}),
+	]),
+];

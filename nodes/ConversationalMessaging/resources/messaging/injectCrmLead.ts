@@ -1,0 +1,77 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
+import { instanceField, messageTextField } from '../../shared/messages';
+import { chatappId, onlyWith, textList } from '../../shared/validation';
+
+const show = showFor('messaging', ['injectCrmLead']);
+
+export const injectCrmLeadOperation: INodePropertyOptions = operation({
+	name: 'Inject CRM Lead',
+	value: 'injectCrmLead',
+	action: 'Inject a lead into the CRM',
+	description: 'Create a CRM lead for a contact, with a first message, and route it to an area, agent or process',
+	method: 'POST',
+	url: '/v1/crm',
+	preSend: [
+		onlyWith('body.agent', 'Agent ID', 'body.area', 'Area', 'The service accepts an agent only together with an area the agent belongs to.'),
+	],
+});
+
+export const injectCrmLeadFields: INodeProperties[] = [
+	field({
+		displayName: 'Contact Phone',
+		name: 'contactPhone',
+		required: true,
+		placeholder: '573001234567',
+		displayOptions: show,
+		description:
+			'Phone of the lead: country code followed by the number. It is sent as the chatapp contact ID (digits then @c.us); the suffix is added if missing.',
+		sendTo: 'body.to',
+		checks: [chatappId('body.to', 'Contact Phone')],
+	}),
+	instanceField('messaging', ['injectCrmLead']),
+	messageTextField('messaging', 'injectCrmLead', 'body.text', 'Text of the lead, such as the message the contact left in a form'),
+	field({
+		displayName: 'Channel',
+		name: 'channel',
+		type: 'options',
+		required: true,
+		displayOptions: show,
+		options: [
+			{ name: 'Chatapp', value: 'chatapp' },
+			{ name: 'Socialnet Messenger', value: 'sn-messenger' },
+		],
+		default: 'chatapp',
+		description: 'Channel on which the lead is followed up',
+		sendTo: 'body.channel',
+	}),
+	additionalFields(show, [
+		field({
+			displayName: 'Agent ID',
+			name: 'agent',
+			description: 'Agent to assign the lead to. Needs an Area the agent belongs to.',
+			sendTo: 'body.agent',
+		}),
+		field({
+			displayName: 'Area',
+			name: 'area',
+			description: 'Code of the area or team that takes the lead',
+			sendTo: 'body.area',
+		}),
+		field({
+			displayName: 'Process ID',
+			name: 'process',
+			description: 'Process (pipeline) the lead enters',
+			sendTo: 'body.process',
+		}),
+		field({
+			displayName: 'Tags',
+			name: 'tags',
+			placeholder: 'web-form, spring-promo',
+			description: 'Tags for the lead, separated by commas (or an expression that gives a list)',
+			sendTo: 'body.tags',
+			checks: [textList('body.tags', 'Tags')],
+		}),
+	]),
+];

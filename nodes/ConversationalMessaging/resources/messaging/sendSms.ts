@@ -1,0 +1,20 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { operation } from '../../shared/descriptions';
+import { instanceField, messageTextField, phoneField } from '../../shared/messages';
+
+export const sendSmsOperation: INodePropertyOptions = operation({
+	name: 'Send SMS',
+	value: 'sendSms',
+	action: 'Send an SMS',
+	description: 'Send a text message by SMS to a phone number',
+	method: 'POST',
+	url: '/v1/sms',
+	body: { type: 'text' },
+});
+
+export const sendSmsFields: INodeProperties[] = [
+	phoneField({ resource: 'messaging', operations: ['sendSms'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }),
+	instanceField('messaging', ['sendSms']),
+	messageTextField('messaging', 'sendSms', 'body.body', 'Text of the SMS'),
+];

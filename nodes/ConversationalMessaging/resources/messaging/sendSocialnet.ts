@@ -1,0 +1,57 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
+import { instanceField, messageBodyFields } from '../../shared/messages';
+
+const show = showFor('messaging', ['sendSocialnet']);
+const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
+
+export const sendSocialnetOperation: INodePropertyOptions = operation({
+	name: 'Send Socialnet Message',
+	value: 'sendSocialnet',
+	action: 'Send a socialnet message',
+	description: 'Send a text or media message on the socialnet messenger to a page-scoped recipient',
+	method: 'POST',
+	url: '/v1/socialnet/send-chat',
+});
+
+export const sendSocialnetFields: INodeProperties[] = [
+	field({
+		displayName: 'Message Type',
+		name: 'socialnetType',
+		type: 'options',
+		required: true,
+		displayOptions: show,
+		options: [
+			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
+			{ name: 'File', value: 'file', description: 'Any file, by URL' },
+			{ name: 'Image', value: 'image', description: 'An image, by URL' },
+			{ name: 'Text', value: 'text', description: 'A text message' },
+			{ name: 'Video', value: 'video', description: 'A video, by URL' },
+		],
+		default: 'text',
+		description: 'Kind of message to send',
+		sendTo: 'body.type',
+	}),
+	idField({
+		displayName: 'Recipient ID',
+		name: 'recipientId',
+		displayOptions: show,
+		description: 'Page-scoped identifier of the recipient on the socialnet messenger',
+		sendTo: 'body.to',
+	}),
+	instanceField('messaging', ['sendSocialnet']),
+	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
+		{ types: ['text'], displayName: 'Message', description: 'Text of the message' },
+		{ types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
+	]),
+	additionalFields(show, [
+		field({
+			displayName: 'Caption',
+			name: 'caption',
+			displayOptions: { show: { '/socialnetType': MEDIA_TYPES } },
+			description: 'Text shown with the file',
+			sendTo: 'body.caption',
+		}),
+	]),
+];

@@ -1,0 +1,19 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationSelector } from '../../shared/descriptions';
+import { productCreateFields, productCreateOperation } from './create';
+import { productDeleteOperation } from './delete';
+import { productIdField } from './fields';
+import { productGetOperation } from './get';
+import { productUpdateFields, productUpdateOperation } from './update';
+
+export const productDescription: INodeProperties[] = [
+	operationSelector(
+		'product',
+		[productCreateOperation, productDeleteOperation, productGetOperation, productUpdateOperation],
+		'create',
+	),
+	productIdField,
+	...productCreateFields,
+	...productUpdateFields,
+];

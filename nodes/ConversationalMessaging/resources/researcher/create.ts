@@ -1,0 +1,58 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { field, operation, showFor } from '../../shared/descriptions';
+import { researcherFilesField } from './files';
+
+const show = showFor('researcher', ['create']);
+
+export const researcherCreateOperation: INodePropertyOptions = operation({
+	name: 'Create',
+	value: 'create',
+	action: 'Create a researcher',
+	description: 'Create an AI researcher as a draft, from a policy and files; Run starts it',
+	method: 'POST',
+	url: '/v1/researcher',
+});
+
+export const researcherCreateFields: INodeProperties[] = [
+	field({
+		displayName: 'Name',
+		name: 'name',
+		required: true,
+		displayOptions: show,
+		description: 'Name of the researcher',
+		sendTo: 'body.name',
+	}),
+	field({
+		displayName: 'Description',
+		name: 'description',
+		typeOptions: { rows: 3 },
+		displayOptions: show,
+		description: 'What the researcher should investigate',
+		sendTo: 'body.description',
+	}),
+	field({
+		displayName: 'Model',
+		name: 'model',
+		type: 'options',
+		required: true,
+		displayOptions: show,
+		options: [
+			{ name: 'Analytics', value: 'analytics', description: 'Deepest analysis, slowest' },
+			{ name: 'Balance', value: 'balance', description: 'Balance between speed and depth' },
+			{ name: 'Fast', value: 'fast', description: 'Quickest answers' },
+		],
+		default: 'balance',
+		description: 'AI model the researcher runs on',
+		sendTo: 'body.model',
+	}),
+	field({
+		displayName: 'Policy ID',
+		name: 'policyId',
+		required: true,
+		displayOptions: show,
+		description: 'Identifier of the policy that defines the kind of investigation',
+		sendTo: 'body.type',
+	}),
+	researcherFilesField(show, false),
+];

@@ -1,0 +1,79 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { checkField, normaliseUrl } from '../../shared/validation';
+
+export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
+
+/** Each entry becomes one {url, name, type} object of the `files` list. */
+const sendAsFileEntry = (key: string) => ({
+	send: { type: 'body' as const, property: `=files[{{$index}}].${key}` },
+});
+
+/** Checks every file of the list: a web address, a name and a known type. */
+const checkFiles = checkField('body.files', 'Files', (value, fail) => {
+	const files = Array.isArray(value) ? value : fail('expected a list of files', 'Add files with Add File.');
+	return files.map((file: { url?: unknown; name?: unknown; type?: unknown }, index: number) => {
+		const label = (problem: string, fix: string) => fail(`file ${index + 1}: ${problem}`, fix);
+		if (!RESEARCHER_FILE_TYPES.includes(String(file.type))) {
+			label(`type "${String(file.type)}" is not one of ${RESEARCHER_FILE_TYPES.join(', ')}`, 'Pick a type from the list.');
+		}
+		return { url: normaliseUrl(file.url, label), name: String(file.name ?? '').trim(), type: file.type };
+	});
+});
+
+/** The files a researcher investigates: web pages or files, each by web address. */
+export function researcherFilesField(displayOptions: INodeProperties['displayOptions'], required: boolean): INodeProperties {
+	return {
+		displayName: 'Files',
+		name: 'files',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add File',
+		required,
+		default: {},
+		displayOptions,
+		description: 'Documents, media or web pages for the researcher to investigate',
+		routing: { send: { preSend: [checkFiles] } },
+		options: [
+			{
+				displayName: 'File',
+				name: 'file',
+				values: [
+					{
+						displayName: 'URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						required: true,
+						placeholder: 'https://example.com/report.pdf',
+						description: 'Web address of the file, or of the web page when Type is URL',
+						routing: sendAsFileEntry('url'),
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						description: 'Name of the file, as the researcher refers to it',
+						routing: sendAsFileEntry('name'),
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'options',
+						options: [
+							{ name: 'Audio', value: 'audio' },
+							{ name: 'Document', value: 'document' },
+							{ name: 'Photo', value: 'photo' },
+							{ name: 'URL (Web Page)', value: 'url' },
+							{ name: 'Video', value: 'video' },
+						],
+						default: 'document',
+						description: 'Kind of file',
+						routing: sendAsFileEntry('type'),
+					},
+				],
+			},
+		],
+	};
+}

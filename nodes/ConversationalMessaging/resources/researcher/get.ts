@@ -1,0 +1,52 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { field, idField, operation, showFor } from '../../shared/descriptions';
+import { commaList } from '../../shared/validation';
+
+export const RESEARCHER_READABLE_FIELDS = [
+	'description',
+	'files',
+	'model',
+	'name',
+	'output',
+	'output_format',
+	'process',
+	'progress',
+	'status',
+	'type',
+	'updated',
+];
+
+const titleCase = (value: string) => value.split('_').map((word) => word[0].toUpperCase() + word.slice(1)).join(' ');
+
+export const researcherUrl = '=/v1/researcher/{{encodeURIComponent($parameter.researcherId)}}';
+
+export const researcherGetOperation: INodePropertyOptions = operation({
+	name: 'Get',
+	value: 'get',
+	action: 'Get a researcher',
+	description: 'Retrieve a researcher with its status, progress and output',
+	method: 'GET',
+	url: researcherUrl,
+});
+
+export const researcherIdField: INodeProperties = idField({
+	displayName: 'Researcher ID',
+	name: 'researcherId',
+	displayOptions: showFor('researcher', ['addFiles', 'get', 'run']),
+	description: 'Identifier of the researcher, as returned by Create',
+});
+
+export const researcherGetFields: INodeProperties[] = [
+	field({
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'multiOptions',
+		options: RESEARCHER_READABLE_FIELDS.map((value) => ({ name: titleCase(value), value })),
+		default: [],
+		displayOptions: showFor('researcher', ['get']),
+		description: 'Fields to return; all of them when none is selected',
+		sendTo: 'qs.fields',
+		checks: [commaList('qs.fields', 'Fields')],
+	}),
+];

@@ -1,0 +1,20 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationSelector } from '../../shared/descriptions';
+import { researcherAddFilesFields, researcherAddFilesOperation } from './addFiles';
+import { researcherCreateFields, researcherCreateOperation } from './create';
+import { researcherGetFields, researcherGetOperation, researcherIdField } from './get';
+import { researcherRunFields, researcherRunOperation } from './run';
+
+export const researcherDescription: INodeProperties[] = [
+	operationSelector(
+		'researcher',
+		[researcherAddFilesOperation, researcherCreateOperation, researcherGetOperation, researcherRunOperation],
+		'create',
+	),
+	researcherIdField,
+	...researcherCreateFields,
+	...researcherGetFields,
+	...researcherAddFilesFields,
+	...researcherRunFields,
+];

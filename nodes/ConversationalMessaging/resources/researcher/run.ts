@@ -1,0 +1,137 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../../shared/constants';
+import { collection, field, operation, showFor } from '../../shared/descriptions';
+import { envelopePayload } from '../../shared/envelope';
+import { researcherUrl } from './get';
+
+/** Polling grows by this factor after the first minute, up to MAX_POLL_INTERVAL_MS. */
+export const POLL_GROWTH = 1.5;
+export const STEADY_POLLING_MS = 60_000;
+export const MAX_POLL_INTERVAL_MS = 60_000;
+
+/**
+ * The service does not document when a run is finished. A run counts as complete when its
+ * progress reaches 100 or an output appears, whichever comes first.
+ */
+export function researchIsComplete(researcher: IDataObject): boolean {
+	const output = researcher.output;
+	const hasOutput = output !== undefined && output !== null && output !== '' && !(typeof output === 'object' && Object.keys(output).length === 0);
+	return Number(researcher.progress) >= 100 || hasOutput;
+}
+
+/** The wait before poll number `poll` (0-based), given the time already waited. */
+export function nextPollDelay(baseMs: number, previousMs: number | undefined, waitedMs: number): number {
+	if (previousMs === undefined || waitedMs < STEADY_POLLING_MS) return baseMs;
+	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
+}
+
+interface RunOptions {
+	waitForCompletion?: boolean;
+	pollInterval?: number;
+	timeout?: number;
+}
+
+async function readResearcher(this: IExecuteSingleFunctions, baseURL: string, id: string): Promise<IDataObject> {
+	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+		method: 'GET',
+		baseURL,
+		url: `/v1/researcher/${encodeURIComponent(id)}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	})) as IN8nHttpFullResponse;
+	return await envelopePayload.call(this, response);
+}
+
+/** Post-receive of Run: returns the started run, or waits for its output when asked to. */
+export async function waitForResearch(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const started = await envelopePayload.call(this, response);
+	const options = this.getNodeParameter('runOptions', {}) as RunOptions;
+	const pairedItem = { item: this.getItemIndex() };
+	if (!options.waitForCompletion) return [{ json: started, pairedItem }];
+
+	const id = String(this.getNodeParameter('researcherId'));
+	const { baseUrl } = await this.getCredentials(CREDENTIAL_NAME);
+	const baseMs = (options.pollInterval ?? 5) * 1000;
+	const timeoutMs = (options.timeout ?? 30) * 60_000;
+	const signal = this.getExecutionCancelSignal();
+	const startedAt = Date.now();
+	let delay: number | undefined;
+	let polls = 0;
+	for (;;) {
+		const waited = Date.now() - startedAt;
+		delay = nextPollDelay(baseMs, delay, waited);
+		await sleep(Math.max(0, Math.min(delay, timeoutMs - waited)));
+		if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for the researcher');
+		const researcher = await readResearcher.call(this, String(baseUrl), id);
+		polls++;
+		if (researchIsComplete(researcher)) {
+			return [{ json: { id, ...researcher, waitedSeconds: Math.round((Date.now() - startedAt) / 1000), polls }, pairedItem }];
+		}
+		if (Date.now() - startedAt >= timeoutMs) {
+			throw new NodeOperationError(this.getNode(), `The researcher was still running after ${options.timeout ?? 30} min (progress ${String(researcher.progress ?? 'unknown')})`, {
+				description: 'The run goes on in the service. Raise Timeout, or read the result later with Researcher > Get.',
+				itemIndex: this.getItemIndex(),
+			});
+		}
+	}
+}
+
+export const researcherRunOperation: INodePropertyOptions = operation({
+	name: 'Run',
+	value: 'run',
+	action: 'Run a researcher',
+	description: 'Start a researcher run; optionally wait for it to finish and return its output',
+	method: 'PUT',
+	url: researcherUrl,
+	body: { status: 1 },
+	postReceive: [waitForResearch],
+});
+
+export const researcherRunFields: INodeProperties[] = [
+	collection(
+		'runOptions',
+		'Options',
+		showFor('researcher', ['run']),
+		[
+			field({
+				displayName: 'Wait for Completion',
+				name: 'waitForCompletion',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
+			}),
+			field({
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 5,
+				description: 'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
+				displayOptions: { show: { waitForCompletion: [true] } },
+			}),
+			field({
+				displayName: 'Timeout (Minutes)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 30,
+				description: 'How long to wait at most before failing; the run goes on in the service',
+				displayOptions: { show: { waitForCompletion: [true] } },
+			}),
+		],
+	),
+];

@@ -1,0 +1,41 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
+import { url } from '../../shared/validation';
+
+const show = showFor('shortLink', ['create']);
+
+export const shortLinkCreateOperation: INodePropertyOptions = operation({
+	name: 'Create',
+	value: 'create',
+	action: 'Create a short link',
+	description: 'Shorten a web address, for example to send it in an SMS',
+	method: 'POST',
+	url: '/v1/short',
+});
+
+/** The target of a link: required on Create and Update alike. */
+export const longUrlField = (operations: string[], description: string): INodeProperties =>
+	field({
+		displayName: 'Long URL',
+		name: 'longUrl',
+		required: true,
+		placeholder: 'https://example.com/spring-sale?utm_source=sms',
+		displayOptions: showFor('shortLink', operations),
+		description,
+		sendTo: 'body.longUrl',
+		checks: [url('body.longUrl', 'Long URL')],
+	});
+
+export const shortLinkCreateFields: INodeProperties[] = [
+	longUrlField(['create'], 'Web address the short link leads to'),
+	additionalFields(show, [
+		field({
+			displayName: 'Short Link ID',
+			name: 'idUrl',
+			placeholder: 'spring-sale',
+			description: 'Identifier to give the short link; the service chooses one when left out',
+			sendTo: 'body.idUrl',
+		}),
+	]),
+];

@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationSelector } from '../../shared/descriptions';
+import { shortLinkCreateFields, shortLinkCreateOperation } from './create';
+import { shortLinkUpdateFields, shortLinkUpdateOperation } from './update';
+
+export const shortLinkDescription: INodeProperties[] = [
+	operationSelector('shortLink', [shortLinkCreateOperation, shortLinkUpdateOperation], 'create'),
+	...shortLinkCreateFields,
+	...shortLinkUpdateFields,
+];

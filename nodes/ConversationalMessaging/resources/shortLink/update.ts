@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { idField, operation, showFor } from '../../shared/descriptions';
+import { longUrlField } from './create';
+
+export const shortLinkUpdateOperation: INodePropertyOptions = operation({
+	name: 'Update',
+	value: 'update',
+	action: 'Update a short link',
+	description: 'Point an existing short link at a new web address',
+	method: 'PATCH',
+	url: '/v1/short',
+});
+
+export const shortLinkUpdateFields: INodeProperties[] = [
+	idField({
+		displayName: 'Short Link ID',
+		name: 'shortLinkId',
+		displayOptions: showFor('shortLink', ['update']),
+		description: 'Identifier of the short link to change',
+		sendTo: 'body.idUrl',
+	}),
+	longUrlField(['update'], 'New web address for the short link'),
+];

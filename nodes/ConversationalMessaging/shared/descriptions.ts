@@ -1,0 +1,155 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	IDisplayOptions,
+	IHttpRequestMethods,
+	INodeProperties,
+	INodePropertyOptions,
+	PostReceiveAction,
+	PreSendAction,
+} from 'n8n-workflow';
+
+import { unwrapEnvelope } from './envelope';
+import { omitWhenBlank, pathId, requireField, text } from './validation';
+
+/** Shows a field only for these operations of a resource. */
+export function showFor(resource: string, operations: string[], extra: IDataObject = {}): IDisplayOptions {
+	return { show: { resource: [resource], operation: operations, ...extra } as IDisplayOptions['show'] };
+}
+
+interface OperationSpec {
+	name: string;
+	value: string;
+	action: string;
+	description: string;
+	method: IHttpRequestMethods;
+	url: string;
+	/** Constant body fields every request of the operation carries. */
+	body?: IDataObject;
+	preSend?: PreSendAction[];
+	/** How the answer becomes items; the envelope's body by default. */
+	postReceive?: PostReceiveAction[];
+	/** Fetches the pages of a list operation itself (it then sees every request). */
+	pagination?: (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
+}
+
+/** One operation: its request and how its answer is unwrapped. */
+export function operation(spec: OperationSpec): INodePropertyOptions {
+	return {
+		name: spec.name,
+		value: spec.value,
+		action: spec.action,
+		description: spec.description,
+		routing: {
+			request: { method: spec.method, url: spec.url, ...(spec.body ? { body: spec.body } : {}) },
+			send: { ...(spec.preSend ? { preSend: spec.preSend } : {}), ...(spec.pagination ? { paginate: true } : {}) },
+			...(spec.pagination ? { operations: { pagination: spec.pagination } } : {}),
+			output: { postReceive: spec.postReceive ?? [unwrapEnvelope] },
+		},
+	};
+}
+
+/** The Operation selector of a resource, options sorted by name. */
+export function operationSelector(resource: string, options: INodePropertyOptions[], defaultValue: string): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: [...options].sort((a, b) => a.name.localeCompare(b.name)),
+		default: defaultValue,
+	};
+}
+
+type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
+	type?: INodeProperties['type'];
+	default?: INodeProperties['default'];
+	/** Where the value goes: `body.x` or `qs.x` (dots nest). Not sent when absent. */
+	sendTo?: string;
+	/** Checks run on the value in the request before it is sent. */
+	checks?: PreSendAction[];
+};
+
+/**
+ * A field and where it is sent. A required field is checked again once expressions have
+ * resolved, since an expression can leave it empty.
+ */
+export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodeProperties {
+	const property: INodeProperties = { type: 'string', default: '', ...spec };
+	if (sendTo) {
+		checks = [spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo), ...checks];
+		const [location, ...path] = sendTo.split('.');
+		property.routing = {
+			send: {
+				type: location === 'qs' ? 'query' : 'body',
+				property: path.join('.'),
+				preSend: checks,
+			},
+		};
+	}
+	return property;
+}
+
+/**
+ * The identifier of a record, as text: sent where `sendTo` says, or, without it, placed in the
+ * URL by the operation (`{{$parameter.<name>}}`) and checked here before the request.
+ */
+export function idField(
+	spec: Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions'> & { sendTo?: string },
+): INodeProperties {
+	if (spec.sendTo) return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
+	return { ...field({ ...spec, required: true }), routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } } };
+}
+
+/** A collection of optional fields; the ones left unset are never sent. */
+export function collection(
+	name: string,
+	displayName: string,
+	displayOptions: IDisplayOptions,
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'collection',
+		placeholder: name === 'additionalFields' ? 'Add Field' : 'Add Option',
+		default: {},
+		displayOptions,
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+/** The "Additional Fields" of an operation. */
+export const additionalFields = (displayOptions: IDisplayOptions, options: INodeProperties[]) =>
+	collection('additionalFields', 'Additional Fields', displayOptions, options);
+
+/**
+ * Return All and Limit, for operations that list records. Without pagination on the service
+ * side, the limit cuts the list in the node (`limitInNode`).
+ */
+export function returnAllAndLimit(displayOptions: IDisplayOptions, noun: string, limitInNode = false): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions,
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			hint: `How many ${noun} to return at most`,
+			displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
+			...(limitInNode ? { routing: { output: { maxResults: '={{$value}}' } } } : {}),
+		},
+	];
+}

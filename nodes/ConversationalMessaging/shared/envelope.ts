@@ -1,0 +1,189 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from './constants';
+
+/**
+ * Where list operations find their records. The service does not document the payload of its
+ * GET calls, so the first array found under one of these keys is split into items; the
+ * sandbox answers with `data`. Extend this list if the live service uses another key.
+ */
+export const LIST_KEYS = ['data', 'items', 'results', 'records', 'contacts', 'campaigns'];
+
+export interface ServiceFailure {
+	message: string;
+	description: string;
+	httpCode: string;
+}
+
+export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string | undefined {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+}
+
+/** What the user can do about a failure, by status. */
+export function hintFor(status: number, retryAfter?: string): string {
+	if (status === 401 || status === 403) {
+		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
+	}
+	if (status === 404) return 'Nothing exists with that identifier. Check the ID; the record may have been deleted.';
+	if (status === 429) {
+		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
+		return `${wait}Too many requests: turn on Retry On Fail in the node settings (with a wait), or space the requests with Options > Batching.`;
+	}
+	if (status >= 500) {
+		return 'The service failed to process the request. Try again later, or turn on Retry On Fail in the node settings.';
+	}
+	if (status >= 400) return 'The service rejected the request. Check the field named in the message.';
+	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
+}
+
+function describeText(text: string): string {
+	const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
+}
+
+/**
+ * Reads the service's envelope `{statusCode, body: {err, ...}}`. A failure is any HTTP error,
+ * `err: true`, or an envelope statusCode other than 200, even on HTTP 200; a body that is not
+ * an envelope at all (an HTML page from a gateway, an empty answer) is a failure too.
+ */
+export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
+	const httpStatus = Number(response.statusCode) || 0;
+	const retryAfter = headerValue(response.headers, 'retry-after');
+	let raw: unknown = response.body;
+	if (Buffer.isBuffer(raw)) raw = raw.toString('utf8');
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') {
+			return {
+				failure: {
+					message: `The service sent an empty answer (HTTP ${httpStatus})`,
+					description: hintFor(httpStatus >= 400 ? httpStatus : 500, retryAfter),
+					httpCode: String(httpStatus),
+				},
+			};
+		}
+		try {
+			raw = JSON.parse(raw);
+		} catch {
+			return {
+				failure: {
+					message: `The service answered HTTP ${httpStatus} with a body that is not JSON: "${describeText(raw as string)}"`,
+					description:
+						httpStatus >= 400
+							? hintFor(httpStatus, retryAfter)
+							: 'Check that the Base URL of the credential points at the Conversational Messaging API.',
+					httpCode: String(httpStatus),
+				},
+			};
+		}
+	}
+	if (!isObject(raw) || !isObject(raw.body)) {
+		return {
+			failure: {
+				message: `The service answered HTTP ${httpStatus} without its {statusCode, body} envelope`,
+				description: 'Check that the Base URL of the credential points at the Conversational Messaging API.',
+				httpCode: String(httpStatus),
+			},
+		};
+	}
+	const body = raw.body;
+	const envelopeStatus = typeof raw.statusCode === 'number' ? raw.statusCode : httpStatus;
+	if (httpStatus >= 400 || envelopeStatus !== 200 || body.err === true) {
+		const status = envelopeStatus !== 200 ? envelopeStatus : httpStatus >= 400 ? httpStatus : envelopeStatus;
+		const serviceMessage = typeof body.message === 'string' && body.message ? body.message : 'no message';
+		return {
+			failure: {
+				message: `The service answered ${status}: ${serviceMessage}`,
+				description: hintFor(status, retryAfter),
+				httpCode: String(status),
+			},
+		};
+	}
+	const { err: _err, ...payload } = body;
+	return { payload };
+}
+
+/** The token must never reach an error, even if the service echoes it back. */
+function redact(text: string, token: string): string {
+	return token ? text.split(token).join('[redacted]') : text;
+}
+
+async function throwFailure(this: IExecuteSingleFunctions, failure: ServiceFailure): Promise<never> {
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const token = String(credentials?.apiToken ?? '');
+	const message = redact(failure.message, token);
+	throw new NodeApiError(this.getNode(), { message, httpCode: failure.httpCode } as JsonObject, {
+		message,
+		description: redact(failure.description, token),
+		httpCode: failure.httpCode,
+		itemIndex: this.getItemIndex(),
+	});
+}
+
+/** Reads the envelope, throws its failure, or returns its payload. */
+export async function envelopePayload(
+	this: IExecuteSingleFunctions,
+	response: IN8nHttpFullResponse,
+): Promise<IDataObject> {
+	const reading = readEnvelope(response);
+	if ('failure' in reading) return await throwFailure.call(this, reading.failure);
+	return reading.payload;
+}
+
+const paired = (fn: IExecuteSingleFunctions, json: IDataObject): INodeExecutionData => ({
+	json,
+	pairedItem: { item: fn.getItemIndex() },
+});
+
+/** Post-receive: one item, the envelope's body without `err`. */
+export async function unwrapEnvelope(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	return [paired(this, await envelopePayload.call(this, response))];
+}
+
+/**
+ * The records of a list payload (see LIST_KEYS). A payload without any list is returned whole,
+ * as one record, rather than dropped: an unexpected shape must stay visible to the user.
+ */
+export function listRecords(payload: IDataObject): IDataObject[] {
+	for (const key of LIST_KEYS) {
+		const value = payload[key];
+		if (Array.isArray(value)) return value.map((record) => (isObject(record) ? record : { value: record }));
+	}
+	return [payload];
+}
+
+/** Post-receive for list operations: one item per record. */
+export async function unwrapList(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const payload = await envelopePayload.call(this, response);
+	return listRecords(payload).map((record) => paired(this, record));
+}
+
+/** Post-receive for the number check, whose answer sits in `body.response`. */
+export async function unwrapValidation(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const payload = await envelopePayload.call(this, response);
+	return [paired(this, isObject(payload.response) ? payload.response : payload)];
+}

@@ -1,0 +1,81 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { field, showFor } from './descriptions';
+import { phone, url } from './validation';
+
+/** The sending instance (channel line), which every send operation names. */
+export function instanceField(resource: string, operations: string[]): INodeProperties {
+	return field({
+		displayName: 'Instance',
+		name: 'instance',
+		required: true,
+		displayOptions: showFor(resource, operations),
+		description: 'Identifier of the instance (connected channel line) to use, from the dashboard',
+		sendTo: 'body.instance',
+	});
+}
+
+export interface BodyVariant {
+	/** Message types for which this variant is shown. */
+	types: string[];
+	displayName: string;
+	description: string;
+	placeholder?: string;
+	/** The body is the web address of a file. */
+	isFileUrl?: boolean;
+}
+
+/**
+ * The `body` of a message means text for some types and a file URL for others; one field per
+ * meaning, shown for its types, so the form always says what to enter.
+ */
+export function messageBodyFields(resource: string, operation: string, typeParameter: string, variants: BodyVariant[]): INodeProperties[] {
+	return variants.map((variant) =>
+		field({
+			displayName: variant.displayName,
+			name: 'body',
+			required: true,
+			placeholder: variant.placeholder ?? (variant.isFileUrl ? 'https://example.com/file.pdf' : ''),
+			...(variant.isFileUrl ? {} : { typeOptions: { rows: 3 } }),
+			displayOptions: showFor(resource, [operation], { [typeParameter]: variant.types }),
+			description: variant.description,
+			sendTo: 'body.body',
+			checks: variant.isFileUrl ? [url('body.body', variant.displayName)] : [],
+		}),
+	);
+}
+
+/** A phone number field, normalised to the digits the service wants. */
+export function phoneField(spec: {
+	resource: string;
+	operations: string[];
+	displayName: string;
+	name: string;
+	sendTo: string;
+	description?: string;
+	required?: boolean;
+}): INodeProperties {
+	return field({
+		displayName: spec.displayName,
+		name: spec.name,
+		required: spec.required ?? true,
+		placeholder: '573001234567',
+		displayOptions: showFor(spec.resource, spec.operations),
+		description: `${spec.description ?? ''}Country code followed by the number. Spaces, dashes and + are removed before sending.`,
+		sendTo: spec.sendTo,
+		checks: [phone(spec.sendTo, spec.displayName)],
+	});
+}
+
+/** The text of a message. */
+export function messageTextField(resource: string, operation: string, sendTo: string, description = 'Text of the message'): INodeProperties {
+	return field({
+		displayName: 'Message',
+		name: 'message',
+		required: true,
+		typeOptions: { rows: 3 },
+		displayOptions: showFor(resource, [operation]),
+		description,
+		sendTo,
+	});
+}

@@ -1,0 +1,210 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Pre-send hooks that check and normalise what a field put in the request, before anything is
+ * sent. Each one names the field as the user sees it and says how to fix the value, so a bad
+ * item fails alone (continue-on-fail keeps the others) instead of reaching the service.
+ *
+ * A field is addressed by its place in the request: `body.to`, `body.values.phone`, `qs.id`.
+ */
+type Normaliser = (value: unknown, fail: (problem: string, fix: string) => never) => unknown;
+
+function readPath(options: IHttpRequestOptions, path: string): unknown {
+	let current: unknown = options;
+	for (const key of path.split('.')) {
+		if (current === null || typeof current !== 'object') return undefined;
+		current = (current as IDataObject)[key];
+	}
+	return current;
+}
+
+function writePath(options: IHttpRequestOptions, path: string, value: unknown): void {
+	const keys = path.split('.');
+	let current = options as unknown as IDataObject;
+	for (const key of keys.slice(0, -1)) {
+		if (current[key] === null || typeof current[key] !== 'object') current[key] = {};
+		current = current[key] as IDataObject;
+	}
+	current[keys[keys.length - 1]] = value as IDataObject[keyof IDataObject];
+}
+
+/** Nothing to send: unset, empty text, or an object whose every value is blank. */
+function isBlank(value: unknown): boolean {
+	if (value === undefined || value === null) return true;
+	if (typeof value === 'string') return value.trim() === '';
+	if (Array.isArray(value)) return value.length === 0;
+	if (typeof value === 'object') return Object.values(value).every(isBlank);
+	return false;
+}
+
+/** Drops an optional field left empty, so the service never receives "". */
+export function omitWhenBlank(path: string): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		if (isBlank(readPath(requestOptions, path))) writePath(requestOptions, path, undefined);
+		return requestOptions;
+	};
+}
+
+function describe(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (typeof value === 'object') return 'an object';
+	return `"${String(value)}"`;
+}
+
+/** Builds a pre-send hook that runs `normalise` on the value at `path` when it is set. */
+export function checkField(path: string, label: string, normalise: Normaliser): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const value = readPath(requestOptions, path);
+		if (isBlank(value)) return requestOptions;
+		const fail = (problem: string, fix: string): never => {
+			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, {
+				description: fix,
+				itemIndex: this.getItemIndex(),
+			});
+		};
+		writePath(requestOptions, path, normalise(value, fail));
+		return requestOptions;
+	};
+}
+
+/** An expression can resolve to anything; a text field accepts text and plain numbers only. */
+function asText(value: unknown, fail: (problem: string, fix: string) => never): string {
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return fail(`expected text, got ${describe(value)}`, 'Map a single text value to this field.');
+}
+
+/** Fails when a required field resolved to nothing (an expression can empty a required field). */
+export function requireField(path: string, label: string): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		if (isBlank(readPath(requestOptions, path))) {
+			throw new NodeOperationError(this.getNode(), `${label} is required`, {
+				description: `Enter a value for "${label}", or check that the expression mapped to it gives one.`,
+				itemIndex: this.getItemIndex(),
+			});
+		}
+		return requestOptions;
+	};
+}
+
+export const text = (path: string, label: string) => checkField(path, label, asText);
+
+/** An identifier that goes in the URL path: required, and a single text value. */
+export function pathId(parameter: string, label: string): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const fail = (problem: string, fix: string): never => {
+			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, { description: fix, itemIndex: this.getItemIndex() });
+		};
+		const value = this.getNodeParameter(parameter, '') as unknown;
+		if (isBlank(value) || asText(value, fail) === '') {
+			fail('is required', `Enter a value for "${label}", or check that the expression mapped to it gives one.`);
+		}
+		return requestOptions;
+	};
+}
+
+/** Phone numbers as the service wants them: country code then number, digits only. */
+export function normalisePhone(value: unknown, fail: (problem: string, fix: string) => never): string {
+	const typed = asText(value, fail);
+	let digits = typed.replace(/[\s\-.()/]/g, '');
+	if (digits.startsWith('+')) digits = digits.slice(1);
+	else if (digits.startsWith('00')) digits = digits.slice(2);
+	const fix = 'Use the country code followed by the number, e.g. 573001234567 or +57 300 123 4567.';
+	if (!/^[0-9]+$/.test(digits)) return fail(`"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`, fix);
+	if (digits.startsWith('0')) return fail(`"${typed}" has no country code (it starts with 0)`, fix);
+	if (digits.length < 8 || digits.length > 15) {
+		return fail(`"${typed}" has ${digits.length} digits; a phone number with its country code has 8 to 15`, fix);
+	}
+	return digits;
+}
+
+export const phone = (path: string, label: string) => checkField(path, label, normalisePhone);
+
+const CHATAPP_SUFFIX = '@c.us';
+
+/** The CRM contact identifier: the phone digits followed by @c.us, typed with or without it. */
+export function normaliseChatappId(value: unknown, fail: (problem: string, fix: string) => never): string {
+	const typed = asText(value, fail);
+	const number = typed.toLowerCase().endsWith(CHATAPP_SUFFIX) ? typed.slice(0, -CHATAPP_SUFFIX.length) : typed;
+	return `${normalisePhone(number, fail)}${CHATAPP_SUFFIX}`;
+}
+
+export const chatappId = (path: string, label: string) => checkField(path, label, normaliseChatappId);
+
+export function normaliseUrl(value: unknown, fail: (problem: string, fix: string) => never): string {
+	const typed = asText(value, fail);
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(typed);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || !parsed.hostname) {
+		return fail(`"${typed}" is not a web address`, 'Use a full address that starts with https:// or http://.');
+	}
+	return typed;
+}
+
+export const url = (path: string, label: string) => checkField(path, label, normaliseUrl);
+
+export const email = (path: string, label: string) =>
+	checkField(path, label, (value, fail) => {
+		const typed = asText(value, fail);
+		if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(typed)) {
+			return fail(`"${typed}" is not an email address`, 'Use an address like name@example.com.');
+		}
+		return typed;
+	});
+
+function asNumber(value: unknown, fail: (problem: string, fix: string) => never): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number)) {
+		return fail(`expected a number, got ${describe(value)}`, 'Enter a number, e.g. 19.99.');
+	}
+	return number;
+}
+
+export const number = (path: string, label: string) => checkField(path, label, asNumber);
+
+export const integer = (path: string, label: string) =>
+	checkField(path, label, (value, fail) => {
+		const parsed = asNumber(value, fail);
+		if (!Number.isInteger(parsed)) return fail(`expected a whole number, got ${parsed}`, 'Enter a whole number, e.g. 1.');
+		return parsed;
+	});
+
+/** Latitude or longitude, sent as text as the service documents it. */
+export const coordinate = (path: string, label: string, limit: 90 | 180) =>
+	checkField(path, label, (value, fail) => {
+		const parsed = asNumber(value, fail);
+		if (Math.abs(parsed) > limit) {
+			return fail(`${parsed} is out of range`, `Use decimal degrees between -${limit} and ${limit}.`);
+		}
+		return String(parsed);
+	});
+
+/** A list of texts, typed as "a, b, c" or mapped from an expression as an array. */
+export const textList = (path: string, label: string) =>
+	checkField(path, label, (value, fail) => {
+		const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : fail(`expected a list, got ${describe(value)}`, 'Enter values separated by commas, or map a list.');
+		return entries.map((entry) => asText(entry, fail)).filter((entry) => entry !== '');
+	});
+
+/** A multi-select sent as one comma-separated text. */
+export const commaList = (path: string, label: string) =>
+	checkField(path, label, (value, fail) => (Array.isArray(value) ? value : [value]).map((entry) => asText(entry, fail)).join(','));
+
+/** Fails when `path` is set without `otherPath`, for fields the service only accepts together. */
+export function onlyWith(path: string, label: string, otherPath: string, otherLabel: string, why: string): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		if (!isBlank(readPath(requestOptions, path)) && isBlank(readPath(requestOptions, otherPath))) {
+			throw new NodeOperationError(this.getNode(), `${label} needs ${otherLabel}`, {
+				description: `${why} Add "${otherLabel}" under Additional Fields, or remove "${label}".`,
+				itemIndex: this.getItemIndex(),
+			});
+		}
+		return requestOptions;
+	};
+}
