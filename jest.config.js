@@ -5,7 +5,7 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	transform: { '^.+\\.ts$': 'ts-jest' },
 	// Two cores: more workers only thrash.
 	maxWorkers: 2,
 	testTimeout: 30000,

@@ -1,10 +1,8 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { additionalFields, operation, showFor } from '../../shared/descriptions';
-import { productNameField, productOptionalFields, productPriceField } from './fields';
+import { operation } from '../../shared/descriptions';
 
-const show = showFor('product', ['create']);
-
+/** Its fields are the shared product fields. */
 export const productCreateOperation: INodePropertyOptions = operation({
 	name: 'Create',
 	value: 'create',
@@ -13,9 +11,3 @@ export const productCreateOperation: INodePropertyOptions = operation({
 	method: 'POST',
 	url: '/v1/shop/products',
 });
-
-export const productCreateFields: INodeProperties[] = [
-	{ ...productNameField(true), displayOptions: show },
-	{ ...productPriceField(true), displayOptions: show },
-	additionalFields(show, productOptionalFields),
-];

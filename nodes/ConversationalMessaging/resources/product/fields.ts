@@ -3,58 +3,68 @@ import type { INodeProperties } from 'n8n-workflow';
 import { field, idField, showFor } from '../../shared/descriptions';
 import { number, textList } from '../../shared/validation';
 
-/** Name and Price: required on Create, optional on Update. */
-export const productNameField = (required: boolean) =>
+/**
+ * The service lists these body fields on Create and on Update (a PUT that replaces the
+ * product) without marking any optional, so both operations send all of them.
+ */
+const both = showFor('product', ['create', 'update']);
+
+export const productFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
 		name: 'name',
-		required,
+		required: true,
+		displayOptions: both,
 		description: 'Name of the product as customers see it',
 		sendTo: 'body.name',
-	});
-
-export const productPriceField = (required: boolean) =>
+	}),
 	field({
 		displayName: 'Price',
 		name: 'price',
 		type: 'number',
-		required,
+		required: true,
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
+		displayOptions: both,
 		description: 'Price of the product, a decimal number such as 19.99',
 		sendTo: 'body.price',
 		checks: [number('body.price', 'Price')],
-	});
-
-/** The optional descriptive fields that Create and Update share. */
-export const productOptionalFields: INodeProperties[] = [
-	field({
-		displayName: 'AI Description',
-		name: 'descriptionai',
-		typeOptions: { rows: 3 },
-		description: 'Description the AI assistant uses when it talks about the product',
-		sendTo: 'body.descriptionai',
-	}),
-	field({
-		displayName: 'Categories',
-		name: 'category',
-		placeholder: 'shoes, sale',
-		description: 'Categories of the product, separated by commas (or an expression that gives a list)',
-		sendTo: 'body.category',
-		checks: [textList('body.category', 'Categories')],
 	}),
 	field({
 		displayName: 'Code',
 		name: 'code',
+		required: true,
+		displayOptions: both,
 		description: 'Product code (SKU)',
 		sendTo: 'body.code',
 	}),
 	field({
 		displayName: 'Description',
 		name: 'description',
+		required: true,
 		typeOptions: { rows: 3 },
+		displayOptions: both,
 		description: 'Description of the product as customers see it',
 		sendTo: 'body.description',
+	}),
+	field({
+		displayName: 'AI Description',
+		name: 'descriptionai',
+		required: true,
+		typeOptions: { rows: 3 },
+		displayOptions: both,
+		description: 'Description the AI assistant uses when it talks about the product',
+		sendTo: 'body.descriptionai',
+	}),
+	field({
+		displayName: 'Categories',
+		name: 'category',
+		required: true,
+		placeholder: 'shoes, sale',
+		displayOptions: both,
+		description: 'Categories of the product, separated by commas (or an expression that gives a list)',
+		sendTo: 'body.category',
+		checks: [textList('body.category', 'Categories')],
 	}),
 ];
 

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationSelector } from '../../shared/descriptions';
-import { productCreateFields, productCreateOperation } from './create';
+import { productCreateOperation } from './create';
 import { productDeleteOperation } from './delete';
-import { productIdField } from './fields';
+import { productFields, productIdField } from './fields';
 import { productGetOperation } from './get';
 import { productUpdateFields, productUpdateOperation } from './update';
 
@@ -14,6 +14,6 @@ export const productDescription: INodeProperties[] = [
 		'create',
 	),
 	productIdField,
-	...productCreateFields,
+	...productFields,
 	...productUpdateFields,
 ];

@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operation, showFor } from '../../shared/descriptions';
-import { requireField } from '../../shared/validation';
 import { researcherFilesField } from './files';
 import { researcherUrl } from './get';
 
@@ -12,7 +11,6 @@ export const researcherAddFilesOperation: INodePropertyOptions = operation({
 	description: 'Give a researcher more files or web pages to investigate',
 	method: 'PATCH',
 	url: researcherUrl,
-	preSend: [requireField('body.files', 'Files')],
 });
 
-export const researcherAddFilesFields: INodeProperties[] = [researcherFilesField(showFor('researcher', ['addFiles']), true)];
+export const researcherAddFilesFields: INodeProperties[] = [researcherFilesField(showFor('researcher', ['addFiles']))];

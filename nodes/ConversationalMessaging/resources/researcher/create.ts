@@ -26,6 +26,7 @@ export const researcherCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Description',
 		name: 'description',
+		required: true,
 		typeOptions: { rows: 3 },
 		displayOptions: show,
 		description: 'What the researcher should investigate',
@@ -54,5 +55,5 @@ export const researcherCreateFields: INodeProperties[] = [
 		description: 'Identifier of the policy that defines the kind of investigation',
 		sendTo: 'body.type',
 	}),
-	researcherFilesField(show, false),
+	researcherFilesField(show),
 ];

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkField, normaliseUrl } from '../../shared/validation';
+import { checkField, normaliseUrl, requireField } from '../../shared/validation';
 
 export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
 
@@ -22,18 +22,19 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 });
 
 /** The files a researcher investigates: web pages or files, each by web address. */
-export function researcherFilesField(displayOptions: INodeProperties['displayOptions'], required: boolean): INodeProperties {
+export function researcherFilesField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Files',
 		name: 'files',
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add File',
-		required,
+		required: true,
 		default: {},
 		displayOptions,
 		description: 'Documents, media or web pages for the researcher to investigate',
-		routing: { send: { preSend: [checkFiles] } },
+		// A fixed collection has no value of its own to send; its entries fill body.files.
+		routing: { send: { preSend: [requireField('body.files', 'Files'), checkFiles] } },
 		options: [
 			{
 				displayName: 'File',

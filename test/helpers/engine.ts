@@ -1,0 +1,192 @@
+/**
+ * Runs the node through n8n's real engine in-process: n8n-core's WorkflowExecute drives the
+ * declarative RoutingNode, the credential's authenticate() places the token, and requests
+ * go over real HTTP to a server on 127.0.0.1. Only what the n8n server process would supply
+ * around the engine (node type registry, decrypted credentials, hooks) is provided here.
+ */
+import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+	INodeTypes,
+	IRun,
+	IWorkflowExecuteAdditionalData,
+	ExecutionError,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { ConversationalMessagingApi } from '../../credentials/ConversationalMessagingApi.credentials';
+import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+
+export const NODE_TYPE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
+const SOURCE_TYPE = 'test.itemsSource';
+
+/** Emits the items it is given: the input of the node under test. */
+class ItemsSource implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Items Source',
+		name: 'itemsSource',
+		group: ['input'],
+		version: 1,
+		description: 'Test input',
+		defaults: { name: 'Items Source' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+/** The node type exactly as n8n's loader prepares it (adds the Request Options, e.g. batching). */
+export function loadNodeType(): INodeType {
+	const nodeType = new ConversationalMessaging();
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
+const credentialType = new ConversationalMessagingApi();
+const nodeTypeUnderTest = loadNodeType();
+
+const nodeTypes: INodeTypes = {
+	getByName: (type: string) => (type === NODE_TYPE ? nodeTypeUnderTest : new ItemsSource()) as INodeType | IVersionedNodeType,
+	getByNameAndVersion: (type: string) => (type === NODE_TYPE ? nodeTypeUnderTest : (new ItemsSource() as unknown as INodeType)),
+	getKnownTypes: () => ({}),
+};
+
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly data: ICredentialDataDecryptedObject) {
+		super();
+	}
+
+	getParentTypes() {
+		return [];
+	}
+
+	async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, requestOptions: IHttpRequestOptions) {
+		const authenticate = credentialType.authenticate;
+		return typeof authenticate === 'function' ? await authenticate(credentials, requestOptions) : requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	isCredentialUsableByNode() {
+		return true;
+	}
+
+	async getDecrypted() {
+		return { ...this.data };
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('not used by the engine');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties() {
+		return credentialType.properties;
+	}
+}
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	items?: IDataObject[];
+	credentials: { baseUrl: string; apiToken: string };
+	continueOnFail?: boolean;
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	error?: ExecutionError;
+	run: IRun;
+}
+
+let executionCounter = 0;
+
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const source: INode = {
+		id: 'source',
+		name: 'Source',
+		type: SOURCE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(options.items ?? [{}]) },
+	};
+	const node: INode = {
+		id: 'node',
+		name: 'Conversational Messaging',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: { conversationalMessagingApi: { id: '1', name: 'Conversational Messaging account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail
+			? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries }
+			: {}),
+	};
+	const workflow = new Workflow({
+		id: 'test',
+		name: 'test',
+		nodes: [source, node],
+		connections: { Source: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		active: false,
+		nodeTypes,
+	});
+	const executionId = String(++executionCounter);
+	const additionalData = {
+		credentialsHelper: new TestCredentialsHelper(options.credentials),
+		hooks: new ExecutionLifecycleHooks('manual', executionId, { id: 'test', name: 'test', nodes: [], connections: {}, active: false } as never),
+		executionId,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678',
+		formBaseUrl: 'http://127.0.0.1:5678/form',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/formWaiting',
+		formTestBaseUrl: 'http://127.0.0.1:5678/formTest',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhookWaiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhookTest',
+		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcpTest',
+		variables: {},
+		logAiEvent: () => {},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('not used');
+		},
+		startRunnerTask: async () => {
+			throw new Error('not used');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: source });
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error ?? taskData?.error,
+		run,
+	};
+}
