@@ -8,5 +8,8 @@ module.exports = {
 	transform: { '^.+\\.ts$': 'ts-jest' },
 	// Two cores: more workers only thrash.
 	maxWorkers: 2,
+	setupFiles: ['<rootDir>/test/helpers/env.ts'],
+	globalSetup: '<rootDir>/test/helpers/contract-setup.ts',
+	globalTeardown: '<rootDir>/test/helpers/contract-teardown.ts',
 	testTimeout: 30000,
 };

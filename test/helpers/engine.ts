@@ -59,9 +59,36 @@ export function loadNodeType(): INodeType {
 const credentialType = new ConversationalMessagingApi();
 const nodeTypeUnderTest = loadNodeType();
 
+/**
+ * What n8n's CredentialsTester runs for a credential's `test` request: a node type with no
+ * properties whose request defaults are the test request.
+ */
+const CREDENTIAL_TEST_TYPE = 'test.credentialTest';
+const credentialTestNodeType: INodeType = {
+	description: {
+		displayName: 'Credential Test',
+		name: 'credentialTest',
+		group: ['transform'],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: credentialType.name, required: true }],
+		requestDefaults: credentialType.test.request,
+		properties: [],
+	},
+};
+
+const typesByName: Record<string, INodeType> = {
+	[NODE_TYPE]: nodeTypeUnderTest,
+	[CREDENTIAL_TEST_TYPE]: credentialTestNodeType,
+	[SOURCE_TYPE]: new ItemsSource(),
+};
+
 const nodeTypes: INodeTypes = {
-	getByName: (type: string) => (type === NODE_TYPE ? nodeTypeUnderTest : new ItemsSource()) as INodeType | IVersionedNodeType,
-	getByNameAndVersion: (type: string) => (type === NODE_TYPE ? nodeTypeUnderTest : (new ItemsSource() as unknown as INodeType)),
+	getByName: (type: string) => typesByName[type] as INodeType | IVersionedNodeType,
+	getByNameAndVersion: (type: string) => typesByName[type],
 	getKnownTypes: () => ({}),
 };
 
@@ -114,6 +141,7 @@ export interface RunOptions {
 	credentials: { baseUrl: string; apiToken: string };
 	continueOnFail?: boolean;
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+	nodeType?: string;
 }
 
 export interface RunResult {
@@ -136,7 +164,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const node: INode = {
 		id: 'node',
 		name: 'Conversational Messaging',
-		type: NODE_TYPE,
+		type: options.nodeType ?? NODE_TYPE,
 		typeVersion: 1,
 		position: [200, 0],
 		parameters: options.parameters,
@@ -189,4 +217,20 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
 	};
+}
+
+/**
+ * The credential test as n8n's CredentialsTester judges it: an HTTP error fails with its
+ * message; otherwise each `responseSuccessBody` rule whose key holds its value fails with
+ * the rule's message; else "Connection successful!".
+ */
+export async function testCredential(credentials: RunOptions['credentials']): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const { items, error } = await runNode({ parameters: {}, credentials, nodeType: CREDENTIAL_TEST_TYPE });
+	if (error) return { status: 'Error', message: error.message };
+	for (const rule of credentialType.test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const found = rule.properties.key.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], items[0]?.json);
+		if (found === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }

@@ -1,0 +1,90 @@
+import { mkdirSync, writeFileSync } from 'fs';
+import { join } from 'path';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RecordedRequest, Sandbox, SandboxOptions } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import type { RunOptions, RunResult } from './engine';
+import { CONTRACT_USAGE_DIR } from './contract-usage';
+import { runNode } from './engine';
+
+
+export interface SandboxRun extends RunResult {
+	/** The requests this run sent, as the sandbox received them. */
+	requests: RecordedRequest[];
+}
+
+export interface SandboxSuite {
+	readonly sandbox: Sandbox;
+	run(parameters: INodeParameters, options?: Omit<RunOptions, 'parameters' | 'credentials'> & { apiToken?: string }): Promise<SandboxRun>;
+}
+
+/**
+ * One sandbox for a test file, on 127.0.0.1. Every request the node sends is checked by the
+ * sandbox against the contract; the file's tally is written out for the suite-wide check.
+ */
+export function useSandbox(options: SandboxOptions = {}): SandboxSuite {
+	let sandbox: Sandbox | undefined;
+	const fileName = (expect.getState().testPath ?? 'unknown').split(/[\\/]/).slice(-2).join('_');
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, seed: 7, researcherRunMs: 400, ...options });
+	});
+	afterAll(async () => {
+		if (!sandbox) return;
+		const stats = sandbox.stats();
+		mkdirSync(CONTRACT_USAGE_DIR, { recursive: true });
+		writeFileSync(join(CONTRACT_USAGE_DIR, `${fileName}.json`), JSON.stringify(stats));
+		await sandbox.close();
+	});
+	return {
+		get sandbox() {
+			if (!sandbox) throw new Error('sandbox not started');
+			return sandbox;
+		},
+		async run(parameters, { apiToken, ...runOptions } = {}) {
+			const current = this.sandbox;
+			const before = current.requests.length;
+			const result = await runNode({
+				parameters,
+				credentials: { baseUrl: current.url, apiToken: apiToken ?? current.token },
+				...runOptions,
+			});
+			return { ...result, requests: current.requests.slice(before) };
+		},
+	};
+}
+
+/** The JSON of the items, for comparisons. */
+export const jsonOf = (result: RunResult): IDataObject[] => result.items.map((item) => item.json);
+
+/**
+ * The one request of a run: valid against the contract, with the token where the credential
+ * puts it (query for GET, body otherwise) and nowhere else.
+ */
+export function onlyRequest(run: SandboxRun, token: string): RecordedRequest & { body: IDataObject } {
+	expect(run.requests).toHaveLength(1);
+	const [request] = run.requests;
+	expect(request.errors).toEqual([]);
+	expect(request.valid).toBe(true);
+	expectTokenWhereDocumented(request, token);
+	return request as RecordedRequest & { body: IDataObject };
+}
+
+export function expectTokenWhereDocumented(request: RecordedRequest, token: string): void {
+	const body = (request.body ?? {}) as IDataObject;
+	if (request.method === 'GET') {
+		expect(request.query.token).toBe(token);
+		expect(body.token).toBeUndefined();
+	} else {
+		expect(body.token).toBe(token);
+		expect(request.query.token).toBeUndefined();
+	}
+	expect(request.query['api-token']).toBeUndefined();
+	expect(JSON.stringify(request.headers)).not.toContain(token);
+}
+
+/** The request body without the token, for comparing with what the user entered. */
+export function sentBody(request: RecordedRequest): IDataObject {
+	const { token: _token, ...rest } = request.body as IDataObject;
+	return rest;
+}

@@ -1,0 +1,83 @@
+/**
+ * How service answers become items or errors, through the engine against the sandbox: the
+ * envelope is unwrapped, and every kind of failure the service or a gateway can produce
+ * becomes a NodeApiError that says what happened and what to do.
+ */
+import { jsonOf, useSandbox } from '../../helpers/sandbox';
+
+const suite = useSandbox();
+const sms = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: 'Hi' };
+const phones = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: `5730012345${String(index).padStart(2, '0')}` }));
+
+afterEach(() => suite.sandbox.clearFaults());
+
+describe('error envelopes', () => {
+	it('a rejected token (envelope 401 on HTTP 401) says Unauthorized and how to fix it', async () => {
+		const run = await suite.run(sms, { items: phones(1), apiToken: 'wrong-token' });
+		expect(run.error?.message).toBe('The service answered 401: Unauthorized');
+		expect(run.error?.description).toContain('Update the credential with the current token');
+		expect((run.error as { httpCode?: string }).httpCode).toBe('401');
+	});
+
+	it('an envelope 401 on HTTP 200 is an error too', async () => {
+		suite.sandbox.injectFault({ kind: 'errTrue', statusCode: 401, message: 'Unauthorized' });
+		const run = await suite.run(sms, { items: phones(1) });
+		expect(run.error?.message).toBe('The service answered 401: Unauthorized');
+	});
+
+	it('err: true on HTTP 200 is an error with the service message', async () => {
+		suite.sandbox.injectFault({ kind: 'errTrue', message: 'Instance line-1 is disconnected' });
+		const run = await suite.run(sms, { items: phones(1) });
+		expect(run.error?.message).toBe('The service answered 400: Instance line-1 is disconnected');
+		expect(run.items).toEqual([]);
+	});
+
+	it('an HTML page from a gateway is reported as such, with the HTTP status', async () => {
+		suite.sandbox.injectFault({ kind: 'status', status: 502, html: true });
+		const run = await suite.run(sms, { items: phones(1) });
+		expect(run.error?.message).toMatch(/^The service answered HTTP 502 with a body that is not JSON/);
+		expect(run.error?.description).toContain('Retry On Fail');
+	});
+
+	it('429 reports the Retry-After wait', async () => {
+		suite.sandbox.injectFault({ kind: 'status', status: 429, retryAfter: 7 });
+		const run = await suite.run(sms, { items: phones(1) });
+		expect(run.error?.message).toMatch(/^The service answered 429/);
+		expect(run.error?.description).toContain('wait 7 s');
+	});
+
+	it('a malformed or empty body is an error, not an empty item', async () => {
+		suite.sandbox.injectFault({ kind: 'malformed', times: 1 });
+		const malformed = await suite.run(sms, { items: phones(1) });
+		expect(malformed.error?.message).toMatch(/not JSON/);
+		suite.sandbox.injectFault({ kind: 'empty', times: 1 });
+		const empty = await suite.run(sms, { items: phones(1) });
+		expect(empty.error?.message).toMatch(/empty answer/);
+	});
+});
+
+describe('continue on fail', () => {
+	it('gives one output per input: failed items carry the error and stay paired, the others are sent once', async () => {
+		const items = [...phones(2), { phone: 'not a phone' }, ...phones(3).slice(2)];
+		const before = suite.sandbox.state.sentMessages.size;
+		const run = await suite.run(sms, { items, continueOnFail: true });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(4);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(run.items[2].json.error).toMatch(/^Recipient Phone: "not a phone"/);
+		expect(run.requests).toHaveLength(3);
+		expect(suite.sandbox.state.sentMessages.size - before).toBe(3);
+		expect(jsonOf(run).filter((json) => json.status === 'queued')).toHaveLength(3);
+	});
+
+	it('a service error on one item leaves the others untouched', async () => {
+		const run = await suite.run(
+			{ resource: 'shortLink', operation: 'update', shortLinkId: '={{ $json.id }}', longUrl: 'https://example.com/x' },
+			{ items: [{ id: 'welcome' }, { id: 'missing' }, { id: 'welcome' }], continueOnFail: true },
+		);
+		expect(run.items).toHaveLength(3);
+		expect(run.items[1].json.error).toBe('The service answered 404: Short link missing not found');
+		expect(run.items[1].pairedItem).toEqual({ item: 1 });
+		expect(run.items[0].json).toMatchObject({ idUrl: 'welcome' });
+	});
+});

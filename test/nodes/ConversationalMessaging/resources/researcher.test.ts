@@ -1,0 +1,77 @@
+import { jsonOf, onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
+
+const suite = useSandbox({ researcherRunMs: 1500 });
+const files = { file: [{ url: 'https://example.com/report.pdf', name: 'Report', type: 'document' }] };
+
+async function createResearcher() {
+	const run = await suite.run({ resource: 'researcher', operation: 'create', name: 'Market scan', description: 'Competitor prices', model: 'fast', policyId: 'policy-1', files });
+	return { run, id: String(jsonOf(run)[0].id) };
+}
+
+describe('Researcher', () => {
+	it('creates a draft researcher with its files as a list of url, name and type', async () => {
+		const { run, id } = await createResearcher();
+		const request = onlyRequest(run, suite.sandbox.token);
+		expect([request.method, request.path]).toEqual(['POST', '/v1/researcher']);
+		expect(sentBody(request)).toEqual({
+			name: 'Market scan',
+			description: 'Competitor prices',
+			model: 'fast',
+			type: 'policy-1',
+			files: [{ url: 'https://example.com/report.pdf', name: 'Report', type: 'document' }],
+		});
+		expect(jsonOf(run)[0]).toMatchObject({ id, status: 0 });
+	});
+
+	it('adds files and reads selected fields', async () => {
+		const { id } = await createResearcher();
+		const add = await suite.run({
+			resource: 'researcher',
+			operation: 'addFiles',
+			researcherId: id,
+			files: { file: [{ url: 'https://example.com/prices', name: 'Prices page', type: 'url' }, { url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' }] },
+		});
+		const patch = onlyRequest(add, suite.sandbox.token);
+		expect([patch.method, patch.path]).toEqual(['PATCH', `/v1/researcher/${id}`]);
+		expect(sentBody(patch)).toEqual({
+			files: [
+				{ url: 'https://example.com/prices', name: 'Prices page', type: 'url' },
+				{ url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' },
+			],
+		});
+		const get = await suite.run({ resource: 'researcher', operation: 'get', researcherId: id, fields: ['name', 'files', 'output_format'] });
+		const request = onlyRequest(get, suite.sandbox.token);
+		expect(request.query.fields).toBe('name,files,output_format');
+		expect((jsonOf(get)[0].files as unknown[]).length).toBe(3);
+	});
+
+	it('rejects a file whose URL is not a web address, naming its position', async () => {
+		const run = await suite.run({ resource: 'researcher', operation: 'addFiles', researcherId: 'r-1', files: { file: [{ url: 'https://ok.example', name: 'a', type: 'url' }, { url: 'notes.txt', name: 'b', type: 'document' }] } });
+		expect(run.requests).toHaveLength(0);
+		expect(run.error?.message).toBe('Files: file 2: "notes.txt" is not a web address');
+	});
+
+	it('runs without waiting: returns as soon as the run starts', async () => {
+		const { id } = await createResearcher();
+		const run = await suite.run({ resource: 'researcher', operation: 'run', researcherId: id });
+		const put = onlyRequest(run, suite.sandbox.token);
+		expect([put.method, put.path]).toEqual(['PUT', `/v1/researcher/${id}`]);
+		expect(sentBody(put)).toEqual({ status: 1 });
+		expect(jsonOf(run)[0].output ?? null).toBeNull();
+	});
+
+	it('runs and waits for completion, then returns the output', async () => {
+		const { id } = await createResearcher();
+		const run = await suite.run({ resource: 'researcher', operation: 'run', researcherId: id, runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 } });
+		expect(run.error).toBeUndefined();
+		expect(run.requests[0].method).toBe('PUT');
+		const polls = run.requests.slice(1);
+		expect(polls.length).toBeGreaterThanOrEqual(1);
+		polls.forEach((poll) => expect([poll.method, poll.path, poll.valid]).toEqual(['GET', `/v1/researcher/${id}`, true]));
+		const [researcher] = jsonOf(run);
+		expect(researcher).toMatchObject({ id, progress: 100 });
+		expect(typeof researcher.output).toBe('string');
+		expect(String(researcher.output).length).toBeGreaterThan(0);
+		expect(researcher.polls).toBe(polls.length);
+	});
+});
