@@ -9,6 +9,7 @@ module.exports = {
 	// Two cores: more workers only thrash.
 	maxWorkers: 2,
 	setupFiles: ['<rootDir>/test/helpers/env.ts'],
+	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	globalSetup: '<rootDir>/test/helpers/contract-setup.ts',
 	globalTeardown: '<rootDir>/test/helpers/contract-teardown.ts',
 	testTimeout: 30000,

@@ -2,6 +2,7 @@
  * The built package as n8n loads it: n8n-core's PackageDirectoryLoader reads package.json's
  * n8n section, requires the dist files, validates the description and resolves the icons.
  */
+import { execFileSync } from 'child_process';
 import { existsSync, readFileSync } from 'fs';
 import { PackageDirectoryLoader } from 'n8n-core';
 import { join } from 'path';
@@ -16,6 +17,13 @@ describe('package', () => {
 		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(packageJson.files).toEqual(['dist']);
 		expect(packageJson.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
+	});
+
+	it('packs only dist, README, LICENSE and package.json', () => {
+		const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+		const files = (packed.files as Array<{ path: string }>).map((file) => file.path);
+		expect(files.filter((path) => !path.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+		expect(files).toContain('dist/nodes/ConversationalMessaging/ConversationalMessaging.node.js');
 	});
 
 	it('loads in n8n-core with its node, credential, icons and codex', async () => {
