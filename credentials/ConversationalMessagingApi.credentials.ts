@@ -1,5 +1,7 @@
 import type {
 	IAuthenticate,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
@@ -25,7 +27,10 @@ export function apiBaseUrl(baseUrl: unknown): string {
  * parameter (for calls without a body). It never reads a header, so none is sent; a request
  * that has a body never carries the token in its URL, where proxies and logs would keep it.
  */
-export const authenticateWithToken: IAuthenticate = async (credentials, requestOptions) => {
+export async function authenticateWithToken(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const token = String(credentials.apiToken ?? '');
 	const method = (requestOptions.method ?? 'GET').toUpperCase();
 	const authenticated = { ...requestOptions, baseURL: apiBaseUrl(requestOptions.baseURL ?? credentials.baseUrl) };
@@ -39,7 +44,7 @@ export const authenticateWithToken: IAuthenticate = async (credentials, requestO
 		};
 	}
 	return authenticated;
-};
+}
 
 const UNAUTHORIZED_HINT =
 	'Unauthorized: the service rejected the API token. Copy the current token from the dashboard (Settings > API); a rotated token stops working at once.';
@@ -78,7 +83,7 @@ export class ConversationalMessagingApi implements ICredentialType {
 		},
 	];
 
-	authenticate = authenticateWithToken;
+	authenticate: IAuthenticate = authenticateWithToken;
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -1,4 +1,5 @@
 import http from 'http';
+import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import { apiBaseUrl, authenticateWithToken } from '../../credentials/ConversationalMessagingApi.credentials';
 import { testCredential } from '../helpers/engine';
@@ -16,11 +17,11 @@ describe('Conversational Messaging API credential', () => {
 
 	it('puts the token in the query for GET and in the body otherwise, never in a header', async () => {
 		const credentials = { baseUrl: 'https://api.example.com/v1', apiToken: 'secret-1' };
-		const get = await (authenticateWithToken as Function)(credentials, { method: 'GET', url: '/v1/client', qs: { a: 1 }, headers: {} });
+		const get = await authenticateWithToken(credentials, { method: 'GET', url: '/v1/client', qs: { a: 1 }, headers: {} });
 		expect(get).toMatchObject({ qs: { a: 1, token: 'secret-1' }, baseURL: 'https://api.example.com' });
 		expect(get.body).toBeUndefined();
 		for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-			const sent = await (authenticateWithToken as Function)(credentials, { method, url: '/v1/x', body: { id: 'a' }, headers: {} });
+			const sent = await authenticateWithToken(credentials, { method: method as IHttpRequestMethods, url: '/v1/x', body: { id: 'a' }, headers: {} });
 			expect(sent.body).toEqual({ id: 'a', token: 'secret-1' });
 			expect(sent.qs?.token).toBeUndefined();
 			expect(JSON.stringify(sent.headers)).not.toContain('secret-1');

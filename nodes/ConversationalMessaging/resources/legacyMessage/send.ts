@@ -5,7 +5,6 @@ import { instanceField, messageBodyFields, phoneField } from '../../shared/messa
 import { coordinate } from '../../shared/validation';
 
 const show = showFor('legacyMessage', ['send']);
-const showForTypes = (types: string[]) => showFor('legacyMessage', ['send'], { messageType: types });
 const MEDIA_TYPES = ['audio', 'document', 'gif', 'image', 'video'];
 
 export const legacyMessageSendOperation: INodePropertyOptions = operation({
@@ -16,6 +15,22 @@ export const legacyMessageSendOperation: INodePropertyOptions = operation({
 	method: 'POST',
 	url: '/v1/msg-wh',
 });
+
+/** Latitude or longitude of a location message, sent as text (lat, lng). */
+function coordinateField(name: string, displayName: string, sendTo: string, limit: 90 | 180, example: number): INodeProperties {
+	return field({
+		displayName,
+		name,
+		type: 'number',
+		required: true,
+		typeOptions: { numberPrecision: 6, minValue: -limit, maxValue: limit },
+		default: 0,
+		displayOptions: showFor('legacyMessage', ['send'], { messageType: ['location'] }),
+		description: `${displayName} in decimal degrees, e.g. ${example}`,
+		sendTo,
+		checks: [coordinate(sendTo, displayName, limit)],
+	});
+}
 
 export const legacyMessageSendFields: INodeProperties[] = [
 	field({
@@ -46,30 +61,8 @@ export const legacyMessageSendFields: INodeProperties[] = [
 		{ types: ['sticker'], displayName: 'Sticker', description: 'The sticker to send, usually the web address of its file' },
 		{ types: ['location'], displayName: 'Location Text', description: 'Text sent with the location, such as a place name or address' },
 	]),
-	field({
-		displayName: 'Latitude',
-		name: 'latitude',
-		type: 'number',
-		required: true,
-		typeOptions: { numberPrecision: 6, minValue: -90, maxValue: 90 },
-		default: 0,
-		displayOptions: showForTypes(['location']),
-		description: 'Latitude in decimal degrees, e.g. 4.711',
-		sendTo: 'body.lat',
-		checks: [coordinate('body.lat', 'Latitude', 90)],
-	}),
-	field({
-		displayName: 'Longitude',
-		name: 'longitude',
-		type: 'number',
-		required: true,
-		typeOptions: { numberPrecision: 6, minValue: -180, maxValue: 180 },
-		default: 0,
-		displayOptions: showForTypes(['location']),
-		description: 'Longitude in decimal degrees, e.g. -74.0721',
-		sendTo: 'body.lng',
-		checks: [coordinate('body.lng', 'Longitude', 180)],
-	}),
+	coordinateField('latitude', 'Latitude', 'body.lat', 90, 4.711),
+	coordinateField('longitude', 'Longitude', 'body.lng', 180, -74.0721),
 	additionalFields(show, [
 		field({
 			displayName: 'Caption',
