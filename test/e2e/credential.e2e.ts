@@ -1,0 +1,42 @@
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import type { N8nServer } from './lib/n8n';
+import { createUserFolder, importJson, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+
+let sandbox: Sandbox;
+let server: N8nServer;
+let userFolder: string;
+let session: RestSession;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	userFolder = createUserFolder();
+	await importJson('credentials', [sandboxCredential(sandbox.url, sandbox.token), sandboxCredential(sandbox.url, 'wrongtoken123', 'cmWrongCred00001')], { userFolder });
+	server = await startN8n({ userFolder });
+	session = await RestSession.asOwner(server.url);
+});
+
+afterAll(async () => {
+	await server?.stop();
+	await sandbox?.close();
+	removeUserFolder(userFolder);
+});
+
+describe('credential test in real n8n', () => {
+	it('loads the node type', async () => {
+		const types = await session.request<{ data: Array<{ name: string }> } | Array<{ name: string }>>('GET', '/types/nodes.json');
+		const names = (Array.isArray(types) ? types : types.data).map((type) => type.name);
+		expect(names).toContain('n8n-nodes-conversational-messaging.conversationalMessaging');
+	});
+
+	it('tests green against the sandbox', async () => {
+		expect(await session.testCredential('cmSandboxCred001')).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it('fails with the service message for a wrong token', async () => {
+		const result = await session.testCredential('cmWrongCred00001');
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Unauthorized: /);
+		expect(result.message).not.toContain('wrongtoken123');
+	});
+});

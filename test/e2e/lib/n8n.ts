@@ -1,0 +1,214 @@
+/**
+ * Real n8n for the end-to-end suites: the cached n8n 2.41.1 (scripts/ensure-n8n.sh) run through
+ * scripts/n8n.sh on 127.0.0.1, with this repo's package linked in as an installed community
+ * package, in a fresh user folder per suite.
+ */
+import { execFile, spawn } from 'child_process';
+import type { ChildProcess } from 'child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'fs';
+import { createServer } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+const N8N_SH = join(REPO_ROOT, 'scripts', 'n8n.sh');
+const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
+
+export const OWNER = { email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', password: 'Sandbox-Pass-2026' };
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * A new n8n user folder with this package installed the way n8n installs community packages:
+ * under .n8n/nodes/node_modules, listed in .n8n/nodes/package.json (a link to the repo, whose
+ * dist/ must be built).
+ */
+export function createUserFolder(): string {
+	const folder = mkdtempSync(join(tmpdir(), 'cm-n8n-'));
+	const nodesDir = join(folder, '.n8n', 'nodes');
+	mkdirSync(join(nodesDir, 'node_modules'), { recursive: true });
+	symlinkSync(REPO_ROOT, join(nodesDir, 'node_modules', PACKAGE_NAME), 'dir');
+	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
+	return folder;
+}
+
+export interface CliResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+export interface N8nOptions {
+	userFolder: string;
+	/** Extra environment, e.g. a database or queue mode. */
+	env?: NodeJS.ProcessEnv;
+}
+
+async function baseEnv({ userFolder, env }: N8nOptions): Promise<NodeJS.ProcessEnv> {
+	// jest sets NODE_ENV=test, under which n8n exits at once without a word.
+	const { NODE_ENV: _testMode, ...inherited } = process.env;
+	return {
+		...inherited,
+		N8N_USER_FOLDER: userFolder,
+		N8N_SKIP_ENSURE: '1',
+		// Each process gets its own task-runner broker port, so several can run at once.
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		N8N_LOG_LEVEL: 'warn',
+		...env,
+	};
+}
+
+/** Runs an n8n CLI command (import:credentials, import:workflow, execute, ...). */
+export async function n8nCli(args: string[], options: N8nOptions): Promise<CliResult> {
+	const env = await baseEnv(options);
+	return await new Promise((resolve) => {
+		execFile(N8N_SH, args, { env, cwd: options.userFolder, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+			resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+		});
+	});
+}
+
+export async function importJson(kind: 'credentials' | 'workflow', data: unknown, options: N8nOptions): Promise<void> {
+	const file = join(options.userFolder, `import-${kind}-${Date.now()}.json`);
+	writeFileSync(file, JSON.stringify(data));
+	const result = await n8nCli([`import:${kind}`, `--input=${file}`], options);
+	if (result.code !== 0) throw new Error(`n8n import:${kind} failed: ${result.stderr}\n${result.stdout}`);
+}
+
+/** `n8n execute --id`: the run data it prints after "Execution was successful:". */
+export async function executeWorkflow(id: string, options: N8nOptions): Promise<{ result: CliResult; run?: ExecutedRun }> {
+	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], options);
+	const start = result.stdout.indexOf('{');
+	let run: ExecutedRun | undefined;
+	if (start >= 0) {
+		try {
+			run = JSON.parse(result.stdout.slice(start)) as ExecutedRun;
+		} catch {
+			run = undefined;
+		}
+	}
+	return { result, run };
+}
+
+export interface ExecutedRun {
+	status?: string;
+	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; error?: unknown }>> }; error?: { message: string } }>>; error?: { message: string } } };
+}
+
+/** The output items of a node in an executed run. */
+export function outputOf(run: ExecutedRun, nodeName: string, outputIndex = 0): Array<Record<string, unknown>> {
+	const task = run.data.resultData.runData[nodeName]?.[0];
+	return (task?.data?.main[outputIndex] ?? []).map((item) => item.json);
+}
+
+export interface N8nServer {
+	url: string;
+	port: number;
+	process: ChildProcess;
+	log: () => string;
+	stop(): Promise<void>;
+}
+
+/** `n8n start`, ready when /healthz/readiness answers 200 (plain /healthz answers before the REST routes exist). */
+export async function startN8n(options: N8nOptions & { port?: number }): Promise<N8nServer> {
+	const port = options.port ?? (await freePort());
+	const env = { ...(await baseEnv(options)), N8N_PORT: String(port) };
+	const child = spawn(N8N_SH, ['start'], { env, cwd: options.userFolder, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	let output = '';
+	child.stdout?.on('data', (chunk) => (output += chunk));
+	child.stderr?.on('data', (chunk) => (output += chunk));
+	const url = `http://127.0.0.1:${port}`;
+	const stop = async () => {
+		if (child.exitCode !== null || child.pid === undefined) return;
+		const exited = new Promise((resolve) => child.once('exit', resolve));
+		process.kill(-child.pid, 'SIGTERM');
+		const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 10_000);
+		await exited;
+		clearTimeout(timer);
+	};
+	const deadline = Date.now() + 120_000;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode}:\n${output}`);
+		try {
+			const response = await fetch(`${url}/healthz/readiness`);
+			if (response.status === 200) return { url, port, process: child, log: () => output, stop };
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	await stop();
+	throw new Error(`n8n did not become ready on ${url}:\n${output}`);
+}
+
+/** A signed-in REST session (the owner is created on first use). */
+export class RestSession {
+	private cookie = '';
+
+	constructor(readonly url: string) {}
+
+	static async asOwner(url: string): Promise<RestSession> {
+		const session = new RestSession(url);
+		const setup = await fetch(`${url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+		if (setup.status === 200) {
+			session.cookie = session.cookieFrom(setup);
+			return session;
+		}
+		const login = await fetch(`${url}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+		});
+		if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+		session.cookie = session.cookieFrom(login);
+		return session;
+	}
+
+	private cookieFrom(response: Response): string {
+		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+		if (!auth) throw new Error('no n8n-auth cookie');
+		return auth.split(';')[0];
+	}
+
+	get authCookie(): string {
+		return this.cookie;
+	}
+
+	async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}${path}`, {
+			method,
+			headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+
+	/** n8n's own credential test (the one behind the editor's Test button). */
+	async testCredential(id: string): Promise<{ status: string; message: string }> {
+		const stored = await this.request<{ data: { name: string; type: string; data: Record<string, unknown> } }>('GET', `/rest/credentials/${id}?includeData=true`);
+		const { data } = await this.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
+			credentials: { id, name: stored.data.name, type: stored.data.type, data: stored.data.data },
+		});
+		return data;
+	}
+}
+
+export function removeUserFolder(folder: string): void {
+	rmSync(folder, { recursive: true, force: true });
+}
+
+/** The credential pointing n8n at a sandbox. */
+export function sandboxCredential(baseUrl: string, apiToken: string, id = 'cmSandboxCred001') {
+	return { id, name: 'Conversational Messaging sandbox', type: 'conversationalMessagingApi', data: { baseUrl, apiToken } };
+}
