@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { unwrapEnvelope } from './envelope';
-import { omitWhenBlank, pathId, requireField, text } from './validation';
+import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './validation';
 
 /** Shows a field only for these operations of a resource. */
 export function showFor(resource: string, operations: string[], extra: IDataObject = {}): IDisplayOptions {
@@ -73,6 +73,15 @@ type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 	checks?: PreSendAction[];
 };
 
+/** Without checks of its own, a field still refuses a value of the wrong type from an expression. */
+function typeChecks(property: INodeProperties, sendTo: string): PreSendAction[] {
+	if (property.type === 'string') return [freeText(sendTo, property.displayName)];
+	if (property.type === 'options') {
+		return [oneOf(sendTo, property.displayName, (property.options as INodePropertyOptions[]).map((option) => option.value))];
+	}
+	return [];
+}
+
 /**
  * A field and where it is sent. A required field is checked again once expressions have
  * resolved, since an expression can leave it empty.
@@ -80,6 +89,7 @@ type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodeProperties {
 	const property: INodeProperties = { type: 'string', default: '', ...spec };
 	if (sendTo) {
+		if (!checks.length) checks = typeChecks(property, sendTo);
 		checks = [spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo), ...checks];
 		const [location, ...path] = sendTo.split('.');
 		property.routing = {

@@ -91,6 +91,16 @@ export function requireField(path: string, label: string): PreSendAction {
 
 export const text = (path: string, label: string) => checkField(path, label, asText);
 
+/** Free text (a message, a name) is sent as typed; only its type is checked. */
+export const freeText = (path: string, label: string) =>
+	checkField(path, label, (value, fail) => (typeof value === 'string' ? value : asText(value, fail)));
+
+/** A value picked from a list; an expression can give anything else. */
+export const oneOf = (path: string, label: string, allowed: unknown[]) =>
+	checkField(path, label, (value, fail) =>
+		allowed.includes(value) ? value : fail(`expected one of ${allowed.join(', ')}, got ${describe(value)}`, 'Pick a value from the list.'),
+	);
+
 /** An identifier that goes in the URL path: required, and a single text value. */
 export function pathId(parameter: string, label: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
@@ -141,8 +151,9 @@ export function normaliseUrl(value: unknown, fail: (problem: string, fix: string
 	} catch {
 		parsed = undefined;
 	}
-	if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || !parsed.hostname) {
-		return fail(`"${typed}" is not a web address`, 'Use a full address that starts with https:// or http://.');
+	// The parser forgives what the service does not (spaces, "http:/host"), so the text itself is checked too.
+	if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || !parsed.hostname || !/^https?:\/\/\S+$/i.test(typed)) {
+		return fail(`"${typed}" is not a web address`, 'Use a full address that starts with https:// or http://, without spaces (write a space as %20).');
 	}
 	return typed;
 }
@@ -192,9 +203,16 @@ export const textList = (path: string, label: string) =>
 		return entries.map((entry) => asText(entry, fail)).filter((entry) => entry !== '');
 	});
 
-/** A multi-select sent as one comma-separated text. */
-export const commaList = (path: string, label: string) =>
-	checkField(path, label, (value, fail) => (Array.isArray(value) ? value : [value]).map((entry) => asText(entry, fail)).join(','));
+/** A multi-select sent as one comma-separated text; an expression can give values it does not offer. */
+export const commaList = (path: string, label: string, allowed: string[]) =>
+	checkField(path, label, (value, fail) =>
+		(Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value])
+			.map((entry) => {
+				const typed = asText(entry, fail);
+				return allowed.includes(typed) ? typed : fail(`"${typed}" is not one of ${allowed.join(', ')}`, 'Pick values from the list.');
+			})
+			.join(','),
+	);
 
 /** Fails when `path` is set without `otherPath`, for fields the service only accepts together. */
 export function onlyWith(path: string, label: string, otherPath: string, otherLabel: string, why: string): PreSendAction {

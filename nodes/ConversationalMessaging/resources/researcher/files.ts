@@ -17,7 +17,9 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 		if (!RESEARCHER_FILE_TYPES.includes(String(file.type))) {
 			label(`type "${String(file.type)}" is not one of ${RESEARCHER_FILE_TYPES.join(', ')}`, 'Pick a type from the list.');
 		}
-		return { url: normaliseUrl(file.url, label), name: String(file.name ?? '').trim(), type: file.type };
+		const name = String(file.name ?? '').trim();
+		if (!name) label('has no name', 'Enter a Name for every file; the service needs one.');
+		return { url: normaliseUrl(file.url, label), name, type: file.type };
 	});
 });
 
@@ -55,6 +57,7 @@ export function researcherFilesField(displayOptions: INodeProperties['displayOpt
 						name: 'name',
 						type: 'string',
 						default: '',
+						required: true,
 						description: 'Name of the file, as the researcher refers to it',
 						routing: sendAsFileEntry('name'),
 					},

@@ -47,6 +47,6 @@ export const researcherGetFields: INodeProperties[] = [
 		displayOptions: showFor('researcher', ['get']),
 		description: 'Fields to return; all of them when none is selected',
 		sendTo: 'qs.fields',
-		checks: [commaList('qs.fields', 'Fields')],
+		checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
 	}),
 ];

@@ -28,7 +28,7 @@ export function researchIsComplete(researcher: IDataObject): boolean {
 	return Number(researcher.progress) >= 100 || hasOutput;
 }
 
-/** The wait before poll number `poll` (0-based), given the time already waited. */
+/** The wait before the next poll: the base interval for the first minute, then growing. */
 export function nextPollDelay(baseMs: number, previousMs: number | undefined, waitedMs: number): number {
 	if (previousMs === undefined || waitedMs < STEADY_POLLING_MS) return baseMs;
 	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
