@@ -15,7 +15,7 @@ describe('package', () => {
 		expect(packageJson.keywords).toContain('n8n-community-node-package');
 		expect(packageJson.dependencies ?? {}).toEqual({});
 		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-		expect(packageJson.files).toEqual(['dist']);
+		expect(packageJson.files[0]).toBe('dist');
 		expect(packageJson.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
 	});
 
@@ -24,6 +24,8 @@ describe('package', () => {
 		const files = (packed.files as Array<{ path: string }>).map((file) => file.path);
 		expect(files.filter((path) => !path.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
 		expect(files).toContain('dist/nodes/ConversationalMessaging/ConversationalMessaging.node.js');
+		// n8n needs neither source maps (of sources not shipped) nor declarations.
+		expect(files.filter((path) => /\.(map|d\.ts)$/.test(path))).toEqual([]);
 	});
 
 	it('loads in n8n-core with its node, credential, icons and codex', async () => {

@@ -1,0 +1,366 @@
+/**
+ * npm run bench (through bench/run.sh): Send SMS through our node (A), n8n's HTTP Request node (B)
+ * and plain node:http (C) against the sandbox, every measurement in a fresh worker process
+ * (bench/worker.ts); then load time, packed size and the researcher's polling. Writes the figures
+ * into docs/PERFORMANCE.md between its bench markers. `--quick`: a short run that only prints.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import type { RecordedRequest, Sandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { nextPollDelay } from '../nodes/ConversationalMessaging/resources/researcher/run';
+import type { Job, LoadResult, ResearcherResult, SendResult, Variant } from './worker';
+
+const ROOT = join(__dirname, '..');
+const DOC = join(ROOT, 'docs/PERFORMANCE.md');
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+const QUICK = process.argv.includes('--quick');
+
+const LATENCIES = [0, 50];
+/** Repetitions per item count: medians of fresh processes, fewer where one run takes long. */
+const REPS: Record<number, number> = QUICK ? { 100: 1, 1000: 1 } : { 100: 5, 1000: 3, 10000: 1 };
+const SIZES = Object.keys(REPS).map(Number);
+/** Items run once in every worker before the measured run, so that it is not the first (JIT). */
+const WARMUP = 50;
+const VARIANTS: Variant[] = ['A', 'B', 'C'];
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const mb = (kb: number) => kb / 1024;
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+function runWorker<T>(job: Job): Promise<T> {
+	return new Promise((resolve, reject) => {
+		// Same Node 24 as this process; type stripping instead of tsx, so module loading is not hooked.
+		const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', '--expose-gc', join(__dirname, 'worker.ts'), JSON.stringify(job)], {
+			cwd: ROOT,
+			// n8n's default level (info) turns debug logging off too; error keeps stdout for the result.
+			env: { ...process.env, N8N_LOG_LEVEL: 'error' },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		let out = '';
+		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		child.on('error', reject);
+		child.on('close', (code) => {
+			if (code !== 0) return reject(new Error(`worker ${JSON.stringify(job)} exited with ${code}`));
+			resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as T);
+		});
+	});
+}
+
+type SendJob = Extract<Job, { kind: 'send' }>;
+
+const sendJob = (sandbox: Sandbox, variant: Variant, items: number, warmup = WARMUP): SendJob => ({
+	kind: 'send',
+	variant,
+	items,
+	warmup,
+	baseUrl: sandbox.url,
+	token: sandbox.token,
+});
+
+/** A, B and C must send the same requests; also counts the expressions n8n evaluates per item. */
+async function checkSameRequests(): Promise<{ summary: string; expressionsPerItem: Partial<Record<Variant, number>> }> {
+	const sandbox = await startSandbox({ port: 0, recordRequests: true });
+	const seen: Partial<Record<Variant, RecordedRequest[]>> = {};
+	const expressionsPerItem: Partial<Record<Variant, number>> = {};
+	try {
+		for (const variant of VARIANTS) {
+			sandbox.reset();
+			const result = await runWorker<SendResult>({ ...sendJob(sandbox, variant, 2, 0), countExpressions: variant !== 'C' });
+			seen[variant] = [...sandbox.requests];
+			if (result.expressions !== undefined) expressionsPerItem[variant] = result.expressions / 2;
+		}
+	} finally {
+		await sandbox.close();
+	}
+	const shape = (r: RecordedRequest) =>
+		JSON.stringify({
+			method: r.method,
+			path: r.path,
+			body: Object.fromEntries(Object.entries(r.body as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))),
+			contentType: r.headers['content-type'],
+			accept: r.headers.accept,
+			connection: r.headers.connection,
+			valid: r.valid,
+		});
+	const reference = (seen.A ?? []).map(shape);
+	for (const variant of VARIANTS) {
+		const shapes = (seen[variant] ?? []).map(shape).sort();
+		if (reference.length !== 2 || JSON.stringify(shapes) !== JSON.stringify([...reference].sort())) {
+			throw new Error(`${variant} does not send what A sends:\n${shapes.join('\n')}\nA:\n${reference.join('\n')}`);
+		}
+	}
+	const [first] = seen.A ?? [];
+	const keys = Object.keys(first.body as Record<string, unknown>).join(', ');
+	return {
+		summary: `${first.method} ${first.path}, JSON body {${keys}}, content-type ${first.headers['content-type']}, connection: ${first.headers.connection}, one connection per request`,
+		expressionsPerItem,
+	};
+}
+
+interface Cell {
+	ms: number[];
+	rssKb: number[];
+}
+
+async function measureSends(sandbox: Sandbox): Promise<Map<string, Cell>> {
+	const cells = new Map<string, Cell>();
+	for (const latency of LATENCIES) {
+		for (const items of SIZES) {
+			for (let rep = 0; rep < REPS[items]; rep++) {
+				// Rotate the order (ABC, BCA, CAB) so that no variant always runs first.
+				const order = VARIANTS.map((_, i) => VARIANTS[(i + rep) % VARIANTS.length]);
+				for (const variant of order) {
+					sandbox.reset();
+					if (latency) sandbox.injectFault({ kind: 'latency', ms: latency });
+					const result = await runWorker<SendResult>(sendJob(sandbox, variant, items));
+					const key = `${latency}/${items}/${variant}`;
+					const cell = cells.get(key) ?? { ms: [], rssKb: [] };
+					cell.ms.push(result.ms);
+					cell.rssKb.push(result.maxRssKb);
+					cells.set(key, cell);
+					log(`${latency} ms latency, ${items} items, ${variant}: ${fixed(result.ms / items, 3)} ms/item, peak RSS ${fixed(mb(result.maxRssKb), 0)} MB`);
+				}
+			}
+		}
+	}
+	return cells;
+}
+
+/** Peak RSS of each variant's process with everything loaded and warmed up, and nothing sent. */
+async function measureBaselines(sandbox: Sandbox): Promise<Record<Variant, number>> {
+	const baseline = {} as Record<Variant, number>;
+	for (const variant of VARIANTS) {
+		const runs: number[] = [];
+		for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
+			sandbox.reset();
+			runs.push((await runWorker<SendResult>(sendJob(sandbox, variant, 0))).maxRssKb);
+		}
+		baseline[variant] = median(runs);
+		log(`baseline ${variant}: peak RSS ${fixed(mb(baseline[variant]), 0)} MB`);
+	}
+	return baseline;
+}
+
+async function measureLoad(): Promise<LoadResult & { runs: number }> {
+	const runs: LoadResult[] = [];
+	for (let rep = 0; rep < (QUICK ? 1 : 5); rep++) runs.push(await runWorker<LoadResult>({ kind: 'load' }));
+	return { ...runs[0], engineMs: median(runs.map((r) => r.engineMs)), loaderMs: median(runs.map((r) => r.loaderMs)), runs: runs.length };
+}
+
+interface Pack {
+	size: number;
+	unpackedSize: number;
+	entryCount: number;
+	files: Array<{ path: string; size: number }>;
+}
+
+function packedSize(): Pack & { mapsBytes: number; declarationsBytes: number } {
+	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const [pack] = JSON.parse(out) as Pack[];
+	const bytesOf = (suffix: string) => pack.files.filter((f) => f.path.endsWith(suffix)).reduce((sum, f) => sum + f.size, 0);
+	return { ...pack, mapsBytes: bytesOf('.js.map'), declarationsBytes: bytesOf('.d.ts') };
+}
+
+interface PollingRow {
+	runMs: number;
+	baseMs: number;
+	source: 'measured' | 'simulated';
+	polls: number;
+	/** From the completion of the run in the service to the node's answer. */
+	addedMs: number;
+	/** The wait before the poll that saw the run complete. */
+	intervalMs: number;
+	minGapMs: number;
+	maxGapMs: number;
+}
+
+/** The node's wait loop (waitForResearch) replayed on a clock, with its own schedule function. */
+function simulatePolling(runMs: number, baseMs: number, timeoutMs = 30 * 60_000): PollingRow {
+	const polls: number[] = [];
+	let delay: number | undefined;
+	let waited = 0;
+	while (waited < runMs && waited < timeoutMs) {
+		delay = nextPollDelay(baseMs, delay, waited);
+		waited += Math.min(delay, timeoutMs - waited);
+		polls.push(waited);
+	}
+	const gaps = polls.map((t, i) => t - (i ? polls[i - 1] : 0));
+	return { runMs, baseMs, source: 'simulated', polls: polls.length, addedMs: waited - runMs, intervalMs: delay ?? 0, minGapMs: Math.min(...gaps), maxGapMs: Math.max(...gaps) };
+}
+
+/** A real Run with Wait for Completion against a sandbox whose runs last `runMs`. */
+async function measurePolling(runMs: number, pollSeconds: number): Promise<PollingRow> {
+	const sandbox = await startSandbox({ port: 0, recordRequests: false, researcherRunMs: runMs });
+	try {
+		const researcherId = 'researcher-1';
+		const result = await runWorker<ResearcherResult>({ kind: 'researcher', baseUrl: sandbox.url, token: sandbox.token, researcherId, pollInterval: pollSeconds });
+		const run = sandbox.state.researchers.get(researcherId)?.run;
+		if (!run || result.output.progress !== 100) throw new Error(`the researcher run did not complete: ${JSON.stringify(result.output)}`);
+		const completedAt = run.startedAt + run.ms;
+		const gaps = result.polls.map((t, i) => t - (i ? result.polls[i - 1] : run.startedAt));
+		return {
+			runMs,
+			baseMs: pollSeconds * 1000,
+			source: 'measured',
+			polls: result.polls.length,
+			addedMs: result.endedAt - completedAt,
+			intervalMs: gaps[gaps.length - 1],
+			minGapMs: Math.min(...gaps),
+			maxGapMs: Math.max(...gaps),
+		};
+	} finally {
+		await sandbox.close();
+	}
+}
+
+function machine(): string {
+	const model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+	return `${cpus().length} × ${model}, ${fixed(totalmem() / 2 ** 30, 1)} GiB`;
+}
+
+function versions(): string {
+	const runtime = join(ROOT, '.cache/n8n-runtime/node_modules');
+	const version = (name: string) => (JSON.parse(readFileSync(join(runtime, name, 'package.json'), 'utf8')) as { version: string }).version;
+	return `n8n ${version('n8n')} (n8n-core ${version('n8n-core')}, n8n-workflow ${version('n8n-workflow')}, n8n-nodes-base ${version('n8n-nodes-base')}), Node ${process.version}`;
+}
+
+function commit(): string {
+	const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+	return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'nodes', 'credentials', 'package.json') ? ' with uncommitted changes to the package' : ''}`;
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+const seconds = (ms: number) => (ms >= 10_000 ? `${fixed(ms / 1000, 0)} s` : `${fixed(ms / 1000, 1)} s`);
+
+function report(parts: {
+	started: Date;
+	loadBefore: number;
+	elapsedMs: number;
+	requests: Awaited<ReturnType<typeof checkSameRequests>>;
+	cells: Map<string, Cell>;
+	baseline: Record<Variant, number>;
+	load: Awaited<ReturnType<typeof measureLoad>>;
+	pack: ReturnType<typeof packedSize>;
+	polling: PollingRow[];
+}): string {
+	const { cells, baseline, load, pack, polling, requests } = parts;
+	const perItem = (latency: number, items: number, variant: Variant) => median(cells.get(`${latency}/${items}/${variant}`)?.ms ?? [NaN]) / items;
+	const netMb = (latency: number, items: number, variant: Variant) => mb(median(cells.get(`${latency}/${items}/${variant}`)?.rssKb ?? [NaN]) - baseline[variant]);
+	const lines: string[] = [];
+	const add = (...more: string[]) => lines.push(...more);
+
+	add(
+		`Generated by \`npm run bench\` on ${parts.started.toISOString().slice(0, 16).replace('T', ' ')} UTC in ${fixed(parts.elapsedMs / 60_000, 1)} min (commit ${commit()}).`,
+		'',
+		`- Machine: ${machine()}; 1-minute load average before the run ${fixed(parts.loadBefore)} (other work on the machine skews the figures)`,
+		`- Runtime: ${versions()}; expression engine \`${load.expressionEngine}\` (n8n's default); HTTP Request node version ${load.httpRequestVersion}`,
+		`- Requests (checked identical for A, B and C): ${requests.summary}`,
+		`- Expressions n8n evaluates per item: A ${requests.expressionsPerItem.A ?? '?'}, B ${requests.expressionsPerItem.B ?? '?'}`,
+		`- Every figure: a fresh process, warmed up with ${WARMUP} items, then one measured run of N items; time per item = run time / N, median of the repetitions; memory = peak RSS (\`resourceUsage().maxRSS\`) minus the same process's peak with 0 items (A ${fixed(mb(baseline.A), 0)} MB, B ${fixed(mb(baseline.B), 0)} MB, C ${fixed(mb(baseline.C), 0)} MB)`,
+		'',
+		'### Send SMS, per item',
+		'',
+		'| Latency | Items | Reps | A ms/item | B ms/item | C ms/item | A/B | A/C | A MB | B MB | C MB |',
+		'|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+	);
+	for (const latency of LATENCIES) {
+		for (const items of SIZES) {
+			const [a, b, c] = VARIANTS.map((v) => perItem(latency, items, v));
+			const [ma, mbB, mc] = VARIANTS.map((v) => netMb(latency, items, v));
+			add(`| ${latency} ms | ${items.toLocaleString('en')} | ${REPS[items]} | ${fixed(a, 3)} | ${fixed(b, 3)} | ${fixed(c, 3)} | ${fixed(a / b)} | ${fixed(a / c)} | ${fixed(ma, 0)} | ${fixed(mbB, 0)} | ${fixed(mc, 0)} |`);
+		}
+	}
+
+	const largest = SIZES[SIZES.length - 1];
+	const ratiosAB = LATENCIES.flatMap((l) => SIZES.map((n) => perItem(l, n, 'A') / perItem(l, n, 'B')));
+	const ac = perItem(50, 1000, 'A') / perItem(50, 1000, 'C');
+	const scaling = LATENCIES.map((l) => perItem(l, largest, 'A') / perItem(l, 1000, 'A'));
+	const memory = LATENCIES.map((l) => netMb(l, largest, 'A'));
+	add(
+		'',
+		'### Targets',
+		'',
+		'| Target | Measured | |',
+		'|---|---|---|',
+		`| A/B ≤ 1.0 at every N | ${fixed(Math.min(...ratiosAB))} to ${fixed(Math.max(...ratiosAB))} | ${verdict(Math.max(...ratiosAB) <= 1)} |`,
+		`| A/C ≤ 1.5 at 1,000 items, 50 ms | ${fixed(ac)} | ${verdict(ac <= 1.5)} |`,
+		...(largest > 1000 ? [`| A per item at ${largest.toLocaleString('en')} ≤ 1.2 × at 1,000 | ${scaling.map((s, i) => `${fixed(s)} (${LATENCIES[i]} ms)`).join(', ')} | ${verdict(Math.max(...scaling) <= 1.2)} |`] : []),
+		`| A peak memory at ${largest.toLocaleString('en')} items < 300 MB above baseline | ${memory.map((m, i) => `${fixed(m, 0)} MB (${LATENCIES[i]} ms)`).join(', ')} | ${verdict(Math.max(...memory) < 300)} |`,
+	);
+
+	const pollingOk = polling.every((p) => p.addedMs <= p.intervalMs + 250 && p.minGapMs >= p.baseMs - 50);
+	const long = polling.find((p) => p.runMs >= 5 * 60_000);
+	add(
+		`| Wait for Completion: ≤ 1 interval after completion, ≤ 1 request per interval | see below | ${verdict(pollingOk)} |`,
+		`| Wait for Completion: the interval grows for long runs | ${long ? `${seconds(long.baseMs)} → ${seconds(long.intervalMs)} over 5 min` : 'not run'} | ${verdict(!!long && long.intervalMs > long.baseMs)} |`,
+		'',
+		'### Loading and package',
+		'',
+		`- Load the package and build its description (n8n-core's \`PackageDirectoryLoader\` on the repo: require of \`dist/\`, request options added, description validated): **${fixed(load.loaderMs, 0)} ms** (median of ${load.runs} fresh processes); ${load.properties} top-level properties, ${fixed(load.descriptionBytes / 1024, 0)} KiB of description JSON. For scale, n8n-core with its expression engine takes ${fixed(load.engineMs, 0)} ms to load in the same process.`,
+		`- Packed (\`npm pack --dry-run --json\`): ${fixed(pack.size / 1024, 1)} KiB, ${fixed(pack.unpackedSize / 1024, 1)} KiB unpacked, ${pack.entryCount} files, of which source maps ${fixed(pack.mapsBytes / 1024, 1)} KiB and type declarations ${fixed(pack.declarationsBytes / 1024, 1)} KiB unpacked.`,
+		'',
+		'### Researcher: Run with Wait for Completion',
+		'',
+		'"Added" is the time from the run completing in the service to the node returning it; "interval" is the wait before the poll that saw it complete; gaps are between consecutive requests (the first from the start of the run). Measured runs are allowed 250 ms for the last request and the engine.',
+		'',
+		'| Run | Poll interval | Source | Polls | Added after completion | Interval | Gaps min / max |',
+		'|---:|---:|---|---:|---:|---:|---|',
+		...polling.map(
+			(p) => `| ${seconds(p.runMs)} | ${seconds(p.baseMs)} | ${p.source} | ${p.polls} | ${seconds(p.addedMs)} | ${seconds(p.intervalMs)} | ${seconds(p.minGapMs)} / ${seconds(p.maxGapMs)} |`,
+		),
+	);
+	return lines.join('\n');
+}
+
+function writeDoc(generated: string): void {
+	const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : `# Performance\n\n${START}\n${END}\n`;
+	const start = current.indexOf(START);
+	const end = current.indexOf(END);
+	if (start < 0 || end < start) throw new Error(`${DOC} has no ${START} ... ${END} section to fill`);
+	writeFileSync(DOC, `${current.slice(0, start + START.length)}\n${generated}\n${current.slice(end)}`);
+}
+
+async function main(): Promise<void> {
+	const started = new Date();
+	const [loadBefore] = loadavg();
+	log(`checking that A, B and C send the same requests`);
+	const requests = await checkSameRequests();
+	log(requests.summary);
+	const sandbox = await startSandbox({ port: 0, recordRequests: false });
+	let cells: Map<string, Cell>;
+	let baseline: Record<Variant, number>;
+	try {
+		baseline = await measureBaselines(sandbox);
+		cells = await measureSends(sandbox);
+	} finally {
+		await sandbox.close();
+	}
+	log('load time and packed size');
+	const load = await measureLoad();
+	const pack = packedSize();
+	log('researcher polling (the measured runs take about 30 s)');
+	const measured = await Promise.all(QUICK ? [measurePolling(2000, 1)] : [measurePolling(2000, 1), measurePolling(30_000, 5)]);
+	const polling = [...measured, ...[2000, 30_000, 5 * 60_000].map((runMs) => simulatePolling(runMs, 5000))];
+	const generated = report({ started, loadBefore, elapsedMs: Date.now() - started.getTime(), requests, cells, baseline, load, pack, polling });
+	process.stdout.write(`${generated}\n`);
+	if (QUICK) log('--quick: docs/PERFORMANCE.md left as it is');
+	else {
+		writeDoc(generated);
+		log(`written to ${DOC}`);
+	}
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`bench: ${error.stack ?? error.message}\n`);
+	process.exit(1);
+});

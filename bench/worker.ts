@@ -1,0 +1,424 @@
+/**
+ * One measurement in a fresh process, so that its peak RSS is its own. Run by bench/main.ts with
+ * the Node 24 runtime of .cache/n8n-runtime, through Node's own type stripping (no loader hooks
+ * that would slow module loading): erasable TypeScript only, no relative imports.
+ *
+ *   node bench/worker.ts '<job as JSON>'   → one line of JSON on stdout
+ */
+import type { GlobalConfig } from '@n8n/config';
+import type { Container as DiContainer } from '@n8n/di';
+import type * as Core from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	ICredentialType,
+} from 'n8n-workflow';
+import * as nodeModule from 'node:module';
+import * as diagnostics from 'node:diagnostics_channel';
+import * as http from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+type Workflow = typeof import('n8n-workflow');
+
+export type Variant = 'A' | 'B' | 'C';
+
+export type Job =
+	/** items = 0: the process's own baseline (everything loaded, warm-up done, nothing sent). */
+	| { kind: 'send'; variant: Variant; items: number; warmup: number; baseUrl: string; token: string; countExpressions?: boolean }
+	| { kind: 'load' }
+	| { kind: 'researcher'; baseUrl: string; token: string; researcherId: string; pollInterval: number };
+
+export interface SendResult {
+	ms: number;
+	maxRssKb: number;
+	items: number;
+	/** Expressions n8n evaluated during the measured run, when counted. */
+	expressions?: number;
+}
+
+export interface LoadResult {
+	/** n8n-core, n8n-workflow and the expression engine: what every node shares. */
+	engineMs: number;
+	/** n8n's PackageDirectoryLoader on the repo: require of dist/, description, request options. */
+	loaderMs: number;
+	properties: number;
+	descriptionBytes: number;
+	expressionEngine: string;
+	httpRequestVersion: number;
+}
+
+export interface ResearcherResult {
+	endedAt: number;
+	/** Every GET of the researcher the node sent, by the time it left. */
+	polls: number[];
+	output: IDataObject;
+}
+
+const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
+const INSTANCE = 'bench-line';
+const phoneOf = (i: number) => `5730${String(i).padStart(8, '0')}`;
+const messageOf = (i: number) => `Your order ${i} is ready for pickup`;
+
+const repoRoot = process.cwd();
+const runtimeRequire = nodeModule.createRequire(join(repoRoot, '.cache/n8n-runtime/package.json'));
+
+/**
+ * n8n resolves a community package's `n8n-workflow` (a peer dependency) to its own copy. The repo's
+ * dev copy would otherwise be loaded next to the engine's: twice the memory, and error classes
+ * the engine does not recognise.
+ */
+function shareEnginesWorkflow(): void {
+	const engineWorkflow = pathToFileURL(runtimeRequire.resolve('n8n-workflow')).href;
+	const dist = pathToFileURL(join(repoRoot, 'dist')).href + '/';
+	type Resolve = (specifier: string, context: { parentURL?: string }) => { url: string; shortCircuit?: boolean };
+	const { registerHooks } = nodeModule as unknown as { registerHooks(hooks: { resolve(s: string, c: { parentURL?: string }, next: Resolve): ReturnType<Resolve> }): void };
+	registerHooks({
+		resolve: (specifier, context, next) =>
+			specifier === 'n8n-workflow' && context.parentURL?.startsWith(dist) ? { url: engineWorkflow, shortCircuit: true } : next(specifier, context),
+	});
+}
+
+let loadedWorkflow: Workflow | undefined;
+
+/**
+ * n8n-core and n8n-workflow of the runtime, with the expression engine the n8n server starts
+ * (its config: `vm`, isolated-vm, unless N8N_EXPRESSION_ENGINE says otherwise).
+ */
+async function loadEngine(): Promise<{ core: typeof Core; workflow: Workflow }> {
+	shareEnginesWorkflow();
+	const core = runtimeRequire('n8n-core') as typeof Core;
+	const workflow = runtimeRequire('n8n-workflow') as Workflow;
+	loadedWorkflow = workflow;
+	const { Container } = runtimeRequire('@n8n/di') as { Container: typeof DiContainer };
+	const { GlobalConfig: Config } = runtimeRequire('@n8n/config') as { GlobalConfig: typeof GlobalConfig };
+	const { engine, poolSize, maxCodeCacheSize, bridgeTimeout, bridgeMemoryLimit, idleTimeout, lazyAcquire, compileCache } = Container.get(Config).expressionEngine;
+	if (engine === 'legacy') workflow.Expression.setExpressionEngine(engine);
+	else {
+		await workflow.Expression.initExpressionEngine({
+			engine,
+			poolSize,
+			maxCodeCacheSize,
+			bridgeTimeout,
+			bridgeMemoryLimit,
+			idleTimeoutMs: idleTimeout === undefined ? undefined : idleTimeout * 1000,
+			lazyAcquire,
+			compileCache,
+		});
+	}
+	return { core, workflow };
+}
+
+/** Our package as n8n loads a community package: its package.json, then the files it lists. */
+async function loadPackage(core: typeof Core): Promise<{ node: INodeType; credential: ICredentialType }> {
+	const loader = new core.PackageDirectoryLoader(repoRoot);
+	await loader.loadAll();
+	return {
+		node: loader.nodeTypes.conversationalMessaging.type as INodeType,
+		credential: loader.credentialTypes.conversationalMessagingApi.type,
+	};
+}
+
+/** n8n's HTTP Request node, all its versions. */
+function httpRequestNode(): IVersionedNodeType {
+	const { HttpRequest } = runtimeRequire('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js') as { HttpRequest: new () => IVersionedNodeType };
+	return new HttpRequest();
+}
+
+interface Target {
+	type: string;
+	typeVersion: number;
+	nodeType: INodeType | IVersionedNodeType;
+	parameters: INodeParameters;
+	credential?: ICredentialType;
+}
+
+async function sendSmsTarget(core: typeof Core, job: Extract<Job, { kind: 'send' }>): Promise<Target> {
+	if (job.variant === 'A') {
+		const { node, credential } = await loadPackage(core);
+		return {
+			type: `${PACKAGE_NAME}.conversationalMessaging`,
+			typeVersion: 1,
+			nodeType: node,
+			credential,
+			parameters: { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: INSTANCE, message: '={{ $json.message }}' },
+		};
+	}
+	const nodeType = httpRequestNode();
+	const pair = (name: string, value: string) => ({ name, value });
+	return {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: nodeType.description.defaultVersion ?? nodeType.currentVersion,
+		nodeType,
+		// The request A sends: same method, path, headers and JSON body, token included.
+		parameters: {
+			method: 'POST',
+			url: `${job.baseUrl}/v1/sms`,
+			sendHeaders: true,
+			headerParameters: { parameters: [pair('Accept', 'application/json')] },
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)],
+			},
+			options: {},
+		},
+	};
+}
+
+/** Emits `count` contacts: the input of the node measured. */
+function itemsSource(workflow: Workflow): INodeType {
+	return {
+		description: {
+			displayName: 'Bench Source',
+			name: 'benchSource',
+			group: ['input'],
+			version: 1,
+			description: 'Contacts to message',
+			defaults: { name: 'Bench Source' },
+			inputs: [workflow.NodeConnectionTypes.Main],
+			outputs: [workflow.NodeConnectionTypes.Main],
+			properties: [{ displayName: 'Count', name: 'count', type: 'number', default: 0 }],
+		},
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const count = this.getNodeParameter('count', 0) as number;
+			return [Array.from({ length: count }, (_, i) => ({ json: { phone: phoneOf(i), message: messageOf(i) } }))];
+		},
+	};
+}
+
+/** What the n8n server supplies around the engine: decrypted credentials, hooks, URLs. */
+function additionalData(core: typeof Core, workflow: Workflow, credential: ICredentialType | undefined, data: ICredentialDataDecryptedObject): IWorkflowExecuteAdditionalData {
+	// As n8n's CredentialsHelper does for a credential whose authenticate is a function.
+	class BenchCredentialsHelper extends workflow.ICredentialsHelper {
+		getParentTypes() {
+			return [];
+		}
+		isCredentialUsableByNode() {
+			return true;
+		}
+		async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, requestOptions: IHttpRequestOptions) {
+			const authenticate = credential?.authenticate;
+			return typeof authenticate === 'function' ? await authenticate(credentials, requestOptions) : requestOptions;
+		}
+		async preAuthentication() {
+			return undefined;
+		}
+		async runPreAuthentication() {
+			return undefined;
+		}
+		async getCredentials(): Promise<never> {
+			throw new Error('not used by the engine');
+		}
+		async getDecrypted() {
+			return { ...data };
+		}
+		async updateCredentials() {}
+		async updateCredentialsOauthTokenData() {}
+		getCredentialsProperties() {
+			return credential?.properties ?? [];
+		}
+	}
+	const base = 'http://127.0.0.1:5678';
+	return {
+		credentialsHelper: new BenchCredentialsHelper(),
+		hooks: new core.ExecutionLifecycleHooks('manual', '1', { id: 'bench', name: 'bench', nodes: [], connections: {}, active: false } as never),
+		executionId: '1',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/formWaiting`,
+		formTestBaseUrl: `${base}/formTest`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhookWaiting`,
+		webhookTestBaseUrl: `${base}/webhookTest`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcpTest`,
+		variables: {},
+		logAiEvent: () => {},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs Source (count items) → target through n8n's WorkflowExecute; returns the target's output. */
+function engineRunner(core: typeof Core, workflow: Workflow, target: Target, baseUrl: string, token: string) {
+	const sourceType = 'bench.itemsSource';
+	const types: Record<string, INodeType | IVersionedNodeType> = { [sourceType]: itemsSource(workflow), [target.type]: target.nodeType };
+	const byVersion = (type: string, version?: number): INodeType => {
+		const found = types[type];
+		return 'nodeVersions' in found ? found.getNodeType(version) : found;
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: (type) => types[type],
+		getByNameAndVersion: byVersion,
+		getKnownTypes: () => ({}),
+	};
+	const data = additionalData(core, workflow, target.credential, { baseUrl, apiToken: token });
+	return async (count: number): Promise<INodeExecutionData[]> => {
+		const source: INode = { id: 'source', name: 'Source', type: sourceType, typeVersion: 1, position: [0, 0], parameters: { count } };
+		const node: INode = {
+			id: 'target',
+			name: 'Target',
+			type: target.type,
+			typeVersion: target.typeVersion,
+			position: [200, 0],
+			parameters: target.parameters,
+			...(target.credential ? { credentials: { [target.credential.name]: { id: '1', name: 'bench' } } } : {}),
+		};
+		const run: IRun = await new core.WorkflowExecute(data, 'manual').run({
+			workflow: new workflow.Workflow({
+				id: 'bench',
+				name: 'bench',
+				nodes: [source, node],
+				connections: { Source: { main: [[{ node: 'Target', type: workflow.NodeConnectionTypes.Main, index: 0 }]] } },
+				active: false,
+				nodeTypes,
+			}),
+			startNode: source,
+		});
+		const task = run.data.resultData.runData.Target?.[0];
+		const error = run.data.resultData.error ?? task?.error;
+		if (error) throw new Error(`the run failed: ${error.message}`);
+		return task?.data?.main?.[0] ?? [];
+	};
+}
+
+/** C: the same requests with node's http, all in flight at once, one connection each (agent: false sends `connection: close`, as n8n does). */
+function floorRunner(baseUrl: string, token: string) {
+	const { hostname, port } = new URL(baseUrl);
+	const send = (i: number) =>
+		new Promise<IDataObject>((resolve, reject) => {
+			const body = JSON.stringify({ type: 'text', to: phoneOf(i), instance: INSTANCE, body: messageOf(i), token });
+			const request = http.request(
+				{
+					host: hostname,
+					port,
+					method: 'POST',
+					path: '/v1/sms',
+					agent: false,
+					headers: { accept: 'application/json', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+				},
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () => {
+						const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IDataObject;
+						if ((envelope.body as IDataObject | undefined)?.err !== false) reject(new Error(`request ${i} failed: ${JSON.stringify(envelope)}`));
+						else resolve(envelope);
+					});
+					response.on('error', reject);
+				},
+			);
+			request.on('error', reject);
+			request.end(body);
+		});
+	return async (count: number) => await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+}
+
+/** Calls `count` for every expression n8n evaluates: each one builds a data proxy and, with the vm engine, enters the isolate. */
+function onExpression(workflow: Workflow, count: () => void): void {
+	const prototype = workflow.Expression.prototype;
+	const resolve = prototype.resolveSimpleParameterValue;
+	prototype.resolveSimpleParameterValue = function (...args: Parameters<typeof resolve>) {
+		if (typeof args[0] === 'string' && args[0].startsWith('=')) count();
+		return resolve.apply(this, args);
+	};
+}
+
+async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
+	let run: (count: number) => Promise<unknown[]>;
+	let expressions = 0;
+	if (job.variant === 'C') {
+		run = floorRunner(job.baseUrl, job.token);
+	} else {
+		const { core, workflow } = await loadEngine();
+		if (job.countExpressions) onExpression(workflow, () => expressions++);
+		run = engineRunner(core, workflow, await sendSmsTarget(core, job), job.baseUrl, job.token);
+	}
+	// A warm process, as a running n8n is: the measured run does not pay for compiling the code.
+	if (job.warmup > 0) await run(job.warmup);
+	(globalThis as { gc?: () => void }).gc?.();
+	expressions = 0;
+	const started = performance.now();
+	const output = job.items > 0 ? await run(job.items) : [];
+	const ms = performance.now() - started;
+	if (output.length !== job.items) throw new Error(`${job.variant}: ${output.length} items out of ${job.items}`);
+	return { ms, maxRssKb: process.resourceUsage().maxRSS, items: output.length, ...(job.countExpressions ? { expressions } : {}) };
+}
+
+async function load(): Promise<LoadResult> {
+	const started = performance.now();
+	const { core, workflow } = await loadEngine();
+	const engineLoaded = performance.now();
+	const loader = new core.PackageDirectoryLoader(repoRoot);
+	await loader.loadAll();
+	const loaderMs = performance.now() - engineLoaded;
+	const { description } = loader.nodeTypes.conversationalMessaging.type as INodeType;
+	return {
+		engineMs: engineLoaded - started,
+		loaderMs,
+		properties: description.properties.length,
+		descriptionBytes: Buffer.byteLength(JSON.stringify(loader.types)),
+		expressionEngine: workflow.Expression.getActiveImplementation(),
+		httpRequestVersion: httpRequestNode().description.defaultVersion ?? 0,
+	};
+}
+
+async function researcher(job: Extract<Job, { kind: 'researcher' }>): Promise<ResearcherResult> {
+	const { core, workflow } = await loadEngine();
+	const { node, credential } = await loadPackage(core);
+	const polls: number[] = [];
+	diagnostics.subscribe('http.client.request.start', (message) => {
+		const { request } = message as { request: http.ClientRequest };
+		if (request.method === 'GET' && request.path.startsWith(`/v1/researcher/${job.researcherId}`)) polls.push(Date.now());
+	});
+	const run = engineRunner(
+		core,
+		workflow,
+		{
+			type: `${PACKAGE_NAME}.conversationalMessaging`,
+			typeVersion: 1,
+			nodeType: node,
+			credential,
+			parameters: {
+				resource: 'researcher',
+				operation: 'run',
+				researcherId: job.researcherId,
+				runOptions: { waitForCompletion: true, pollInterval: job.pollInterval, timeout: 30 },
+			},
+		},
+		job.baseUrl,
+		job.token,
+	);
+	const [item] = await run(1);
+	return { endedAt: Date.now(), polls, output: item.json };
+}
+
+async function main(): Promise<void> {
+	const job = JSON.parse(process.argv[2]) as Job;
+	const result = job.kind === 'send' ? await send(job) : job.kind === 'load' ? await load() : await researcher(job);
+	// As n8n does on shutdown: exiting with live isolates can crash isolated-vm.
+	await loadedWorkflow?.Expression.disposeExpressionEngine();
+	process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().then(
+	() => process.exit(0),
+	(error: Error) => {
+		process.stderr.write(`${error.stack ?? error.message}\n`);
+		process.exit(1);
+	},
+);
