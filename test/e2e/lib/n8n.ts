@@ -84,14 +84,17 @@ export async function importJson(kind: 'credentials' | 'workflow', data: unknown
 	if (result.code !== 0) throw new Error(`n8n import:${kind} failed: ${result.stderr}\n${result.stdout}`);
 }
 
-/** `n8n execute --id`: the run data it prints after "Execution was successful:". */
+/**
+ * `n8n execute --id`: the run data it prints, also when the run failed. n8n prints it through its
+ * logger at level info, pretty-printed: the top-level braces are the only ones alone on a line.
+ */
 export async function executeWorkflow(id: string, options: N8nOptions): Promise<{ result: CliResult; run?: ExecutedRun }> {
-	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], options);
-	const start = result.stdout.indexOf('{');
+	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], { ...options, env: { N8N_LOG_LEVEL: 'info', ...options.env } });
+	const json = /^\{$[\s\S]*?^\}$/m.exec(result.stdout);
 	let run: ExecutedRun | undefined;
-	if (start >= 0) {
+	if (json) {
 		try {
-			run = JSON.parse(result.stdout.slice(start)) as ExecutedRun;
+			run = JSON.parse(json[0]) as ExecutedRun;
 		} catch {
 			run = undefined;
 		}
@@ -118,26 +121,45 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
-/** `n8n start`, ready when /healthz/readiness answers 200 (plain /healthz answers before the REST routes exist). */
-export async function startN8n(options: N8nOptions & { port?: number }): Promise<N8nServer> {
+export interface StartOptions extends N8nOptions {
+	/** The HTTP port: n8n's for `start`, the health server's for `worker`. */
+	port?: number;
+	/** `worker` runs a queue-mode worker with its health server on 127.0.0.1 (queue mode env comes from `env`). */
+	command?: 'start' | 'worker';
+	/** Extra command-line flags, e.g. `--concurrency=10`. */
+	args?: string[];
+}
+
+/**
+ * `n8n start` (or `n8n worker`), ready when /healthz/readiness answers 200 (plain /healthz answers
+ * before the REST routes exist; a worker's readiness waits for its database and Redis).
+ */
+export async function startN8n(options: StartOptions): Promise<N8nServer> {
 	const port = options.port ?? (await freePort());
-	const env = { ...(await baseEnv(options)), N8N_PORT: String(port) };
-	const child = spawn(N8N_SH, ['start'], { env, cwd: options.userFolder, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const command = options.command ?? 'start';
+	const portEnv: NodeJS.ProcessEnv =
+		command === 'worker'
+			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+			: { N8N_PORT: String(port) };
+	const env = { ...(await baseEnv(options)), ...portEnv };
+	const child = spawn(N8N_SH, [command, ...(options.args ?? [])], { env, cwd: options.userFolder, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	let output = '';
 	child.stdout?.on('data', (chunk) => (output += chunk));
 	child.stderr?.on('data', (chunk) => (output += chunk));
 	const url = `http://127.0.0.1:${port}`;
+	// A process killed by a signal has a signalCode and no exitCode.
+	const exited = () => child.exitCode !== null || child.signalCode !== null;
 	const stop = async () => {
-		if (child.exitCode !== null || child.pid === undefined) return;
-		const exited = new Promise((resolve) => child.once('exit', resolve));
+		if (exited() || child.pid === undefined) return;
+		const done = new Promise((resolve) => child.once('exit', resolve));
 		process.kill(-child.pid, 'SIGTERM');
 		const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 10_000);
-		await exited;
+		await done;
 		clearTimeout(timer);
 	};
 	const deadline = Date.now() + 120_000;
 	while (Date.now() < deadline) {
-		if (child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode}:\n${output}`);
+		if (exited()) throw new Error(`n8n ${command} exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
 		try {
 			const response = await fetch(`${url}/healthz/readiness`);
 			if (response.status === 200) return { url, port, process: child, log: () => output, stop };
@@ -147,7 +169,7 @@ export async function startN8n(options: N8nOptions & { port?: number }): Promise
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	await stop();
-	throw new Error(`n8n did not become ready on ${url}:\n${output}`);
+	throw new Error(`n8n ${command} did not become ready on ${url}:\n${output}`);
 }
 
 /** A signed-in REST session (the owner is created on first use). */
@@ -163,10 +185,16 @@ export class RestSession {
 			session.cookie = session.cookieFrom(setup);
 			return session;
 		}
+		return await RestSession.login(url, OWNER.email, OWNER.password);
+	}
+
+	/** Signs in an existing user. */
+	static async login(url: string, email: string, password: string): Promise<RestSession> {
+		const session = new RestSession(url);
 		const login = await fetch(`${url}/rest/login`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 		});
 		if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
 		session.cookie = session.cookieFrom(login);
