@@ -10,9 +10,15 @@ import type { SandboxStats } from '../../sandbox/server';
 import { OPERATION_IDS } from '../../sandbox/server';
 import { CONTRACT_USAGE_DIR } from './contract-usage';
 
-export default function checkContractUsage(globalConfig: { testPathPatterns?: { patterns?: string[] } | string[]; testNamePattern?: string }): void {
+export default function checkContractUsage(globalConfig: {
+	testPathPatterns?: { patterns?: string[] } | string[];
+	testPathPattern?: string;
+	testNamePattern?: string;
+}): void {
 	const patterns = globalConfig.testPathPatterns;
-	const filtered = (Array.isArray(patterns) ? patterns : patterns?.patterns ?? []).length > 0 || Boolean(globalConfig.testNamePattern);
+	// jest 30 names the file filter testPathPatterns, jest 29 testPathPattern.
+	const filtered =
+		(Array.isArray(patterns) ? patterns : patterns?.patterns ?? []).length > 0 || Boolean(globalConfig.testPathPattern) || Boolean(globalConfig.testNamePattern);
 	if (filtered || !existsSync(CONTRACT_USAGE_DIR)) return;
 	const reached = new Map<string, number>();
 	let requests = 0;

@@ -1,0 +1,297 @@
+/**
+ * The fault matrix, in n8n's engine against the sandbox: every way the service, a gateway or the
+ * network can fail. Each fault must stop the node with a message that says what happened and what
+ * to do; with continue-on-fail each input item gives exactly one output item, the failed ones
+ * paired to their input and the others sent exactly once. A canary token must never show.
+ * (test/nodes/.../envelope.test.ts checks the messages of a few faults one item at a time.)
+ */
+import { createServer } from 'http';
+import type { INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { Fault } from '../../sandbox/server';
+import { runNode } from '../helpers/engine';
+import type { SandboxRun } from '../helpers/sandbox';
+import { useSandbox } from '../helpers/sandbox';
+import { tokenLeaks } from './leaks';
+import type { FaultRow, RetryRow } from './results';
+import { canaryToken, collectResults } from './results';
+
+const token = canaryToken();
+const suite = useSandbox({ token });
+const { results, save } = collectResults('faults');
+const faultRows: FaultRow[] = (results.faults = []);
+const retryRows: RetryRow[] = (results.retries = []);
+afterAll(save);
+afterEach(() => suite.sandbox.clearFaults());
+
+const ITEMS = 6;
+/** With continue-on-fail, the fault hits the first requests to arrive and spares the others. */
+const FAILING = 2;
+const TIMEOUT_MS = 100;
+const LATENCY_MS = 400;
+
+const sms: INodeParameters = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}' };
+
+/** The text of each item names its case, so that the sandbox's sent messages can be counted per case. */
+const itemsFor = (label: string, count: number) =>
+	Array.from({ length: count }, (_, index) => ({ phone: `5730012345${String(index).padStart(2, '0')}`, text: `${label} #${index}` }));
+
+/** How many times the service sent each text. */
+function sendsOf(texts: string[]): number[] {
+	const sent = [...suite.sandbox.state.sentMessages.values()].map((message) => message.body);
+	return texts.map((text) => sent.filter((body) => body === text).length);
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPortUrl(): Promise<string> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise((resolve) => server.close(resolve));
+	return `http://127.0.0.1:${port}`;
+}
+
+interface FaultCase {
+	name: string;
+	/** Injected before each run, for `times` requests. */
+	fault?: Fault;
+	/** Runs against this base URL instead of the sandbox's. */
+	baseUrl?: () => Promise<string>;
+	/** Done to the sandbox before each run. */
+	arrange?: () => void;
+	parameters?: INodeParameters;
+	message: string;
+	/** Parts the description must contain; none when n8n gives no description. */
+	description: string[];
+	httpCode: string;
+	source: FaultRow['source'];
+	verdict: string;
+	/** Every request fails (no `times`): the fault is not one a request can escape. */
+	allFail?: boolean;
+	/** The service executes a request after the node gave up waiting for it. */
+	sentAnyway?: boolean;
+}
+
+const RETRY_HINT = 'Try again later, or turn on Retry On Fail';
+const TOKEN_HINT = 'Update the credential with the current token';
+
+// The rotated token comes last, and the matrix after the retries: from then on the sandbox only
+// takes its new token.
+const CASES: FaultCase[] = [
+	{
+		name: 'HTTP 500',
+		fault: { kind: 'status', status: 500 },
+		message: 'The service answered 500: Internal Server Error',
+		description: [RETRY_HINT],
+		httpCode: '500',
+		source: 'node',
+		verdict: 'readable: status, service message, what to do',
+	},
+	{
+		name: 'HTTP 502 with an HTML body',
+		fault: { kind: 'status', status: 502, html: true },
+		message: 'The service answered HTTP 502 with a body that is not JSON: "502 Bad Gateway 502 Bad Gateway"',
+		description: [RETRY_HINT],
+		httpCode: '502',
+		source: 'node',
+		verdict: 'readable: status and the page text, what to do',
+	},
+	{
+		name: 'HTTP 429 with Retry-After',
+		fault: { kind: 'status', status: 429, retryAfter: 7 },
+		message: 'The service answered 429: Too Many Requests',
+		description: ['The service asks to wait 7 s', 'Retry On Fail', 'Options > Batching'],
+		httpCode: '429',
+		source: 'node',
+		verdict: 'readable: status, the Retry-After wait, Retry On Fail or Batching',
+	},
+	{
+		name: 'Request timeout (Options > Timeout)',
+		fault: { kind: 'latency', ms: LATENCY_MS },
+		parameters: { requestOptions: { timeout: TIMEOUT_MS } },
+		message: 'The connection was aborted, perhaps the server is offline',
+		description: [],
+		httpCode: 'ECONNABORTED',
+		source: 'n8n',
+		verdict: 'poor: n8n\'s text; a timeout reads as "aborted, perhaps offline", no hint to raise Timeout, and the service may have executed the request',
+		sentAnyway: true,
+	},
+	{
+		name: 'Connection refused (closed port)',
+		baseUrl: closedPortUrl,
+		message: 'The service refused the connection - perhaps it is offline',
+		description: [],
+		httpCode: 'ECONNREFUSED',
+		source: 'n8n',
+		verdict: "acceptable: n8n's text says what happened; no hint to check the Base URL",
+		allFail: true,
+	},
+	{
+		name: 'Connection dropped mid-response',
+		fault: { kind: 'drop' },
+		message: 'stream has been aborted',
+		description: [],
+		httpCode: '200',
+		source: 'n8n',
+		verdict: "unreadable: axios' text passed through by n8n, no cause, no hint, and HTTP code 200",
+	},
+	{
+		name: 'Malformed JSON body',
+		fault: { kind: 'malformed' },
+		message: 'The service answered HTTP 200 with a body that is not JSON: "{"statusCode":200,"body":{"err":false,"',
+		description: ['Check that the Base URL of the credential points at the Conversational Messaging API.'],
+		httpCode: '200',
+		source: 'node',
+		verdict: 'readable: status, the start of the body, what to check',
+	},
+	{
+		name: 'Empty body',
+		fault: { kind: 'empty' },
+		message: 'The service sent an empty answer (HTTP 200)',
+		description: [RETRY_HINT],
+		httpCode: '200',
+		source: 'node',
+		verdict: 'readable: what came, the status, what to do',
+	},
+	{
+		name: 'err: true on HTTP 200',
+		fault: { kind: 'errTrue', message: 'Instance line-1 is disconnected' },
+		message: 'The service answered 400: Instance line-1 is disconnected',
+		description: ['The service rejected the request'],
+		httpCode: '400',
+		source: 'node',
+		verdict: 'readable: the service message and its status',
+	},
+	{
+		name: 'Envelope 401 on HTTP 200',
+		fault: { kind: 'errTrue', statusCode: 401, message: 'Unauthorized' },
+		message: 'The service answered 401: Unauthorized',
+		description: [TOKEN_HINT],
+		httpCode: '401',
+		source: 'node',
+		verdict: 'readable: Unauthorized, update the token',
+	},
+	{
+		name: 'Envelope 401 on HTTP 401',
+		fault: { kind: 'status', status: 401 },
+		message: 'The service answered 401: Unauthorized',
+		description: [TOKEN_HINT],
+		httpCode: '401',
+		source: 'node',
+		verdict: 'readable: Unauthorized, update the token',
+	},
+	{
+		name: 'Rotated token',
+		arrange: () => suite.sandbox.rotateToken(),
+		message: 'The service answered 401: Unauthorized',
+		description: ['rotated in the dashboard', TOKEN_HINT],
+		httpCode: '401',
+		source: 'node',
+		verdict: 'readable: Unauthorized, the token may have been rotated, update it',
+		allFail: true,
+	},
+];
+
+/** A run of SMS items under the fault; the credential always holds the canary token. */
+async function runUnder(fault: FaultCase, label: string, count: number, continueOnFail: boolean): Promise<SandboxRun> {
+	fault.arrange?.();
+	if (fault.fault) suite.sandbox.injectFault({ ...fault.fault, times: fault.allFail ? undefined : continueOnFail ? FAILING : 1 });
+	const parameters = { ...sms, ...fault.parameters };
+	const items = itemsFor(label, count);
+	if (!fault.baseUrl) return await suite.run(parameters, { items, continueOnFail, apiToken: token });
+	const run = await runNode({ parameters, items, continueOnFail, credentials: { baseUrl: await fault.baseUrl(), apiToken: token } });
+	return { ...run, requests: [] };
+}
+
+const expectReadable = (message: string) => expect(message).not.toMatch(/TypeError|Cannot read|is not a function|undefined|^Bad request/);
+
+describe("n8n's Retry On Fail", () => {
+	const retryOnFail = { maxTries: 2, waitBetweenTries: 10 };
+
+	it.each<[string, Fault]>([
+		['HTTP 500', { kind: 'status', status: 500, times: 1 }],
+		['HTTP 429 with Retry-After', { kind: 'status', status: 429, retryAfter: 1, times: 1 }],
+	])('recovers from a transient %s: the message is sent exactly once', async (name, fault) => {
+		const [item] = itemsFor(`retry ${name}`, 1);
+		suite.sandbox.injectFault(fault);
+		const run = await suite.run(sms, { items: [item], retryOnFail, apiToken: token });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((output) => output.json)).toEqual([expect.objectContaining({ to: item.phone, status: 'queued' })]);
+		expect(run.requests.map((request) => request.status)).toEqual([fault.kind === 'status' ? fault.status : 0, 200]);
+		expect(sendsOf([item.text])).toEqual([1]);
+		retryRows.push({ fault: `${name}, 1 item`, itemsIn: 1, itemsOut: run.items.length, requests: run.requests.length, sends: 1, duplicates: 0 });
+	});
+
+	it('re-runs the whole node: with several items, the ones that had succeeded are sent again', async () => {
+		// n8n retries a node, not an item; recorded for the report (bulk sends should prefer
+		// continue-on-fail and a second pass over the failed items).
+		const items = itemsFor('retry several', 3);
+		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1 });
+		const run = await suite.run(sms, { items, retryOnFail, apiToken: token });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(items.length);
+		const sends = sendsOf(items.map((item) => item.text));
+		expect([...sends].sort()).toEqual([1, 2, 2]);
+		retryRows.push({
+			fault: 'HTTP 500 on the first request, 3 items',
+			itemsIn: items.length,
+			itemsOut: run.items.length,
+			requests: run.requests.length,
+			sends: sends.reduce((sum, count) => sum + count, 0),
+			duplicates: sends.filter((count) => count > 1).length,
+		});
+	});
+});
+
+describe('fault matrix', () => {
+	it.each(CASES)('$name: a readable error; with continue-on-fail one item out per item in, the others sent once', async (fault) => {
+		const stopped = await runUnder(fault, `${fault.name} (stop)`, 1, false);
+		expect(stopped.items).toEqual([]);
+		const error = stopped.error as (typeof stopped.error & { httpCode?: string }) | undefined;
+		expect(error?.message).toBe(fault.message);
+		expectReadable(error?.message ?? '');
+		if (fault.description.length) fault.description.forEach((part) => expect(error?.description).toContain(part));
+		else expect(error?.description ?? undefined).toBeUndefined();
+		expect(error?.httpCode).toBe(fault.httpCode);
+
+		const items = itemsFor(fault.name, ITEMS);
+		const continued = await runUnder(fault, fault.name, ITEMS, true);
+		// The service may still be holding delayed requests; their timers end before this one.
+		if (fault.sentAnyway) await sleep(LATENCY_MS);
+		expect(continued.error).toBeUndefined();
+		expect(continued.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		const failed = continued.items.flatMap((item, index) => (item.json.error === undefined ? [] : [index]));
+		const succeeded = items.map((_, index) => index).filter((index) => !failed.includes(index));
+		expect(failed).toHaveLength(fault.allFail ? ITEMS : FAILING);
+		failed.forEach((index) => {
+			expect(continued.items[index].json).toEqual({ error: fault.message });
+			expect(continued.items[index].error?.message).toBe(fault.message);
+		});
+		succeeded.forEach((index) => expect(continued.items[index].json).toMatchObject({ to: items[index].phone, status: 'queued' }));
+		const sends = sendsOf(items.map((item) => item.text));
+		succeeded.forEach((index) => expect(sends[index]).toBe(1));
+		failed.forEach((index) => expect(sends[index]).toBe(fault.sentAnyway ? 1 : 0));
+		// Requests the service executed: answered 200 and not faulted, or only delayed.
+		const executed = continued.requests.filter((request) => request.status === 200 && (request.fault === null || request.fault === 'latency'));
+		expect(executed).toHaveLength(succeeded.length + (fault.sentAnyway ? failed.length : 0));
+
+		const leaks = [...tokenLeaks(stopped, token), ...tokenLeaks(continued, token)];
+		expect(leaks).toEqual([]);
+		faultRows.push({
+			fault: fault.name,
+			source: fault.source,
+			verdict: fault.verdict,
+			message: fault.message,
+			description: error?.description ?? '',
+			httpCode: fault.httpCode,
+			itemsIn: ITEMS,
+			itemsOut: continued.items.length,
+			failed: failed.length,
+			requests: continued.requests.length,
+			sends: sends.reduce((sum, count) => sum + count, 0),
+			sentAnyway: fault.sentAnyway ? failed.length : 0,
+			leaks: leaks.length,
+		});
+	});
+});
