@@ -37,10 +37,30 @@ const smsWorkflow = (credentialId: string) => ({
 			parameters: { resource: 'messaging', operation: 'sendSms', to: '+57 300 123 4567', instance: 'sms-line-1', message: 'Your order has shipped' },
 			credentials: { conversationalMessagingApi: { id: credentialId, name: 'Conversational Messaging sandbox' } },
 		},
+		legacyNode('Send Document', 'document', { body: 'https://cdn.example.com/invoice.pdf', additionalFields: { filename: 'invoice.pdf' } }, 520),
+		legacyNode('Send Location', 'location', { body: 'Our shop', latitude: 4.711, longitude: -74.0721 }, 780),
 	],
 	connections: { 'When clicking Execute workflow': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] } },
 	settings: {},
 });
+
+function legacyNode(name: string, messageType: string, fields: Record<string, unknown>, x: number) {
+	return {
+		id: name,
+		name,
+		type: nodeType,
+		typeVersion: 1,
+		position: [x, 200],
+		parameters: { resource: 'legacyMessage', operation: 'send', messageType, to: '573001234567', instance: 'qr-1', ...fields },
+	};
+}
+
+async function openNode(name: string): Promise<string> {
+	await page.goto(`${server.url}/workflow/${WORKFLOW_ID}`);
+	await page.locator('[data-test-id="canvas-node"]', { hasText: name }).first().dblclick({ timeout: 60_000 });
+	await page.locator('[data-test-id="node-execute-button"]').first().waitFor({ timeout: 30_000 });
+	return await page.locator('body').innerText();
+}
 
 /** The token must never be readable on screen, only as a password field's dots. */
 async function expectNoTokenOnScreen(): Promise<void> {
@@ -83,11 +103,7 @@ describe('the editor', () => {
 	});
 
 	it('shows the Send SMS form with the fields the service requires, and executes it', async () => {
-		await page.goto(`${server.url}/workflow/${WORKFLOW_ID}`);
-		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).first().dblclick({ timeout: 60_000 });
-		const panel = page.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="ndv-parameters"]').first();
-		await panel.waitFor({ timeout: 30_000 });
-		const text = await page.locator('body').innerText();
+		const text = await openNode('Send SMS');
 		for (const label of ['Credential', 'Resource', 'Operation', 'Recipient Phone', 'Instance', 'Message']) expect(text).toContain(label);
 		for (const hidden of ['Contact Phone', 'File URL', 'Latitude', 'Agent ID']) expect(text).not.toContain(hidden);
 		const before = sandbox.stats().byOperation.smsSend ?? 0;
@@ -97,5 +113,14 @@ describe('the editor', () => {
 		expect(sandbox.requests.at(-1)).toMatchObject({ tokenLocation: 'body', body: expect.objectContaining({ to: '573001234567' }) });
 		await expectNoTokenOnScreen();
 		await page.screenshot({ path: join(DOCS, 'send-sms-form.png') });
+	});
+
+	it('shows the fields of the chosen message type only', async () => {
+		const document = await openNode('Send Document');
+		for (const label of ['Message Type', 'Recipient Phone', 'File URL', 'File Name']) expect(document).toContain(label);
+		for (const hidden of ['Latitude', 'Longitude', 'Location Text', 'Caption']) expect(document).not.toContain(hidden);
+		const location = await openNode('Send Location');
+		for (const label of ['Latitude', 'Longitude', 'Location Text']) expect(location).toContain(label);
+		for (const hidden of ['File URL', 'File Name', 'Caption']) expect(location).not.toContain(hidden);
 	});
 });
