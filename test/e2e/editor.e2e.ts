@@ -55,10 +55,11 @@ function legacyNode(name: string, messageType: string, fields: Record<string, un
 	};
 }
 
-async function openNode(name: string): Promise<string> {
+/** Opens a node's panel; its text is read once `lastLabel` (the last field of the form) has rendered. */
+async function openNode(name: string, lastLabel: string): Promise<string> {
 	await page.goto(`${server.url}/workflow/${WORKFLOW_ID}`);
 	await page.locator('[data-test-id="canvas-node"]', { hasText: name }).first().dblclick({ timeout: 60_000 });
-	await page.locator('[data-test-id="node-execute-button"]').first().waitFor({ timeout: 30_000 });
+	await page.getByText(lastLabel, { exact: true }).first().waitFor({ timeout: 30_000 });
 	return await page.locator('body').innerText();
 }
 
@@ -103,7 +104,7 @@ describe('the editor', () => {
 	});
 
 	it('shows the Send SMS form with the fields the service requires, and executes it', async () => {
-		const text = await openNode('Send SMS');
+		const text = await openNode('Send SMS', 'Message');
 		for (const label of ['Credential', 'Resource', 'Operation', 'Recipient Phone', 'Instance', 'Message']) expect(text).toContain(label);
 		for (const hidden of ['Contact Phone', 'File URL', 'Latitude', 'Agent ID']) expect(text).not.toContain(hidden);
 		const before = sandbox.stats().byOperation.smsSend ?? 0;
@@ -116,10 +117,10 @@ describe('the editor', () => {
 	});
 
 	it('shows the fields of the chosen message type only', async () => {
-		const document = await openNode('Send Document');
+		const document = await openNode('Send Document', 'File Name');
 		for (const label of ['Message Type', 'Recipient Phone', 'File URL', 'File Name']) expect(document).toContain(label);
 		for (const hidden of ['Latitude', 'Longitude', 'Location Text', 'Caption']) expect(document).not.toContain(hidden);
-		const location = await openNode('Send Location');
+		const location = await openNode('Send Location', 'Longitude');
 		for (const label of ['Latitude', 'Longitude', 'Location Text']) expect(location).toContain(label);
 		for (const hidden of ['File URL', 'File Name', 'Caption']) expect(location).not.toContain(hidden);
 	});
