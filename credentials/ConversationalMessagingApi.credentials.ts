@@ -26,6 +26,8 @@ export function apiBaseUrl(baseUrl: unknown): string {
  * The service reads the token from the JSON body (the usual way) or from the `token` query
  * parameter (for calls without a body). It never reads a header, so none is sent; a request
  * that has a body never carries the token in its URL, where proxies and logs would keep it.
+ * It also sets the base URL from the credential: the node's requestDefaults have none, so that
+ * n8n need not evaluate an expression for it on every item.
  */
 export async function authenticateWithToken(
 	credentials: ICredentialDataDecryptedObject,

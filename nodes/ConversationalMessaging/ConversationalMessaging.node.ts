@@ -27,8 +27,9 @@ export class ConversationalMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
+		// No baseURL here: the credential's authenticate sets it from the credential. As an
+		// expression in requestDefaults n8n would evaluate it twice for every item.
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 			// Every answer reaches the envelope check, which knows the service's error shape

@@ -5,7 +5,6 @@
  * paired to their input and the others sent exactly once. A canary token must never show.
  * (test/nodes/.../envelope.test.ts checks the messages of a few faults one item at a time.)
  */
-import { createServer } from 'http';
 import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -14,6 +13,7 @@ import { runNode } from '../helpers/engine';
 import type { SandboxRun } from '../helpers/sandbox';
 import { useSandbox } from '../helpers/sandbox';
 import { tokenLeaks } from './leaks';
+import { closedPortUrl } from './operations';
 import type { FaultRow, RetryRow } from './results';
 import { canaryToken, collectResults } from './results';
 
@@ -28,8 +28,9 @@ afterEach(() => suite.sandbox.clearFaults());
 const ITEMS = 6;
 /** With continue-on-fail, the fault hits the first requests to arrive and spares the others. */
 const FAILING = 2;
-const TIMEOUT_MS = 100;
-const LATENCY_MS = 400;
+// Wide enough that an answer the sandbox does not delay is never late, even on a busy machine.
+const TIMEOUT_MS = 500;
+const LATENCY_MS = 1500;
 
 const sms: INodeParameters = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}' };
 
@@ -41,15 +42,6 @@ const itemsFor = (label: string, count: number) =>
 function sendsOf(texts: string[]): number[] {
 	const sent = [...suite.sandbox.state.sentMessages.values()].map((message) => message.body);
 	return texts.map((text) => sent.filter((body) => body === text).length);
-}
-
-/** A port nothing listens on: bound, then released. */
-async function closedPortUrl(): Promise<string> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise((resolve) => server.close(resolve));
-	return `http://127.0.0.1:${port}`;
 }
 
 interface FaultCase {

@@ -2,6 +2,7 @@
  * Every operation of the node with parameters that succeed against the sandbox, and the fields
  * a user maps first (what an expression most often feeds), by parameter path and label.
  */
+import { createServer } from 'http';
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { OperationId, Sandbox } from '../../sandbox/server';
@@ -17,21 +18,21 @@ export interface OperationCase {
 
 const PREPARED_ID = 'reliability-1';
 const file = { url: 'https://example.com/report.pdf', name: 'Report', type: 'document' };
-const product = { name: 'Cold Brew', price: 4.5, code: 'CB-1', description: 'Slow-steeped', descriptionai: 'Less acidic', category: 'coffee, cold' };
-const productMainFields = { name: 'Name', price: 'Price', code: 'Code', description: 'Description', descriptionai: 'AI Description', category: 'Categories' };
+const product = { productName: 'Cold Brew', price: 4.5, code: 'CB-1', description: 'Slow-steeped', descriptionai: 'Less acidic', category: 'coffee, cold' };
+const productMainFields = { productName: 'Name', price: 'Price', code: 'Code', description: 'Description', descriptionai: 'AI Description', category: 'Categories' };
 
 export const OPERATIONS: OperationCase[] = [
 	{
 		operationId: 'agentCreate',
-		parameters: { resource: 'agent', operation: 'create', name: 'Ana Ruiz', phone: '+57 300 123 4567', email: 'ana@example.com' },
-		mainFields: { name: 'Name', phone: 'Phone', email: 'Email' },
+		parameters: { resource: 'agent', operation: 'create', agentName: 'Ana Ruiz', agentPhone: '+57 300 123 4567', email: 'ana@example.com' },
+		mainFields: { agentName: 'Name', agentPhone: 'Phone', email: 'Email' },
 	},
 	{ operationId: 'agentGet', parameters: { resource: 'agent', operation: 'get', agentId: 'agent-2' }, mainFields: { agentId: 'Agent ID' } },
 	{
 		operationId: 'agentDelete',
-		parameters: { resource: 'agent', operation: 'delete', agentId: PREPARED_ID },
+		parameters: { resource: 'agent', operation: 'delete', agentIdToDelete: PREPARED_ID },
 		prepare: (sandbox) => sandbox.state.agents.set(PREPARED_ID, { id: PREPARED_ID, name: 'Temp', phone: '573001234567', email: 't@example.com' }),
-		mainFields: { agentId: 'Agent ID' },
+		mainFields: { agentIdToDelete: 'Agent ID' },
 	},
 	{ operationId: 'campaignGetMany', parameters: { resource: 'campaign', operation: 'getAll', returnAll: false, limit: 5 }, mainFields: {} },
 	{ operationId: 'campaignGet', parameters: { resource: 'campaign', operation: 'get', campaignId: 'campaign-03' }, mainFields: { campaignId: 'Campaign ID' } },
@@ -43,25 +44,25 @@ export const OPERATIONS: OperationCase[] = [
 	{ operationId: 'clientGet', parameters: { resource: 'client', operation: 'get' }, mainFields: {} },
 	{
 		operationId: 'contactAdd',
-		parameters: { resource: 'contact', operation: 'add', listId: 'list-2', phone: '+57 300 123 4567', name: 'Ana' },
-		mainFields: { listId: 'List ID', phone: 'Phone', name: 'Name' },
+		parameters: { resource: 'contact', operation: 'add', listId: 'list-2', phone: '+57 300 123 4567', contactName: 'Ana' },
+		mainFields: { listId: 'List ID', phone: 'Phone', contactName: 'Name' },
 	},
-	{ operationId: 'contactGetMany', parameters: { resource: 'contact', operation: 'getAll', listId: 'list-1', returnAll: true }, mainFields: { listId: 'List ID' } },
-	{ operationId: 'liveChatSessionCreate', parameters: { resource: 'liveChat', operation: 'createSession', instance: 'web-1' }, mainFields: { instance: 'Instance' } },
+	{ operationId: 'contactGetMany', parameters: { resource: 'contact', operation: 'getAll', listIdToRead: 'list-1', returnAll: true }, mainFields: { listIdToRead: 'List ID' } },
+	{ operationId: 'liveChatSessionCreate', parameters: { resource: 'liveChat', operation: 'createSession', liveChatInstance: 'web-1' }, mainFields: { liveChatInstance: 'Instance' } },
 	{
 		operationId: 'liveChatMessageSend',
-		parameters: { resource: 'liveChat', operation: 'sendMessage', sessionId: PREPARED_ID, instance: 'web-1', message: 'How can we help?' },
+		parameters: { resource: 'liveChat', operation: 'sendMessage', sessionId: PREPARED_ID, liveChatInstance: 'web-1', liveChatMessage: 'How can we help?' },
 		prepare: (sandbox) => sandbox.state.liveChatSessions.set(PREPARED_ID, { id: PREPARED_ID, instance: 'web-1' }),
-		mainFields: { sessionId: 'Session ID', instance: 'Instance', message: 'Message' },
+		mainFields: { sessionId: 'Session ID', liveChatInstance: 'Instance', liveChatMessage: 'Message' },
 	},
 	{
 		operationId: 'legacyMessageSend',
-		parameters: { resource: 'legacyMessage', operation: 'send', messageType: 'chat', to: '573001234567', instance: 'qr-1', body: 'Hola' },
-		mainFields: { messageType: 'Message Type', to: 'Recipient Phone', instance: 'Instance', body: 'Message' },
+		parameters: { resource: 'legacyMessage', operation: 'send', messageType: 'chat', recipient: '573001234567', legacyInstance: 'qr-1', chatText: 'Hola' },
+		mainFields: { messageType: 'Message Type', recipient: 'Recipient Phone', legacyInstance: 'Instance', chatText: 'Message' },
 	},
 	{
 		operationId: 'legacyMessageGet',
-		parameters: { resource: 'legacyMessage', operation: 'get', messageId: PREPARED_ID, instance: 'qr-1' },
+		parameters: { resource: 'legacyMessage', operation: 'get', messageId: PREPARED_ID, sentFromInstance: 'qr-1' },
 		prepare: (sandbox) =>
 			sandbox.state.sentMessages.set(PREPARED_ID, {
 				id: PREPARED_ID,
@@ -82,13 +83,13 @@ export const OPERATIONS: OperationCase[] = [
 	},
 	{
 		operationId: 'socialnetSend',
-		parameters: { resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-1', instance: 'page-1', body: 'Hi' },
-		mainFields: { socialnetType: 'Message Type', recipientId: 'Recipient ID', instance: 'Instance', body: 'Message' },
+		parameters: { resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-1', instance: 'page-1', socialnetText: 'Hi' },
+		mainFields: { socialnetType: 'Message Type', recipientId: 'Recipient ID', instance: 'Instance', socialnetText: 'Message' },
 	},
 	{
 		operationId: 'crmLeadInject',
-		parameters: { resource: 'messaging', operation: 'injectCrmLead', contactPhone: '+57 300 123 4567', instance: 'line-1', message: 'Wants a quote', channel: 'chatapp' },
-		mainFields: { contactPhone: 'Contact Phone', instance: 'Instance', message: 'Message', channel: 'Channel' },
+		parameters: { resource: 'messaging', operation: 'injectCrmLead', contactPhone: '+57 300 123 4567', instance: 'line-1', leadMessage: 'Wants a quote', channel: 'chatapp' },
+		mainFields: { contactPhone: 'Contact Phone', instance: 'Instance', leadMessage: 'Message', channel: 'Channel' },
 	},
 	{
 		operationId: 'chatappNumberCheck',
@@ -98,8 +99,8 @@ export const OPERATIONS: OperationCase[] = [
 	{ operationId: 'shortLinkCreate', parameters: { resource: 'shortLink', operation: 'create', longUrl: 'https://example.com/sale' }, mainFields: { longUrl: 'Long URL' } },
 	{
 		operationId: 'shortLinkUpdate',
-		parameters: { resource: 'shortLink', operation: 'update', shortLinkId: 'welcome', longUrl: 'https://example.com/new' },
-		mainFields: { shortLinkId: 'Short Link ID', longUrl: 'Long URL' },
+		parameters: { resource: 'shortLink', operation: 'update', shortLinkId: 'welcome', newLongUrl: 'https://example.com/new' },
+		mainFields: { shortLinkId: 'Short Link ID', newLongUrl: 'Long URL' },
 	},
 	{ operationId: 'productCreate', parameters: { resource: 'product', operation: 'create', ...product }, mainFields: productMainFields },
 	{ operationId: 'productGet', parameters: { resource: 'product', operation: 'get', productId: 'product-2' }, mainFields: { productId: 'Product ID' } },
@@ -117,8 +118,8 @@ export const OPERATIONS: OperationCase[] = [
 	},
 	{
 		operationId: 'researcherCreate',
-		parameters: { resource: 'researcher', operation: 'create', name: 'Market scan', description: 'Competitor prices', model: 'fast', policyId: 'policy-1', files: { file: [file] } },
-		mainFields: { name: 'Name', description: 'Description', model: 'Model', policyId: 'Policy ID', 'files.file.0.url': 'Files', 'files.file.0.name': 'Files' },
+		parameters: { resource: 'researcher', operation: 'create', researcherName: 'Market scan', researcherDescription: 'Competitor prices', model: 'fast', policyId: 'policy-1', files: { file: [file] } },
+		mainFields: { researcherName: 'Name', researcherDescription: 'Description', model: 'Model', policyId: 'Policy ID', 'files.file.0.url': 'Files', 'files.file.0.name': 'Files' },
 	},
 	{
 		operationId: 'researcherGet',
@@ -127,8 +128,8 @@ export const OPERATIONS: OperationCase[] = [
 	},
 	{
 		operationId: 'researcherAddFiles',
-		parameters: { resource: 'researcher', operation: 'addFiles', researcherId: 'researcher-1', files: { file: [file] } },
-		mainFields: { researcherId: 'Researcher ID', 'files.file.0.url': 'Files', 'files.file.0.type': 'Files' },
+		parameters: { resource: 'researcher', operation: 'addFiles', researcherId: 'researcher-1', filesToAdd: { file: [file] } },
+		mainFields: { researcherId: 'Researcher ID', 'filesToAdd.file.0.url': 'Files', 'filesToAdd.file.0.type': 'Files' },
 	},
 	{ operationId: 'researcherRun', parameters: { resource: 'researcher', operation: 'run', researcherId: 'researcher-1' }, mainFields: { researcherId: 'Researcher ID' } },
 ];
@@ -141,4 +142,13 @@ export function withParameter(parameters: INodeParameters, path: string, value: 
 	for (const key of keys.slice(0, -1)) target = target[key] as Record<string, unknown>;
 	target[keys[keys.length - 1]] = value;
 	return copy;
+}
+
+/** A base URL where nothing listens: a port bound, then released. */
+export async function closedPortUrl(): Promise<string> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise((resolve) => server.close(resolve));
+	return `http://127.0.0.1:${port}`;
 }

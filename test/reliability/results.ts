@@ -79,6 +79,8 @@ export interface LoadFigures {
 	duplicated: number;
 	requests: number;
 	durationMs: number;
+	/** CPU time of the test process (engine and sandbox share it). */
+	cpuMs: number;
 	rssBeforeMb: number;
 	rssPeakMb: number;
 	maxRssMb: number;
@@ -103,7 +105,6 @@ export interface Results {
 	token?: TokenRow[];
 	load?: LoadFigures;
 	batching?: BatchingFigures;
-	notes?: string[];
 }
 
 export interface ResultsFile extends Results {
@@ -113,9 +114,9 @@ export interface ResultsFile extends Results {
 }
 
 /** One test file's results, written by save() (call it in afterAll). */
-export function collectResults(file: string): { results: Results & { notes: string[] }; save(): void } {
+export function collectResults(file: string): { results: Results; save(): void } {
 	const startedAt = Date.now();
-	const results: Results & { notes: string[] } = { notes: [] };
+	const results: Results = {};
 	const save = () => {
 		mkdirSync(RESULTS_DIR, { recursive: true });
 		const written: ResultsFile = { file, writtenAt: new Date().toISOString(), durationMs: Date.now() - startedAt, ...results };

@@ -120,21 +120,22 @@ export function collection(
 	displayName: string,
 	displayOptions: IDisplayOptions,
 	options: INodeProperties[],
+	placeholder = 'Add Option',
 ): INodeProperties {
 	return {
 		displayName,
 		name,
 		type: 'collection',
-		placeholder: name === 'additionalFields' ? 'Add Field' : 'Add Option',
+		placeholder,
 		default: {},
 		displayOptions,
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
 
-/** The "Additional Fields" of an operation. */
-export const additionalFields = (displayOptions: IDisplayOptions, options: INodeProperties[]) =>
-	collection('additionalFields', 'Additional Fields', displayOptions, options);
+/** The "Additional Fields" of an operation, under a name of its own (see the description's unique-names test). */
+export const additionalFields = (name: string, displayOptions: IDisplayOptions, options: INodeProperties[]) =>
+	collection(name, 'Additional Fields', displayOptions, options, 'Add Field');
 
 /**
  * Return All and Limit, for operations that list records. Without pagination on the service

@@ -4,10 +4,10 @@ import { field, showFor } from './descriptions';
 import { phone, url } from './validation';
 
 /** The sending instance (channel line), which every send operation names. */
-export function instanceField(resource: string, operations: string[]): INodeProperties {
+export function instanceField(resource: string, operations: string[], name: string): INodeProperties {
 	return field({
 		displayName: 'Instance',
-		name: 'instance',
+		name,
 		required: true,
 		displayOptions: showFor(resource, operations),
 		description: 'Identifier of the instance (connected channel line) to use, from the dashboard',
@@ -16,6 +16,8 @@ export function instanceField(resource: string, operations: string[]): INodeProp
 }
 
 export interface BodyVariant {
+	/** Parameter name, unique in the node (see the description's unique-names test). */
+	name: string;
 	/** Message types for which this variant is shown. */
 	types: string[];
 	displayName: string;
@@ -33,7 +35,7 @@ export function messageBodyFields(resource: string, operation: string, typeParam
 	return variants.map((variant) =>
 		field({
 			displayName: variant.displayName,
-			name: 'body',
+			name: variant.name,
 			required: true,
 			placeholder: variant.placeholder ?? (variant.isFileUrl ? 'https://example.com/file.pdf' : ''),
 			...(variant.isFileUrl ? {} : { typeOptions: { rows: 3 } }),
@@ -68,10 +70,11 @@ export function phoneField(spec: {
 }
 
 /** The text of a message. */
-export function messageTextField(resource: string, operation: string, sendTo: string, description = 'Text of the message'): INodeProperties {
+export function messageTextField(spec: { resource: string; operation: string; name: string; sendTo: string; description?: string }): INodeProperties {
+	const { resource, operation, name, sendTo, description = 'Text of the message' } = spec;
 	return field({
 		displayName: 'Message',
-		name: 'message',
+		name,
 		required: true,
 		typeOptions: { rows: 3 },
 		displayOptions: showFor(resource, [operation]),

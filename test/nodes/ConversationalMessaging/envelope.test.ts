@@ -72,7 +72,7 @@ describe('continue on fail', () => {
 
 	it('a service error on one item leaves the others untouched', async () => {
 		const run = await suite.run(
-			{ resource: 'shortLink', operation: 'update', shortLinkId: '={{ $json.id }}', longUrl: 'https://example.com/x' },
+			{ resource: 'shortLink', operation: 'update', shortLinkId: '={{ $json.id }}', newLongUrl: 'https://example.com/x' },
 			{ items: [{ id: 'welcome' }, { id: 'missing' }, { id: 'welcome' }], continueOnFail: true },
 		);
 		expect(run.items).toHaveLength(3);

@@ -18,13 +18,13 @@ export const agentCreateOperation: INodePropertyOptions = operation({
 export const agentCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
-		name: 'name',
+		name: 'agentName',
 		required: true,
 		displayOptions: show,
 		description: 'Full name of the agent',
 		sendTo: 'body.name',
 	}),
-	phoneField({ resource: 'agent', operations: ['create'], displayName: 'Phone', name: 'phone', sendTo: 'body.phone', description: 'Phone of the agent. ' }),
+	phoneField({ resource: 'agent', operations: ['create'], displayName: 'Phone', name: 'agentPhone', sendTo: 'body.phone', description: 'Phone of the agent. ' }),
 	field({
 		displayName: 'Email',
 		name: 'email',

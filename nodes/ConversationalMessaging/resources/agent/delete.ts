@@ -14,7 +14,7 @@ export const agentDeleteOperation: INodePropertyOptions = operation({
 export const agentDeleteFields: INodeProperties[] = [
 	idField({
 		displayName: 'Agent ID',
-		name: 'agentId',
+		name: 'agentIdToDelete',
 		displayOptions: showFor('agent', ['delete']),
 		description: 'Identifier of the agent to delete',
 		sendTo: 'body.id',

@@ -1,10 +1,22 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
 import { phoneField } from '../../shared/messages';
 import { requireField } from '../../shared/validation';
 
 const show = showFor('contact', ['add']);
+
+/**
+ * Extra values go into `values` by their field name as typed. Routed as `values.<name>`, a field
+ * named with a number ("12") made n8n build `values` as a list, which lost Phone and Name.
+ */
+async function addExtraValues(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as Array<{ key?: unknown; value?: unknown }>;
+	if (!extra.length) return requestOptions;
+	const body = requestOptions.body as IDataObject;
+	body.values = { ...(body.values as IDataObject), ...Object.fromEntries(extra.map(({ key, value }) => [String(key ?? ''), value])) };
+	return requestOptions;
+}
 
 export const contactAddOperation: INodePropertyOptions = operation({
 	name: 'Add to List',
@@ -14,7 +26,7 @@ export const contactAddOperation: INodePropertyOptions = operation({
 	method: 'POST',
 	url: '/v1/contact',
 	// `values` must hold at least one field for the service to store anything.
-	preSend: [requireField('body.values', 'Phone, Name or an Extra Value')],
+	preSend: [addExtraValues, requireField('body.values', 'Phone, Name or an Extra Value')],
 });
 
 export const contactAddFields: INodeProperties[] = [
@@ -28,12 +40,12 @@ export const contactAddFields: INodeProperties[] = [
 	phoneField({ resource: 'contact', operations: ['add'], displayName: 'Phone', name: 'phone', sendTo: 'body.values.phone', required: false }),
 	field({
 		displayName: 'Name',
-		name: 'name',
+		name: 'contactName',
 		displayOptions: show,
 		description: 'Name of the contact',
 		sendTo: 'body.values.name',
 	}),
-	additionalFields(show, [
+	additionalFields('contactFields', show, [
 		{
 			displayName: 'Extra Values',
 			name: 'extraValues',
@@ -48,13 +60,7 @@ export const contactAddFields: INodeProperties[] = [
 					name: 'value',
 					values: [
 						{ displayName: 'Field', name: 'key', type: 'string', default: '', placeholder: 'city' },
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-							routing: { send: { type: 'body', property: '=values.{{$parent.key}}', value: '={{$parent.value}}' } },
-						},
+						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 					],
 				},
 			],

@@ -18,7 +18,7 @@ export const contactGetAllOperation: INodePropertyOptions = operation({
 export const contactGetAllFields: INodeProperties[] = [
 	idField({
 		displayName: 'List ID',
-		name: 'listId',
+		name: 'listIdToRead',
 		displayOptions: show,
 		description: 'Identifier of the distribution list to read',
 		sendTo: 'qs.id',

@@ -22,7 +22,7 @@ export const legacyMessageGetFields: INodeProperties[] = [
 	}),
 	field({
 		displayName: 'Instance',
-		name: 'instance',
+		name: 'sentFromInstance',
 		displayOptions: show,
 		description: 'Identifier of the instance that sent the message (optional)',
 		sendTo: 'qs.instance',

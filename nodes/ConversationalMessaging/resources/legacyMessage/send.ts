@@ -37,6 +37,8 @@ export const legacyMessageSendFields: INodeProperties[] = [
 		displayName: 'Message Type',
 		name: 'messageType',
 		type: 'options',
+		// The fields below depend on it: as an expression n8n could not tell which to show.
+		noDataExpression: true,
 		required: true,
 		displayOptions: show,
 		options: [
@@ -53,17 +55,17 @@ export const legacyMessageSendFields: INodeProperties[] = [
 		description: 'Kind of message to send',
 		sendTo: 'body.type',
 	}),
-	phoneField({ resource: 'legacyMessage', operations: ['send'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }),
-	instanceField('legacyMessage', ['send']),
+	phoneField({ resource: 'legacyMessage', operations: ['send'], displayName: 'Recipient Phone', name: 'recipient', sendTo: 'body.to' }),
+	instanceField('legacyMessage', ['send'], 'legacyInstance'),
 	...messageBodyFields('legacyMessage', 'send', 'messageType', [
-		{ types: ['chat'], displayName: 'Message', description: 'Text of the message' },
-		{ types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
-		{ types: ['sticker'], displayName: 'Sticker', description: 'The sticker to send, usually the web address of its file' },
-		{ types: ['location'], displayName: 'Location Text', description: 'Text sent with the location, such as a place name or address' },
+		{ name: 'chatText', types: ['chat'], displayName: 'Message', description: 'Text of the message' },
+		{ name: 'fileUrl', types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
+		{ name: 'sticker', types: ['sticker'], displayName: 'Sticker', description: 'The sticker to send, usually the web address of its file' },
+		{ name: 'locationText', types: ['location'], displayName: 'Location Text', description: 'Text sent with the location, such as a place name or address' },
 	]),
 	coordinateField('latitude', 'Latitude', 'body.lat', 90, 4.711),
 	coordinateField('longitude', 'Longitude', 'body.lng', 180, -74.0721),
-	additionalFields(show, [
+	additionalFields('legacyMessageFields', show, [
 		field({
 			displayName: 'Caption',
 			name: 'caption',

@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
-import { instanceField } from '../../shared/messages';
 
 export const liveChatCreateSessionOperation: INodePropertyOptions = operation({
 	name: 'Create Session',
@@ -13,8 +12,7 @@ export const liveChatCreateSessionOperation: INodePropertyOptions = operation({
 });
 
 export const liveChatCreateSessionFields: INodeProperties[] = [
-	instanceField('liveChat', ['createSession']),
-	additionalFields(showFor('liveChat', ['createSession']), [
+	additionalFields('sessionFields', showFor('liveChat', ['createSession']), [
 		field({
 			displayName: 'Contact Name',
 			name: 'name',

@@ -1,11 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationSelector } from '../../shared/descriptions';
+import { instanceField } from '../../shared/messages';
 import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './createSession';
 import { liveChatSendMessageFields, liveChatSendMessageOperation } from './sendMessage';
 
 export const liveChatDescription: INodeProperties[] = [
 	operationSelector('liveChat', [liveChatCreateSessionOperation, liveChatSendMessageOperation], 'createSession'),
+	instanceField('liveChat', ['createSession', 'sendMessage'], 'liveChatInstance'),
 	...liveChatCreateSessionFields,
 	...liveChatSendMessageFields,
 ];

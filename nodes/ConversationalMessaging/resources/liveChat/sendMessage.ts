@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
-import { instanceField, messageTextField } from '../../shared/messages';
+import { messageTextField } from '../../shared/messages';
 
 const show = showFor('liveChat', ['sendMessage']);
 
@@ -24,9 +24,8 @@ export const liveChatSendMessageFields: INodeProperties[] = [
 		description: 'Identifier of the live chat session, as returned by Create Session',
 		sendTo: 'body.to',
 	}),
-	instanceField('liveChat', ['sendMessage']),
-	messageTextField('liveChat', 'sendMessage', 'body.body'),
-	additionalFields(show, [
+	messageTextField({ resource: 'liveChat', operation: 'sendMessage', name: 'liveChatMessage', sendTo: 'body.body' }),
+	additionalFields('liveChatMessageFields', show, [
 		field({
 			displayName: 'Sent by User',
 			name: 'user',

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operation } from '../../shared/descriptions';
 import { unwrapValidation } from '../../shared/envelope';
-import { instanceField, phoneField } from '../../shared/messages';
+import { phoneField } from '../../shared/messages';
 
 export const checkChatappNumberOperation: INodePropertyOptions = operation({
 	name: 'Check Chatapp Number',
@@ -16,5 +16,4 @@ export const checkChatappNumberOperation: INodePropertyOptions = operation({
 
 export const checkChatappNumberFields: INodeProperties[] = [
 	phoneField({ resource: 'messaging', operations: ['checkChatappNumber'], displayName: 'Phone Number', name: 'number', sendTo: 'body.number' }),
-	instanceField('messaging', ['checkChatappNumber']),
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationSelector } from '../../shared/descriptions';
+import { instanceField } from '../../shared/messages';
 import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';
 import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
 import { sendSmsFields, sendSmsOperation } from './sendSms';
@@ -12,6 +13,8 @@ export const messagingDescription: INodeProperties[] = [
 		[checkChatappNumberOperation, injectCrmLeadOperation, sendSmsOperation, sendSocialnetOperation],
 		'sendSms',
 	),
+	// One Instance for every operation: the value stays when the operation changes.
+	instanceField('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet'], 'instance'),
 	...sendSmsFields,
 	...sendSocialnetFields,
 	...injectCrmLeadFields,

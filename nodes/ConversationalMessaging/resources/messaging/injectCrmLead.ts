@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
-import { instanceField, messageTextField } from '../../shared/messages';
+import { messageTextField } from '../../shared/messages';
 import { chatappId, onlyWith, textList } from '../../shared/validation';
 
 const show = showFor('messaging', ['injectCrmLead']);
@@ -30,8 +30,13 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		sendTo: 'body.to',
 		checks: [chatappId('body.to', 'Contact Phone')],
 	}),
-	instanceField('messaging', ['injectCrmLead']),
-	messageTextField('messaging', 'injectCrmLead', 'body.text', 'Text of the lead, such as the message the contact left in a form'),
+	messageTextField({
+		resource: 'messaging',
+		operation: 'injectCrmLead',
+		name: 'leadMessage',
+		sendTo: 'body.text',
+		description: 'Text of the lead, such as the message the contact left in a form',
+	}),
 	field({
 		displayName: 'Channel',
 		name: 'channel',
@@ -46,7 +51,7 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		description: 'Channel on which the lead is followed up',
 		sendTo: 'body.channel',
 	}),
-	additionalFields(show, [
+	additionalFields('leadFields', show, [
 		field({
 			displayName: 'Agent ID',
 			name: 'agent',

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operation } from '../../shared/descriptions';
-import { instanceField, messageTextField, phoneField } from '../../shared/messages';
+import { messageTextField, phoneField } from '../../shared/messages';
 
 export const sendSmsOperation: INodePropertyOptions = operation({
 	name: 'Send SMS',
@@ -15,6 +15,5 @@ export const sendSmsOperation: INodePropertyOptions = operation({
 
 export const sendSmsFields: INodeProperties[] = [
 	phoneField({ resource: 'messaging', operations: ['sendSms'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }),
-	instanceField('messaging', ['sendSms']),
-	messageTextField('messaging', 'sendSms', 'body.body', 'Text of the SMS'),
+	messageTextField({ resource: 'messaging', operation: 'sendSms', name: 'message', sendTo: 'body.body', description: 'Text of the SMS' }),
 ];

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
-import { instanceField, messageBodyFields } from '../../shared/messages';
+import { messageBodyFields } from '../../shared/messages';
 
 const show = showFor('messaging', ['sendSocialnet']);
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
@@ -20,6 +20,8 @@ export const sendSocialnetFields: INodeProperties[] = [
 		displayName: 'Message Type',
 		name: 'socialnetType',
 		type: 'options',
+		// The fields below depend on it: as an expression n8n could not tell which to show.
+		noDataExpression: true,
 		required: true,
 		displayOptions: show,
 		options: [
@@ -40,12 +42,11 @@ export const sendSocialnetFields: INodeProperties[] = [
 		description: 'Page-scoped identifier of the recipient on the socialnet messenger',
 		sendTo: 'body.to',
 	}),
-	instanceField('messaging', ['sendSocialnet']),
 	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
-		{ types: ['text'], displayName: 'Message', description: 'Text of the message' },
-		{ types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
+		{ name: 'socialnetText', types: ['text'], displayName: 'Message', description: 'Text of the message' },
+		{ name: 'socialnetFileUrl', types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
 	]),
-	additionalFields(show, [
+	additionalFields('socialnetFields', show, [
 		field({
 			displayName: 'Caption',
 			name: 'caption',

@@ -12,7 +12,7 @@ const both = showFor('product', ['create', 'update']);
 export const productFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
-		name: 'name',
+		name: 'productName',
 		required: true,
 		displayOptions: both,
 		description: 'Name of the product as customers see it',

@@ -17,7 +17,7 @@ export const researcherCreateOperation: INodePropertyOptions = operation({
 export const researcherCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
-		name: 'name',
+		name: 'researcherName',
 		required: true,
 		displayOptions: show,
 		description: 'Name of the researcher',
@@ -25,7 +25,7 @@ export const researcherCreateFields: INodeProperties[] = [
 	}),
 	field({
 		displayName: 'Description',
-		name: 'description',
+		name: 'researcherDescription',
 		required: true,
 		typeOptions: { rows: 3 },
 		displayOptions: show,
@@ -55,5 +55,5 @@ export const researcherCreateFields: INodeProperties[] = [
 		description: 'Identifier of the policy that defines the kind of investigation',
 		sendTo: 'body.type',
 	}),
-	researcherFilesField(show),
+	researcherFilesField('files', show),
 ];

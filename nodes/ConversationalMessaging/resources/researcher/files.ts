@@ -24,10 +24,10 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 });
 
 /** The files a researcher investigates: web pages or files, each by web address. */
-export function researcherFilesField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function researcherFilesField(name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Files',
-		name: 'files',
+		name,
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add File',

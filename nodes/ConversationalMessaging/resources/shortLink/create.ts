@@ -15,10 +15,10 @@ export const shortLinkCreateOperation: INodePropertyOptions = operation({
 });
 
 /** The target of a link: required on Create and Update alike. */
-export const longUrlField = (operations: string[], description: string): INodeProperties =>
+export const longUrlField = (name: string, operations: string[], description: string): INodeProperties =>
 	field({
 		displayName: 'Long URL',
-		name: 'longUrl',
+		name,
 		required: true,
 		placeholder: 'https://example.com/spring-sale?utm_source=sms',
 		displayOptions: showFor('shortLink', operations),
@@ -28,8 +28,8 @@ export const longUrlField = (operations: string[], description: string): INodePr
 	});
 
 export const shortLinkCreateFields: INodeProperties[] = [
-	longUrlField(['create'], 'Web address the short link leads to'),
-	additionalFields(show, [
+	longUrlField('longUrl', ['create'], 'Web address the short link leads to'),
+	additionalFields('shortLinkFields', show, [
 		field({
 			displayName: 'Short Link ID',
 			name: 'idUrl',

@@ -20,5 +20,5 @@ export const shortLinkUpdateFields: INodeProperties[] = [
 		description: 'Identifier of the short link to change',
 		sendTo: 'body.idUrl',
 	}),
-	longUrlField(['update'], 'New web address for the short link'),
+	longUrlField('newLongUrl', ['update'], 'New web address for the short link'),
 ];

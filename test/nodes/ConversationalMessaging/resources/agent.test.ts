@@ -4,7 +4,7 @@ const suite = useSandbox();
 
 describe('Agent', () => {
 	it('creates an agent with a normalised phone, the token in the body', async () => {
-		const run = await suite.run({ resource: 'agent', operation: 'create', name: 'Ana Ruiz', phone: '+57 300-123 4567', email: 'ana@example.com' });
+		const run = await suite.run({ resource: 'agent', operation: 'create', agentName: 'Ana Ruiz', agentPhone: '+57 300-123 4567', email: 'ana@example.com' });
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/agent']);
 		expect(sentBody(request)).toEqual({ name: 'Ana Ruiz', phone: '573001234567', email: 'ana@example.com' });
@@ -15,7 +15,7 @@ describe('Agent', () => {
 	});
 
 	it('gets an agent by id, with id and token in the query', async () => {
-		const created = await suite.run({ resource: 'agent', operation: 'create', name: 'Bo', phone: '4915112345678', email: 'bo@example.com' });
+		const created = await suite.run({ resource: 'agent', operation: 'create', agentName: 'Bo', agentPhone: '4915112345678', email: 'bo@example.com' });
 		const id = String(jsonOf(created)[0].id);
 		const run = await suite.run({ resource: 'agent', operation: 'get', agentId: id });
 		const request = onlyRequest(run, suite.sandbox.token);
@@ -24,9 +24,9 @@ describe('Agent', () => {
 	});
 
 	it('deletes an agent with the id in the body', async () => {
-		const created = await suite.run({ resource: 'agent', operation: 'create', name: 'Cy', phone: '4915112345679', email: 'cy@example.com' });
+		const created = await suite.run({ resource: 'agent', operation: 'create', agentName: 'Cy', agentPhone: '4915112345679', email: 'cy@example.com' });
 		const id = String(jsonOf(created)[0].id);
-		const run = await suite.run({ resource: 'agent', operation: 'delete', agentId: id });
+		const run = await suite.run({ resource: 'agent', operation: 'delete', agentIdToDelete: id });
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['DELETE', '/v1/agent']);
 		expect(sentBody(request)).toEqual({ id });
@@ -35,10 +35,10 @@ describe('Agent', () => {
 	});
 
 	it('rejects an invalid email and phone before sending, naming the field', async () => {
-		const badEmail = await suite.run({ resource: 'agent', operation: 'create', name: 'X', phone: '573001234567', email: 'not-an-email' });
+		const badEmail = await suite.run({ resource: 'agent', operation: 'create', agentName: 'X', agentPhone: '573001234567', email: 'not-an-email' });
 		expect(badEmail.requests).toHaveLength(0);
 		expect(badEmail.error?.message).toBe('Email: "not-an-email" is not an email address');
-		const badPhone = await suite.run({ resource: 'agent', operation: 'create', name: 'X', phone: '0300 123', email: 'x@example.com' });
+		const badPhone = await suite.run({ resource: 'agent', operation: 'create', agentName: 'X', agentPhone: '0300 123', email: 'x@example.com' });
 		expect(badPhone.requests).toHaveLength(0);
 		expect(badPhone.error?.message).toBe('Phone: "0300 123" has no country code (it starts with 0)');
 	});

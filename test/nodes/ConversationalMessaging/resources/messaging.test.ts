@@ -23,7 +23,7 @@ describe('Messaging', () => {
 	});
 
 	it('sends a socialnet text message to a page-scoped recipient', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-778899', instance: 'page-1', body: 'Hi!' });
+		const run = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-778899', instance: 'page-1', socialnetText: 'Hi!' });
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/socialnet/send-chat']);
 		expect(sentBody(request)).toEqual({ type: 'text', to: 'psid-778899', instance: 'page-1', body: 'Hi!' });
@@ -36,8 +36,8 @@ describe('Messaging', () => {
 			socialnetType: 'image',
 			recipientId: 'psid-1',
 			instance: 'page-1',
-			body: 'https://cdn.example.com/a.png',
-			additionalFields: { caption: 'Our menu' },
+			socialnetFileUrl: 'https://cdn.example.com/a.png',
+			socialnetFields: { caption: 'Our menu' },
 		});
 		expect(sentBody(onlyRequest(media, suite.sandbox.token))).toEqual({
 			type: 'image',
@@ -46,12 +46,12 @@ describe('Messaging', () => {
 			body: 'https://cdn.example.com/a.png',
 			caption: 'Our menu',
 		});
-		const text = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-1', instance: 'page-1', body: 'Hi', additionalFields: { caption: 'stale' } });
+		const text = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-1', instance: 'page-1', socialnetText: 'Hi', socialnetFields: { caption: 'stale' } });
 		expect(sentBody(onlyRequest(text, suite.sandbox.token))).not.toHaveProperty('caption');
 	});
 
 	it('rejects a media message whose File URL is not a web address, before sending', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'video', recipientId: 'psid-1', instance: 'page-1', body: 'my-video.mp4' });
+		const run = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'video', recipientId: 'psid-1', instance: 'page-1', socialnetFileUrl: 'my-video.mp4' });
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('File URL: "my-video.mp4" is not a web address');
 	});
@@ -62,9 +62,9 @@ describe('Messaging', () => {
 			operation: 'injectCrmLead',
 			contactPhone: '+57 300 123 4567',
 			instance: 'line-1',
-			message: 'Wants a quote',
+			leadMessage: 'Wants a quote',
 			channel: 'sn-messenger',
-			additionalFields: { area: 'sales', agent: 'agent-1', process: 'proc-9', tags: 'web-form, spring ,' },
+			leadFields: { area: 'sales', agent: 'agent-1', process: 'proc-9', tags: 'web-form, spring ,' },
 		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/crm']);
@@ -78,12 +78,12 @@ describe('Messaging', () => {
 			process: 'proc-9',
 			tags: ['web-form', 'spring'],
 		});
-		const suffixed = await suite.run({ resource: 'messaging', operation: 'injectCrmLead', contactPhone: '573001234567@c.us', instance: 'line-1', message: 'x', channel: 'chatapp' });
+		const suffixed = await suite.run({ resource: 'messaging', operation: 'injectCrmLead', contactPhone: '573001234567@c.us', instance: 'line-1', leadMessage: 'x', channel: 'chatapp' });
 		expect(sentBody(onlyRequest(suffixed, suite.sandbox.token)).to).toBe('573001234567@c.us');
 	});
 
 	it('refuses an agent without an area, naming both fields', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'injectCrmLead', contactPhone: '573001234567', instance: 'line-1', message: 'x', channel: 'chatapp', additionalFields: { agent: 'agent-1' } });
+		const run = await suite.run({ resource: 'messaging', operation: 'injectCrmLead', contactPhone: '573001234567', instance: 'line-1', leadMessage: 'x', channel: 'chatapp', leadFields: { agent: 'agent-1' } });
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('Agent ID needs Area');
 		expect(run.error?.description).toContain('only together with an area');

@@ -4,7 +4,7 @@ const suite = useSandbox({ researcherRunMs: 1500 });
 const files = { file: [{ url: 'https://example.com/report.pdf', name: 'Report', type: 'document' }] };
 
 async function createResearcher() {
-	const run = await suite.run({ resource: 'researcher', operation: 'create', name: 'Market scan', description: 'Competitor prices', model: 'fast', policyId: 'policy-1', files });
+	const run = await suite.run({ resource: 'researcher', operation: 'create', researcherName: 'Market scan', researcherDescription: 'Competitor prices', model: 'fast', policyId: 'policy-1', files });
 	return { run, id: String(jsonOf(run)[0].id) };
 }
 
@@ -29,7 +29,7 @@ describe('Researcher', () => {
 			resource: 'researcher',
 			operation: 'addFiles',
 			researcherId: id,
-			files: { file: [{ url: 'https://example.com/prices', name: 'Prices page', type: 'url' }, { url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' }] },
+			filesToAdd: { file: [{ url: 'https://example.com/prices', name: 'Prices page', type: 'url' }, { url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' }] },
 		});
 		const patch = onlyRequest(add, suite.sandbox.token);
 		expect([patch.method, patch.path]).toEqual(['PATCH', `/v1/researcher/${id}`]);
@@ -46,7 +46,7 @@ describe('Researcher', () => {
 	});
 
 	it('rejects a file whose URL is not a web address, naming its position', async () => {
-		const run = await suite.run({ resource: 'researcher', operation: 'addFiles', researcherId: 'r-1', files: { file: [{ url: 'https://ok.example', name: 'a', type: 'url' }, { url: 'notes.txt', name: 'b', type: 'document' }] } });
+		const run = await suite.run({ resource: 'researcher', operation: 'addFiles', researcherId: 'r-1', filesToAdd: { file: [{ url: 'https://ok.example', name: 'a', type: 'url' }, { url: 'notes.txt', name: 'b', type: 'document' }] } });
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('Files: file 2: "notes.txt" is not a web address');
 	});

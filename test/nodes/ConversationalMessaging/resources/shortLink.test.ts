@@ -4,7 +4,7 @@ const suite = useSandbox();
 
 describe('Short Link', () => {
 	it('creates a short link, with or without a chosen id', async () => {
-		const chosen = await suite.run({ resource: 'shortLink', operation: 'create', longUrl: 'https://example.com/sale', additionalFields: { idUrl: 'sale' } });
+		const chosen = await suite.run({ resource: 'shortLink', operation: 'create', longUrl: 'https://example.com/sale', shortLinkFields: { idUrl: 'sale' } });
 		const request = onlyRequest(chosen, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/short']);
 		expect(sentBody(request)).toEqual({ longUrl: 'https://example.com/sale', idUrl: 'sale' });
@@ -14,7 +14,7 @@ describe('Short Link', () => {
 	});
 
 	it('updates the target of a link', async () => {
-		const run = await suite.run({ resource: 'shortLink', operation: 'update', shortLinkId: 'welcome', longUrl: 'https://example.com/new' });
+		const run = await suite.run({ resource: 'shortLink', operation: 'update', shortLinkId: 'welcome', newLongUrl: 'https://example.com/new' });
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['PATCH', '/v1/short']);
 		expect(sentBody(request)).toEqual({ idUrl: 'welcome', longUrl: 'https://example.com/new' });
@@ -28,7 +28,7 @@ describe('Short Link', () => {
 	});
 
 	it('reports an unknown link with the service message and a hint', async () => {
-		const run = await suite.run({ resource: 'shortLink', operation: 'update', shortLinkId: 'nope', longUrl: 'https://example.com/x' });
+		const run = await suite.run({ resource: 'shortLink', operation: 'update', shortLinkId: 'nope', newLongUrl: 'https://example.com/x' });
 		expect(run.requests).toHaveLength(1);
 		expect(run.error?.message).toMatch(/^The service answered 404: .*nope.*not found/i);
 		expect(run.error?.description).toContain('Check the ID');
