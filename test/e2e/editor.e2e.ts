@@ -1,19 +1,30 @@
 /**
  * The editor, in a real browser: Debian's Chromium driven by playwright-core against n8n 2.41.1
- * with the package installed. Finds the node in the node panel, opens a Send SMS form, checks
- * the fields it shows, executes it against the sandbox, and keeps screenshots for the README.
+ * with the package installed. Signs in, adds the node from the node panel, creates the credential
+ * in its form, executes Send SMS against the sandbox, and checks the form of every operation
+ * against the node's description. Keeps screenshots for the README.
+ *
+ * The tests run in order on one page: each starts where the previous one left the editor.
  */
 import { join } from 'path';
-import type { Browser, Page } from 'playwright-core';
+import { NodeHelpers } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
+import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+import { createUserFolder, OWNER, REPO_ROOT, removeUserFolder, RestSession, startN8n } from './lib/n8n';
 
 const DOCS = join(REPO_ROOT, 'docs');
-const WORKFLOW_ID = 'cmEditorWf000001';
+const description = new ConversationalMessaging().description;
+const typeVersion = { typeVersion: 1 };
+/** n8n adds this option to the Resource and Operation lists of declarative nodes. */
+const CUSTOM_API_CALL = 'Custom API Call';
+/** Operations whose fields depend on a message type: their forms are checked for every type. */
+const TYPE_SELECTORS: Record<string, string> = { 'legacyMessage/send': 'messageType', 'messaging/sendSocialnet': 'socialnetType' };
 
 let sandbox: Sandbox;
 let server: N8nServer;
@@ -21,68 +32,124 @@ let userFolder: string;
 let browser: Browser;
 let page: Page;
 
-const nodeType = 'n8n-nodes-conversational-messaging.conversationalMessaging';
-const smsWorkflow = (credentialId: string) => ({
-	id: WORKFLOW_ID,
-	name: 'Send an SMS',
-	active: false,
-	nodes: [
-		{ id: 't', name: 'When clicking Execute workflow', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 's',
-			name: 'Send SMS',
-			type: nodeType,
-			typeVersion: 1,
-			position: [260, 0],
-			parameters: { resource: 'messaging', operation: 'sendSms', to: '+57 300 123 4567', instance: 'sms-line-1', message: 'Your order has shipped' },
-			credentials: { conversationalMessagingApi: { id: credentialId, name: 'Conversational Messaging sandbox' } },
-		},
-		legacyNode('Send Document', 'document', { body: 'https://cdn.example.com/invoice.pdf', additionalFields: { filename: 'invoice.pdf' } }, 520),
-		legacyNode('Send Location', 'location', { body: 'Our shop', latitude: 4.711, longitude: -74.0721 }, 780),
-	],
-	connections: { 'When clicking Execute workflow': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] } },
-	settings: {},
-});
+const optionsOf = (property: INodeProperties) => property.options as INodePropertyOptions[];
+const propertyNamed = (name: string, resource?: string) =>
+	description.properties.find((p) => p.name === name && (!resource || p.displayOptions?.show?.resource?.includes(resource))) as INodeProperties;
+const params = () => page.locator('[data-test-id="node-parameters"]');
+const firstLine = (text: string) => text.split('\n')[0].trim();
 
-function legacyNode(name: string, messageType: string, fields: Record<string, unknown>, x: number) {
-	return {
-		id: name,
-		name,
-		type: nodeType,
-		typeVersion: 1,
-		position: [x, 200],
-		parameters: { resource: 'legacyMessage', operation: 'send', messageType, to: '573001234567', instance: 'qr-1', ...fields },
-	};
+interface Form {
+	/** Labels of the fields shown, in order. */
+	labels: string[];
+	/** For each collection shown, the fields it offers to add. */
+	collections: Record<string, string[]>;
 }
 
-/** Opens a node's panel; its text is read once `lastLabel` (the last field of the form) has rendered. */
-async function openNode(name: string, lastLabel: string): Promise<string> {
-	await page.goto(`${server.url}/workflow/${WORKFLOW_ID}`);
-	await page.locator('[data-test-id="canvas-node"]', { hasText: name }).first().dblclick({ timeout: 60_000 });
-	await page.getByText(lastLabel, { exact: true }).first().waitFor({ timeout: 30_000 });
-	return await page.locator('body').innerText();
+/** The form n8n should show for these parameters, by the description's display options. */
+function expectedForm(values: INodeParameters): Form {
+	const parameters = NodeHelpers.getNodeParameters(description.properties, values, true, false, typeVersion, description) as INodeParameters;
+	const shown = description.properties.filter((p) => NodeHelpers.displayParameter(parameters, p, typeVersion, description));
+	const collections: Record<string, string[]> = {};
+	for (const collection of shown.filter((p) => p.type === 'collection')) {
+		collections[collection.name] = (collection.options as INodeProperties[])
+			.filter((option) => NodeHelpers.displayParameter(parameters[collection.name] as INodeParameters, option, typeVersion, description, parameters))
+			.map((option) => option.displayName)
+			.sort();
+	}
+	return { labels: shown.map((p) => p.displayName), collections };
 }
 
-/** The token must never be readable on screen, only as a password field's dots. */
-async function expectNoTokenOnScreen(): Promise<void> {
+async function labelsOnScreen(): Promise<string[]> {
+	return (await params().locator('[data-test-id="input-label"]:visible label').allInnerTexts()).map(firstLine);
+}
+
+/**
+ * The fields a collection offers to add (none: n8n hides its Add control). A collection with a
+ * single field has a button that adds it at once, and lists nothing: that field is what it offers.
+ */
+async function collectionOffers(name: string): Promise<string[]> {
+	const add = params().locator('[data-test-id="parameter-item"]:visible', { has: page.locator(`label[for="${name}"]`) }).locator('[data-test-id="collection-parameter-add"]');
+	if (!(await add.isVisible())) return [];
+	const fields = propertyNamed(name).options as INodeProperties[];
+	if (fields.length === 1) return [fields[0].displayName];
+	await add.click();
+	const options = page.locator('[data-test-id="collection-parameter-option"]:visible');
+	await options
+		.first()
+		.waitFor({ timeout: 10_000 })
+		.catch(async () => {
+			await page.screenshot({ path: join(REPO_ROOT, '.tmp', `collection-${name}.png`) });
+			throw new Error(`${name}: Add listed no fields (screenshot in .tmp)`);
+		});
+	const offered = (await options.allInnerTexts()).map(firstLine).sort();
+	await page.keyboard.press('Escape');
+	await options.first().waitFor({ state: 'hidden' });
+	return offered;
+}
+
+/** Reads until the value is the expected one or 5 s have passed; the caller asserts on what it got. */
+async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
+	let value = await read();
+	for (const deadline = Date.now() + 5000; JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline; ) {
+		await page.waitForTimeout(200);
+		value = await read();
+	}
+	return value;
+}
+
+async function formOnScreen(expected: Form): Promise<Form> {
+	const labels = await settled(labelsOnScreen, expected.labels);
+	const collections: Record<string, string[]> = {};
+	for (const name of Object.keys(expected.collections)) collections[name] = await collectionOffers(name);
+	return { labels, collections };
+}
+
+async function expectFormFor(values: INodeParameters): Promise<Form> {
+	const expected = expectedForm(values);
+	const shown = await formOnScreen(expected);
+	// The parameters in the message say which form differed.
+	expect({ values, ...shown }).toEqual({ values, ...expected });
+	return shown;
+}
+
+/** Picks an option of a parameter's list; returns the options the list offered. */
+async function choose(parameter: string, name: string): Promise<string[]> {
+	const select = params().locator(`[data-test-id="parameter-input-${parameter}"]`);
+	await select.click();
+	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+	await items.first().waitFor();
+	const offered = (await items.locator('.option-headline').allInnerTexts()).map((text) => text.trim());
+	await items.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).click();
+	await items.first().waitFor({ state: 'hidden' });
+	expect(await select.locator('input').inputValue()).toBe(name);
+	return offered;
+}
+
+/** The token may only sit in a password field: not in the page's text, not in any other field. */
+async function expectTokenHidden(): Promise<void> {
 	expect(await page.locator('body').innerText()).not.toContain(sandbox.token);
+	const fieldsShowingIt = await page
+		.locator('input:not([type="password"]), textarea')
+		.evaluateAll((fields, token) => fields.filter((field) => (field as HTMLInputElement).value.includes(token)).length, sandbox.token);
+	expect(fieldsShowingIt).toBe(0);
+}
+
+async function expectImageLoaded(image: Locator): Promise<void> {
+	await image.waitFor();
+	await page.waitForFunction((img) => (img as HTMLImageElement).complete, await image.elementHandle());
+	expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
+	sandbox = await startSandbox({ port: 0, token: 'sandboxSecretToken2026' });
 	userFolder = createUserFolder();
-	const credential = sandboxCredential(sandbox.url, sandbox.token);
-	await importJson('credentials', [credential], { userFolder });
-	await importJson('workflow', smsWorkflow(credential.id), { userFolder });
 	server = await startN8n({ userFolder });
-	const session = await RestSession.asOwner(server.url);
+	await RestSession.asOwner(server.url);
 	browser = await chromium.launch({
 		executablePath: '/usr/bin/chromium',
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 	});
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-	const [name, value] = session.authCookie.split('=');
-	await context.addCookies([{ name, value, domain: '127.0.0.1', path: '/' }]);
 	page = await context.newPage();
 });
 
@@ -94,34 +161,129 @@ afterAll(async () => {
 });
 
 describe('the editor', () => {
-	it('finds the node in the node panel', async () => {
-		await page.goto(`${server.url}/workflow/new`);
-		await page.locator('[data-test-id="canvas-plus-button"], [data-test-id="canvas-add-button"]').first().click({ timeout: 60_000 });
-		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Conversational Messaging');
-		const item = page.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Conversational Messaging' }).first();
-		await item.waitFor({ timeout: 30_000 });
-		await page.screenshot({ path: join(DOCS, 'node-panel.png') });
+	it('signs the owner in through the sign-in page', async () => {
+		await page.goto(`${server.url}/signin`);
+		await page.locator('#emailOrLdapLoginId').fill(OWNER.email);
+		await page.locator('#password').fill(OWNER.password);
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
 	});
 
-	it('shows the Send SMS form with the fields the service requires, and executes it', async () => {
-		const text = await openNode('Send SMS', 'Message');
-		for (const label of ['Credential', 'Resource', 'Operation', 'Recipient Phone', 'Instance', 'Message']) expect(text).toContain(label);
-		for (const hidden of ['Contact Phone', 'File URL', 'Latitude', 'Agent ID']) expect(text).not.toContain(hidden);
-		const before = sandbox.stats().byOperation.smsSend ?? 0;
-		await page.locator('[data-test-id="node-execute-button"]').first().click();
-		await page.locator('[data-test-id="ndv-output-panel"], [data-test-id="output-panel"]').getByText('queued').first().waitFor({ timeout: 60_000 });
-		expect(sandbox.stats().byOperation.smsSend).toBe(before + 1);
-		expect(sandbox.requests.at(-1)).toMatchObject({ tokenLocation: 'body', body: expect.objectContaining({ to: '573001234567' }) });
-		await expectNoTokenOnScreen();
+	it('finds the node in the node panel, with its icon and its 27 actions, and adds Send SMS', async () => {
+		await page.goto(`${server.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: 60_000 });
+		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Conversational Messaging');
+		const item = page.locator('[data-test-id="node-creator-action-item"]', { hasText: 'Conversational Messaging' });
+		await expectImageLoaded(item.locator('img').first());
+		await page.screenshot({ path: join(DOCS, 'node-panel.png') });
+
+		await item.click();
+		const actions = page.locator('[data-test-id="node-creator-item-name"]:visible');
+		const expected = description.properties.filter((p) => p.name === 'operation').flatMap((p) => optionsOf(p).map((option) => option.action as string)).sort();
+		expect(expected).toHaveLength(27);
+		const listed = async () => (await actions.allInnerTexts()).filter((name) => expected.includes(name)).sort();
+		expect(await settled(listed, expected)).toEqual(expected);
+
+		await actions.getByText('Send an SMS', { exact: true }).click();
+		await page.locator('[data-test-id="ndv"]').waitFor();
+		await expectImageLoaded(page.locator('[data-test-id="canvas-node"]', { hasText: 'Send an SMS' }).locator('img').first());
+	});
+
+	it('creates the credential in its form, and its connection test succeeds', async () => {
+		await page.locator('[data-test-id="node-credentials-empty-state"]').click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(sandbox.url);
+		const token = modal.locator('[data-test-id="parameter-input-apiToken"] input');
+		await token.fill(sandbox.token);
+		expect(await token.getAttribute('type')).toBe('password');
+		await expectTokenHidden();
+		const tested = sandbox.stats().byOperation.clientGet ?? 0;
+		// n8n tests a new credential on save and closes the form only if the test passed.
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await modal.waitFor({ state: 'hidden', timeout: 30_000 });
+		expect(sandbox.stats().byOperation.clientGet).toBeGreaterThan(tested);
+
+		// Opened again, the form tests the stored credential and says so.
+		await page.locator('[data-test-id="credential-edit-button"]').click();
+		const success = modal.locator('[data-test-id="credentials-config-container-test-success"]');
+		await success.waitFor({ timeout: 30_000 });
+		expect(await success.innerText()).toContain('Connection tested successfully');
+		expect(await token.getAttribute('type')).toBe('password');
+		await expectTokenHidden();
+		await modal.screenshot({ path: join(DOCS, 'credential.png') });
+		await modal.getByRole('button', { name: 'Close this dialog' }).click();
+		await modal.waitFor({ state: 'hidden' });
+	});
+
+	it('executes Send SMS from the form against the sandbox', async () => {
+		expect(await labelsOnScreen()).toEqual(['Resource', 'Operation', 'Instance', 'Recipient Phone', 'Message']);
+		expect(await page.locator('[data-test-id="credentials-label"]').innerText()).toContain('Credential');
+		await params().locator('[data-test-id="parameter-input-to"] input').fill('+57 300 123 4567');
+		await params().locator('[data-test-id="parameter-input-instance"] input').fill('sms-line-1');
+		await params().locator('[data-test-id="parameter-input-message"] textarea').fill('Your order has shipped');
+		const sent = sandbox.stats().byOperation.smsSend ?? 0;
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		await page.locator('[data-test-id="output-panel"]').getByText('queued').first().waitFor({ timeout: 60_000 });
+		expect(sandbox.stats().byOperation.smsSend).toBe(sent + 1);
+		expect(sandbox.requests.at(-1)).toMatchObject({
+			path: '/v1/sms',
+			tokenLocation: 'body',
+			body: { to: '573001234567', instance: 'sms-line-1', body: 'Your order has shipped', type: 'text', token: sandbox.token },
+		});
+		await expectTokenHidden();
 		await page.screenshot({ path: join(DOCS, 'send-sms-form.png') });
 	});
 
+	it('shows, for every operation, the fields its description shows', async () => {
+		const resources = optionsOf(propertyNamed('resource'));
+		let walked = 0;
+		// A collection with nothing to add is an empty "No properties" box in the form.
+		const emptyCollections: string[] = [];
+		const checkForm = async (values: INodeParameters) => {
+			const form = await expectFormFor(values);
+			for (const [name, offered] of Object.entries(form.collections)) {
+				if (!offered.length) emptyCollections.push(`${Object.values(values).join('/')}: ${name}`);
+			}
+		};
+		for (const resource of resources) {
+			expect(await choose('resource', resource.name)).toEqual([...resources.map((r) => r.name), CUSTOM_API_CALL]);
+			const operations = optionsOf(propertyNamed('operation', resource.value as string));
+			for (const operation of operations) {
+				expect(await choose('operation', operation.name)).toEqual([...operations.map((o) => o.name), CUSTOM_API_CALL]);
+				const values = { resource: resource.value, operation: operation.value } as INodeParameters;
+				await checkForm(values);
+				const typeSelector = TYPE_SELECTORS[`${resource.value}/${operation.value}`];
+				for (const type of typeSelector ? optionsOf(propertyNamed(typeSelector)) : []) {
+					await choose(typeSelector, type.name);
+					await checkForm({ ...values, [typeSelector]: type.value });
+				}
+				walked++;
+			}
+		}
+		expect(walked).toBe(27);
+		expect(emptyCollections).toEqual([]);
+	});
+
 	it('shows the fields of the chosen message type only', async () => {
-		const document = await openNode('Send Document', 'File Name');
-		for (const label of ['Message Type', 'Recipient Phone', 'File URL', 'File Name']) expect(document).toContain(label);
-		for (const hidden of ['Latitude', 'Longitude', 'Location Text', 'Caption']) expect(document).not.toContain(hidden);
-		const location = await openNode('Send Location', 'Longitude');
-		for (const label of ['Latitude', 'Longitude', 'Location Text']) expect(location).toContain(label);
-		for (const hidden of ['File URL', 'File Name', 'Caption']) expect(location).not.toContain(hidden);
+		await choose('resource', 'Legacy Chatapp Message');
+		await choose('operation', 'Send');
+		const form = async (type: string) => {
+			await choose('messageType', type);
+			const labels = await labelsOnScreen();
+			return { labels, offers: labels.includes('Additional Fields') ? await collectionOffers('legacyMessageFields') : [] };
+		};
+		const document = await form('Document');
+		expect(document.labels).toEqual(expect.arrayContaining(['Message Type', 'Recipient Phone', 'Instance', 'File URL', 'Additional Fields']));
+		expect(document.labels).not.toContain('Message');
+		expect(document.offers).toEqual(['File Name']);
+		const image = await form('Image');
+		expect(image.labels).toContain('File URL');
+		expect(image.offers).toEqual(['Caption']);
+		const location = await form('Location');
+		expect(location.labels).toEqual(expect.arrayContaining(['Location Text', 'Latitude', 'Longitude']));
+		for (const hidden of ['File URL', 'Message', 'Additional Fields']) expect(location.labels).not.toContain(hidden);
+		const chat = await form('Chat (Text)');
+		expect(chat.labels).toContain('Message');
+		for (const hidden of ['File URL', 'Latitude', 'Longitude', 'Additional Fields']) expect(chat.labels).not.toContain(hidden);
 	});
 });

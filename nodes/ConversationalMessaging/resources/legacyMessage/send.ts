@@ -65,7 +65,8 @@ export const legacyMessageSendFields: INodeProperties[] = [
 	]),
 	coordinateField('latitude', 'Latitude', 'body.lat', 90, 4.711),
 	coordinateField('longitude', 'Longitude', 'body.lng', 180, -74.0721),
-	additionalFields('legacyMessageFields', show, [
+	// Only the types with an optional field get the collection: an empty one is a dead end.
+	additionalFields('legacyMessageFields', showFor('legacyMessage', ['send'], { messageType: ['document', 'image', 'video'] }), [
 		field({
 			displayName: 'Caption',
 			name: 'caption',

@@ -46,7 +46,8 @@ export const sendSocialnetFields: INodeProperties[] = [
 		{ name: 'socialnetText', types: ['text'], displayName: 'Message', description: 'Text of the message' },
 		{ name: 'socialnetFileUrl', types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
 	]),
-	additionalFields('socialnetFields', show, [
+	// Text has no optional field: no empty collection for it.
+	additionalFields('socialnetFields', showFor('messaging', ['sendSocialnet'], { socialnetType: MEDIA_TYPES }), [
 		field({
 			displayName: 'Caption',
 			name: 'caption',
