@@ -1,13 +1,15 @@
 /**
  * After the whole suite: every operation of the contract must have been reached by the node,
  * and no request the node sent may have broken the contract. Skipped when jest was asked to
- * run only some test files, since they cannot reach every operation.
+ * run only some test files, since they cannot reach every operation. First, the reliability
+ * report is written if the run included every reliability test file.
  */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import type { SandboxStats } from '../../sandbox/server';
 import { OPERATION_IDS } from '../../sandbox/server';
+import { writeReliabilityReport } from '../reliability/report';
 import { CONTRACT_USAGE_DIR } from './contract-usage';
 
 export default function checkContractUsage(globalConfig: {
@@ -15,6 +17,7 @@ export default function checkContractUsage(globalConfig: {
 	testPathPattern?: string;
 	testNamePattern?: string;
 }): void {
+	writeReliabilityReport();
 	const patterns = globalConfig.testPathPatterns;
 	// jest 30 names the file filter testPathPatterns, jest 29 testPathPattern.
 	const filtered =

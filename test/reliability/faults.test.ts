@@ -53,7 +53,8 @@ interface FaultCase {
 	/** Done to the sandbox before each run. */
 	arrange?: () => void;
 	parameters?: INodeParameters;
-	message: string;
+	/** The port of a sandbox varies: network failures name the host, matched by pattern. */
+	message: string | RegExp;
 	/** Parts the description must contain; none when n8n gives no description. */
 	description: string[];
 	httpCode: string;
@@ -102,31 +103,31 @@ const CASES: FaultCase[] = [
 		name: 'Request timeout (Options > Timeout)',
 		fault: { kind: 'latency', ms: LATENCY_MS },
 		parameters: { requestOptions: { timeout: TIMEOUT_MS } },
-		message: 'The connection was aborted, perhaps the server is offline',
-		description: [],
-		httpCode: 'ECONNABORTED',
-		source: 'n8n',
-		verdict: 'poor: n8n\'s text; a timeout reads as "aborted, perhaps offline", no hint to raise Timeout, and the service may have executed the request',
+		message: /^The service at 127\.0\.0\.1:\d+ did not answer in time$/,
+		description: ['may still have carried out the request', 'Raise Options > Timeout'],
+		httpCode: 'ETIMEDOUT',
+		source: 'node',
+		verdict: 'readable: the host, no answer in time, that it may have been carried out, raise Timeout',
 		sentAnyway: true,
 	},
 	{
 		name: 'Connection refused (closed port)',
 		baseUrl: closedPortUrl,
-		message: 'The service refused the connection - perhaps it is offline',
-		description: [],
+		message: /^Could not connect to the service at 127\.0\.0\.1:\d+: the connection was refused$/,
+		description: ['Check the Base URL of the credential'],
 		httpCode: 'ECONNREFUSED',
-		source: 'n8n',
-		verdict: "acceptable: n8n's text says what happened; no hint to check the Base URL",
+		source: 'node',
+		verdict: 'readable: the host, refused, check the Base URL',
 		allFail: true,
 	},
 	{
 		name: 'Connection dropped mid-response',
 		fault: { kind: 'drop' },
-		message: 'stream has been aborted',
-		description: [],
-		httpCode: '200',
-		source: 'n8n',
-		verdict: "unreadable: axios' text passed through by n8n, no cause, no hint, and HTTP code 200",
+		message: /^The connection to the service at 127\.0\.0\.1:\d+ was cut before its answer arrived$/,
+		description: ['may still have carried out the request', 'Try again later'],
+		httpCode: 'ECONNRESET',
+		source: 'node',
+		verdict: 'readable: the host, the cut, that it may have been carried out, what to do',
 	},
 	{
 		name: 'Malformed JSON body',
@@ -241,7 +242,7 @@ describe('fault matrix', () => {
 		const stopped = await runUnder(fault, `${fault.name} (stop)`, 1, false);
 		expect(stopped.items).toEqual([]);
 		const error = stopped.error as (typeof stopped.error & { httpCode?: string }) | undefined;
-		expect(error?.message).toBe(fault.message);
+		expect(error?.message).toMatch(fault.message);
 		expectReadable(error?.message ?? '');
 		if (fault.description.length) fault.description.forEach((part) => expect(error?.description).toContain(part));
 		else expect(error?.description ?? undefined).toBeUndefined();
@@ -257,8 +258,8 @@ describe('fault matrix', () => {
 		const succeeded = items.map((_, index) => index).filter((index) => !failed.includes(index));
 		expect(failed).toHaveLength(fault.allFail ? ITEMS : FAILING);
 		failed.forEach((index) => {
-			expect(continued.items[index].json).toEqual({ error: fault.message });
-			expect(continued.items[index].error?.message).toBe(fault.message);
+			expect(continued.items[index].json).toEqual({ error: typeof fault.message === 'string' ? fault.message : expect.stringMatching(fault.message) });
+			expect(continued.items[index].error?.message).toMatch(fault.message);
 		});
 		succeeded.forEach((index) => expect(continued.items[index].json).toMatchObject({ to: items[index].phone, status: 'queued' }));
 		const sends = sendsOf(items.map((item) => item.text));
@@ -274,7 +275,7 @@ describe('fault matrix', () => {
 			fault: fault.name,
 			source: fault.source,
 			verdict: fault.verdict,
-			message: fault.message,
+			message: error?.message ?? '',
 			description: error?.description ?? '',
 			httpCode: fault.httpCode,
 			itemsIn: ITEMS,

@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { unwrapEnvelope } from './envelope';
+import { readableRequests } from './network';
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './validation';
 
 /** Shows a field only for these operations of a resource. */
@@ -44,8 +45,9 @@ export function operation(spec: OperationSpec): INodePropertyOptions {
 		description: spec.description,
 		routing: {
 			request: { method: spec.method, url: spec.url, ...(spec.body ? { body: spec.body } : {}) },
-			send: { ...(spec.preSend ? { preSend: spec.preSend } : {}), ...(spec.pagination ? { paginate: true } : {}) },
-			...(spec.pagination ? { operations: { pagination: spec.pagination } } : {}),
+			send: { ...(spec.preSend ? { preSend: spec.preSend } : {}), paginate: true },
+			// Every request goes through readableRequests, which names network failures.
+			operations: { pagination: readableRequests(spec.pagination) },
 			output: { postReceive: spec.postReceive ?? [unwrapEnvelope] },
 		},
 	};
