@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -27,16 +27,34 @@ export async function freePort(): Promise<number> {
 	});
 }
 
+export interface UserFolderOptions {
+	/**
+	 * `link` (the default): the repo linked in. The node then runs with the repo's node_modules,
+	 * its own copy of n8n-workflow (a devDependency) among them, so n8n's `instanceof NodeApiError`
+	 * does not know the node's errors. `copy`: what npm publishes (package.json's `files`), with
+	 * package.json stripped of its dev and peer dependencies as n8n's installer does: n8n-workflow
+	 * then resolves to n8n's own, as in a real install.
+	 */
+	install?: 'link' | 'copy';
+}
+
 /**
  * A new n8n user folder with this package installed the way n8n installs community packages:
- * under .n8n/nodes/node_modules, listed in .n8n/nodes/package.json (a link to the repo, whose
- * dist/ must be built).
+ * under .n8n/nodes/node_modules, listed in .n8n/nodes/package.json (a link to the repo or a copy
+ * of its package, whose dist/ must be built).
  */
-export function createUserFolder(): string {
+export function createUserFolder(options: UserFolderOptions = {}): string {
 	const folder = mkdtempSync(join(tmpdir(), 'cm-n8n-'));
 	const nodesDir = join(folder, '.n8n', 'nodes');
 	mkdirSync(join(nodesDir, 'node_modules'), { recursive: true });
-	symlinkSync(REPO_ROOT, join(nodesDir, 'node_modules', PACKAGE_NAME), 'dir');
+	const packageDir = join(nodesDir, 'node_modules', PACKAGE_NAME);
+	if (options.install === 'copy') {
+		const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+		cpSync(join(REPO_ROOT, 'dist'), join(packageDir, 'dist'), { recursive: true, filter: (source) => !/\.(map|d\.ts)$/.test(source) });
+		writeFileSync(join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
+	} else {
+		symlinkSync(REPO_ROOT, packageDir, 'dir');
+	}
 	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
 	return folder;
 }
@@ -239,4 +257,58 @@ export function removeUserFolder(folder: string): void {
 /** The credential pointing n8n at a sandbox. */
 export function sandboxCredential(baseUrl: string, apiToken: string, id = 'cmSandboxCred001') {
 	return { id, name: 'Conversational Messaging sandbox', type: 'conversationalMessagingApi', data: { baseUrl, apiToken } };
+}
+
+/**
+ * Parses flatted JSON, the encoding of an execution's run data in n8n's REST API: a JSON array
+ * whose first entry is the root; every string inside an object or array is the index of the
+ * entry that holds the value.
+ */
+export function parseFlatted(text: string): unknown {
+	// Strings inside entries are references: wrapped, they stay apart from the string entries.
+	const input = (JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' ? new String(value) : value)) as unknown[]).map((entry) =>
+		entry instanceof String ? String(entry) : entry,
+	);
+	const revived = new Set<object>();
+	const entry = (index: number): unknown => {
+		const target = input[index];
+		if (typeof target !== 'object' || target === null || revived.has(target)) return target;
+		revived.add(target);
+		const record = target as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			const value = record[key];
+			if (value instanceof String) record[key] = entry(Number(value));
+		}
+		return target;
+	};
+	return entry(0);
+}
+
+/** An execution as listed by n8n's REST API. */
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+}
+
+/** Every execution n8n stored, newest first, read page by page (`GET /rest/executions`, cursor paging, 100 a page). */
+export async function listExecutions(session: RestSession): Promise<{ executions: ExecutionSummary[]; raw: string[] }> {
+	const executions: ExecutionSummary[] = [];
+	const raw: string[] = [];
+	let cursor: string | null = null;
+	do {
+		const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+		const page = await session.request<{ data: { results: ExecutionSummary[]; nextCursor?: string | null } }>('GET', `/rest/executions?limit=100${query}`);
+		raw.push(JSON.stringify(page));
+		executions.push(...page.data.results);
+		cursor = page.data.nextCursor ?? null;
+	} while (cursor !== null);
+	return { executions, raw };
+}
+
+/** An execution with its run data (`GET /rest/executions/:id`): as n8n sent it, and with the data decoded. */
+export async function getExecution<Data = unknown>(session: RestSession, id: string): Promise<{ raw: string; execution: ExecutionSummary & { data: Data } }> {
+	const response = await session.request<{ data: ExecutionSummary & { data: string } }>('GET', `/rest/executions/${id}`);
+	return { raw: JSON.stringify(response), execution: { ...response.data, data: parseFlatted(response.data.data) as Data } };
 }
