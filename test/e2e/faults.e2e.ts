@@ -7,16 +7,16 @@
  * folder (the SQLite database with its WAL, the event log) and its process log are searched for
  * the canary token.
  */
-import { randomUUID } from 'crypto';
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative } from 'path';
 
-import type { Fault, Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { tokenWhereDocumented } from '../reliability/leaks';
+import { SERVICE_FAULTS } from '../reliability/fault-cases';
 import { canaryToken } from '../reliability/results';
 import type { ExecutionSummary, N8nServer } from './lib/n8n';
-import { createUserFolder, getExecution, importJson, listExecutions, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+import { createUserFolder, getExecution, importJson, listExecutions, removeUserFolder, RestSession, sandboxCredential, startN8n, webhookBulkSmsWorkflow } from './lib/n8n';
 
 const token = canaryToken();
 const credential = sandboxCredential('', token, 'cmFaultsCred0001');
@@ -35,97 +35,20 @@ const SETTINGS: Record<Mode, Record<string, unknown>> = {
 };
 const workflowId = (mode: Mode) => `cmFaults${mode.padEnd(8, '0')}`;
 
-function bulkSms(mode: Mode) {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type, typeVersion, position: [x, 0], parameters });
-	return {
+const bulkSms = (mode: Mode) =>
+	webhookBulkSmsWorkflow({
 		id: workflowId(mode),
 		name: `Faults: bulk SMS (${mode})`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] },
-		},
-		nodes: [
-			{
-				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: `faults-${mode}`, responseMode: 'lastNode', responseData: 'allEntries', options: {} }),
-				webhookId: randomUUID(),
-			},
-			node('Split Out', 'n8n-nodes-base.splitOut', 1, 220, { fieldToSplitOut: 'body.contacts', options: {} }),
-			{
-				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 440, {
-					resource: 'messaging',
-					operation: 'sendSms',
-					to: '={{ $json.phone }}',
-					instance: 'line-1',
-					message: '={{ $json.text }}',
-				}),
-				...SETTINGS[mode],
-				credentials: { conversationalMessagingApi: { id: credential.id, name: credential.name } },
-			},
-		],
-	};
-}
+		path: `faults-${mode}`,
+		credential: { id: credential.id, name: credential.name },
+		instance: 'line-1',
+		message: '={{ $json.text }}',
+		settings: SETTINGS[mode],
+	});
 
-const RETRY_HINT = 'Try again later, or turn on Retry On Fail';
-const TOKEN_HINT = 'Update the credential with the current token';
-
-interface FaultCase {
-	name: string;
-	fault: Fault;
-	/** What the node's error says, as in faults.test.ts (the sandbox's port varies: network failures by pattern). */
-	message: string | RegExp;
-	/** Parts of the error's description. */
-	description: string[];
-	httpCode: string;
-}
-
-// The cases of faults.test.ts that a webhook call can meet in real n8n, with its messages.
-const CASES: FaultCase[] = [
-	{ name: 'HTTP 500', fault: { kind: 'status', status: 500 }, message: 'The service answered 500: Internal Server Error', description: [RETRY_HINT], httpCode: '500' },
-	{
-		name: 'HTTP 502 with an HTML body',
-		fault: { kind: 'status', status: 502, html: true },
-		message: 'The service answered HTTP 502 with a body that is not JSON: "502 Bad Gateway 502 Bad Gateway"',
-		description: [RETRY_HINT],
-		httpCode: '502',
-	},
-	{
-		name: 'HTTP 429 with Retry-After',
-		fault: { kind: 'status', status: 429, retryAfter: 7 },
-		message: 'The service answered 429: Too Many Requests',
-		description: ['The service asks to wait 7 s', 'Retry On Fail', 'Options > Batching'],
-		httpCode: '429',
-	},
-	{
-		name: 'Connection dropped mid-response',
-		fault: { kind: 'drop' },
-		message: /^The connection to the service at 127\.0\.0\.1:\d+ was cut before its answer arrived$/,
-		description: ['may still have carried out the request', 'Try again later'],
-		httpCode: 'ECONNRESET',
-	},
-	{
-		name: 'Malformed JSON body',
-		fault: { kind: 'malformed' },
-		message: 'The service answered HTTP 200 with a body that is not JSON: "{"statusCode":200,"body":{"err":false,"',
-		description: ['Check that the Base URL of the credential points at the Conversational Messaging API.'],
-		httpCode: '200',
-	},
-	{
-		name: 'err: true on HTTP 200',
-		fault: { kind: 'errTrue', message: 'Instance line-1 is disconnected' },
-		message: 'The service answered 400: Instance line-1 is disconnected',
-		description: ['The service rejected the request'],
-		httpCode: '400',
-	},
-	{
-		name: 'Envelope 401 on HTTP 200',
-		fault: { kind: 'errTrue', statusCode: 401, message: 'Unauthorized' },
-		message: 'The service answered 401: Unauthorized',
-		description: [TOKEN_HINT],
-		httpCode: '401',
-	},
-];
+/** The faults of the engine's matrix that a webhook call can meet in real n8n, with the same expected messages. */
+const IN_REAL_N8N = ['HTTP 500', 'HTTP 502 with an HTML body', 'HTTP 429 with Retry-After', 'Connection dropped mid-response', 'Malformed JSON body', 'err: true on HTTP 200', 'Envelope 401 on HTTP 200'];
+const CASES = SERVICE_FAULTS.filter((fault) => IN_REAL_N8N.includes(fault.name));
 const RETRY_CASES = CASES.filter((c) => c.name === 'HTTP 500' || c.name === 'HTTP 429 with Retry-After');
 
 /** What n8n stores of a run: the parts these checks read. */
@@ -248,6 +171,8 @@ afterAll(async () => {
 });
 
 describe('faults in real n8n', () => {
+	it('runs every fault chosen for real n8n', () => expect(CASES.map((fault) => fault.name)).toEqual(IN_REAL_N8N));
+
 	it.each(CASES)('$name: continue-on-fail gives one item per contact, the failed ones errors paired to their contact, the others sent once', async ({ name, fault, message }) => {
 		const contacts = contactsFor(`continue ${name}`, CONTACTS);
 		const before = await executionIds();

@@ -5,7 +5,7 @@
  * message and execution. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
  */
 import { execFile } from 'child_process';
-import { randomBytes, randomUUID } from 'crypto';
+import { randomBytes } from 'crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { cpus, loadavg, totalmem } from 'os';
 import { join } from 'path';
@@ -14,7 +14,7 @@ import { promisify } from 'util';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { N8nOptions, N8nServer } from '../e2e/lib/n8n';
-import { createUserFolder, freePort, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n } from '../e2e/lib/n8n';
+import { createUserFolder, freePort, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n, webhookBulkSmsWorkflow } from '../e2e/lib/n8n';
 
 const run = promisify(execFile);
 
@@ -75,52 +75,21 @@ function contactsOf(burst: number, r: number): Contact[] {
 	return Array.from({ length: CONTACTS }, (_, m) => ({ phone: `57${burst}3${pad(r, 4)}${pad(m, 3)}`, text: `${callId(burst, r)}-m${pad(m, 3)}` }));
 }
 
+/**
+ * The webhook answers when Send SMS is done: the caller learns each execution's outcome, and the
+ * driver's in-flight limit also bounds the executions queued or running.
+ */
 function bulkSmsWorkflow(credential: { id: string; name: string }) {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, 0],
-		parameters,
-	});
-	return {
+	return webhookBulkSmsWorkflow({
 		id: WORKFLOW_ID,
 		name: 'Queue mode: bulk SMS from a webhook',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] },
-		},
-		nodes: [
-			{
-				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, {
-					httpMethod: 'POST',
-					path: WEBHOOK_PATH,
-					// Answer when Send SMS is done: the caller learns each execution's outcome, and the
-					// driver's in-flight limit also bounds the executions queued or running.
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				}),
-				webhookId: randomUUID(),
-			},
-			node('Split Out', 'n8n-nodes-base.splitOut', 1, 220, { fieldToSplitOut: 'body.contacts', options: {} }),
-			{
-				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 440, {
-					resource: 'messaging',
-					operation: 'sendSms',
-					to: '={{ $json.phone }}',
-					instance: 'sms-line',
-					// The execution id travels in the message: the sandbox then tells which execution sent what.
-					message: '={{ $json.text }} (execution {{ $execution.id }})',
-				}),
-				onError: 'continueRegularOutput',
-				credentials: { conversationalMessagingApi: credential },
-			},
-		],
-	};
+		path: WEBHOOK_PATH,
+		credential,
+		instance: 'sms-line',
+		// The execution id travels in the message: the sandbox then tells which execution sent what.
+		message: '={{ $json.text }} (execution {{ $execution.id }})',
+		settings: { onError: 'continueRegularOutput' },
+	});
 }
 
 /** The messages of a burst in the sandbox, by message (phone and text), by call and by execution. */

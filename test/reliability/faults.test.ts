@@ -12,6 +12,8 @@ import type { Fault } from '../../sandbox/server';
 import { runNode } from '../helpers/engine';
 import type { SandboxRun } from '../helpers/sandbox';
 import { useSandbox } from '../helpers/sandbox';
+import type { ServiceFaultCase } from './fault-cases';
+import { SERVICE_FAULTS, TOKEN_HINT } from './fault-cases';
 import { tokenLeaks } from './leaks';
 import { closedPortUrl } from './operations';
 import type { FaultRow, RetryRow } from './results';
@@ -44,8 +46,8 @@ function sendsOf(texts: string[]): number[] {
 	return texts.map((text) => sent.filter((body) => body === text).length);
 }
 
-interface FaultCase {
-	name: string;
+/** A service fault, or one of the network or credential faults only the engine's runs can set up. */
+interface FaultCase extends Omit<ServiceFaultCase, 'fault'> {
 	/** Injected before each run, for `times` requests. */
 	fault?: Fault;
 	/** Runs against this base URL instead of the sandbox's. */
@@ -53,52 +55,16 @@ interface FaultCase {
 	/** Done to the sandbox before each run. */
 	arrange?: () => void;
 	parameters?: INodeParameters;
-	/** The port of a sandbox varies: network failures name the host, matched by pattern. */
-	message: string | RegExp;
-	/** Parts the description must contain; none when n8n gives no description. */
-	description: string[];
-	httpCode: string;
-	source: FaultRow['source'];
-	verdict: string;
 	/** Every request fails (no `times`): the fault is not one a request can escape. */
 	allFail?: boolean;
 	/** The service executes a request after the node gave up waiting for it. */
 	sentAnyway?: boolean;
 }
 
-const RETRY_HINT = 'Try again later, or turn on Retry On Fail';
-const TOKEN_HINT = 'Update the credential with the current token';
-
 // The rotated token comes last, and the matrix after the retries: from then on the sandbox only
 // takes its new token.
 const CASES: FaultCase[] = [
-	{
-		name: 'HTTP 500',
-		fault: { kind: 'status', status: 500 },
-		message: 'The service answered 500: Internal Server Error',
-		description: [RETRY_HINT],
-		httpCode: '500',
-		source: 'node',
-		verdict: 'readable: status, service message, what to do',
-	},
-	{
-		name: 'HTTP 502 with an HTML body',
-		fault: { kind: 'status', status: 502, html: true },
-		message: 'The service answered HTTP 502 with a body that is not JSON: "502 Bad Gateway 502 Bad Gateway"',
-		description: [RETRY_HINT],
-		httpCode: '502',
-		source: 'node',
-		verdict: 'readable: status and the page text, what to do',
-	},
-	{
-		name: 'HTTP 429 with Retry-After',
-		fault: { kind: 'status', status: 429, retryAfter: 7 },
-		message: 'The service answered 429: Too Many Requests',
-		description: ['The service asks to wait 7 s', 'Retry On Fail', 'Options > Batching'],
-		httpCode: '429',
-		source: 'node',
-		verdict: 'readable: status, the Retry-After wait, Retry On Fail or Batching',
-	},
+	...SERVICE_FAULTS,
 	{
 		name: 'Request timeout (Options > Timeout)',
 		fault: { kind: 'latency', ms: LATENCY_MS },
@@ -119,60 +85,6 @@ const CASES: FaultCase[] = [
 		source: 'node',
 		verdict: 'readable: the host, refused, check the Base URL',
 		allFail: true,
-	},
-	{
-		name: 'Connection dropped mid-response',
-		fault: { kind: 'drop' },
-		message: /^The connection to the service at 127\.0\.0\.1:\d+ was cut before its answer arrived$/,
-		description: ['may still have carried out the request', 'Try again later'],
-		httpCode: 'ECONNRESET',
-		source: 'node',
-		verdict: 'readable: the host, the cut, that it may have been carried out, what to do',
-	},
-	{
-		name: 'Malformed JSON body',
-		fault: { kind: 'malformed' },
-		message: 'The service answered HTTP 200 with a body that is not JSON: "{"statusCode":200,"body":{"err":false,"',
-		description: ['Check that the Base URL of the credential points at the Conversational Messaging API.'],
-		httpCode: '200',
-		source: 'node',
-		verdict: 'readable: status, the start of the body, what to check',
-	},
-	{
-		name: 'Empty body',
-		fault: { kind: 'empty' },
-		message: 'The service sent an empty answer (HTTP 200)',
-		description: [RETRY_HINT],
-		httpCode: '200',
-		source: 'node',
-		verdict: 'readable: what came, the status, what to do',
-	},
-	{
-		name: 'err: true on HTTP 200',
-		fault: { kind: 'errTrue', message: 'Instance line-1 is disconnected' },
-		message: 'The service answered 400: Instance line-1 is disconnected',
-		description: ['The service rejected the request'],
-		httpCode: '400',
-		source: 'node',
-		verdict: 'readable: the service message and its status',
-	},
-	{
-		name: 'Envelope 401 on HTTP 200',
-		fault: { kind: 'errTrue', statusCode: 401, message: 'Unauthorized' },
-		message: 'The service answered 401: Unauthorized',
-		description: [TOKEN_HINT],
-		httpCode: '401',
-		source: 'node',
-		verdict: 'readable: Unauthorized, update the token',
-	},
-	{
-		name: 'Envelope 401 on HTTP 401',
-		fault: { kind: 'status', status: 401 },
-		message: 'The service answered 401: Unauthorized',
-		description: [TOKEN_HINT],
-		httpCode: '401',
-		source: 'node',
-		verdict: 'readable: Unauthorized, update the token',
 	},
 	{
 		name: 'Rotated token',

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
@@ -120,16 +121,28 @@ function redact(text: string, token: string): string {
 	return token ? text.split(token).join('[redacted]') : text;
 }
 
-async function throwFailure(this: IExecuteSingleFunctions, failure: ServiceFailure): Promise<never> {
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const token = String(credentials?.apiToken ?? '');
+/**
+ * Throws a failure as the node's error, with the token redacted. Built from words only: an
+ * HTTP client's error would keep the request, token included. `credentials` saves a second
+ * read when the caller has them.
+ */
+export async function throwFailure(
+	this: IExecuteSingleFunctions,
+	failure: ServiceFailure,
+	credentials?: ICredentialDataDecryptedObject,
+): Promise<never> {
+	const { apiToken } = credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME));
+	const token = String(apiToken ?? '');
 	const message = redact(failure.message, token);
-	throw new NodeApiError(this.getNode(), { message, httpCode: failure.httpCode } as JsonObject, {
+	const error = new NodeApiError(this.getNode(), { message, httpCode: failure.httpCode } as JsonObject, {
 		message,
 		description: redact(failure.description, token),
 		httpCode: failure.httpCode,
 		itemIndex: this.getItemIndex(),
 	});
+	// NodeApiError swaps the message of a known error code (ECONNRESET, ...) for a generic one.
+	error.message = message;
+	throw error;
 }
 
 /** Reads the envelope, throws its failure, or returns its payload. */

@@ -1,19 +1,8 @@
-import type {
-	DeclarativeRestApiSettings,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
-
-/** A request that failed before any answer of the service could be read. */
-interface NetworkFailure {
-	message: string;
-	description: string;
-	code: string;
-}
+import type { ServiceFailure } from './envelope';
+import { throwFailure } from './envelope';
 
 const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
@@ -26,11 +15,16 @@ interface ErrorLink {
 	syscall?: unknown;
 }
 
+interface NetworkErrors {
+	codes: string[];
+	messages: string[];
+}
+
 /**
  * Codes and messages of the HTTP client's and the system's errors in the chain of causes (n8n
  * wraps them). The node's own errors, which may quote the service's words, are not read.
  */
-function networkErrorsIn(error: unknown): { codes: string[]; messages: string[] } {
+function networkErrorsIn(error: unknown): NetworkErrors {
 	const codes: string[] = [];
 	const messages: string[] = [];
 	for (let link = error as ErrorLink | undefined, depth = 0; link && depth < 5; depth++, link = link.cause as ErrorLink | undefined) {
@@ -42,8 +36,7 @@ function networkErrorsIn(error: unknown): { codes: string[]; messages: string[] 
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */
-export function describeNetworkFailure(error: unknown, host: string): NetworkFailure | undefined {
-	const { codes, messages } = networkErrorsIn(error);
+function describeNetworkFailure({ codes, messages }: NetworkErrors, host: string): ServiceFailure | undefined {
 	const has = (...wanted: string[]) => codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => messages.some((message) => pattern.test(message));
 	const refused = has('ECONNREFUSED');
@@ -51,7 +44,7 @@ export function describeNetworkFailure(error: unknown, host: string): NetworkFai
 		return {
 			message: `Could not connect to the service at ${host}: the connection was refused`,
 			description: 'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
-			code: refused,
+			httpCode: refused,
 		};
 	}
 	const unknownHost = has('ENOTFOUND', 'EAI_AGAIN');
@@ -59,7 +52,7 @@ export function describeNetworkFailure(error: unknown, host: string): NetworkFai
 		return {
 			message: `Could not find the service's host ${host}`,
 			description: 'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
-			code: unknownHost,
+			httpCode: unknownHost,
 		};
 	}
 	const timedOut = has('ETIMEDOUT', 'ESOCKETTIMEDOUT') ?? (has('ECONNABORTED') && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
@@ -67,7 +60,7 @@ export function describeNetworkFailure(error: unknown, host: string): NetworkFai
 		return {
 			message: `The service at ${host} did not answer in time`,
 			description: `${UNSURE_IF_SENT} Raise Options > Timeout if the service is slow, or try again later.`,
-			code: timedOut,
+			httpCode: timedOut,
 		};
 	}
 	const cut = has('ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED') ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
@@ -75,7 +68,7 @@ export function describeNetworkFailure(error: unknown, host: string): NetworkFai
 		return {
 			message: `The connection to the service at ${host} was cut before its answer arrived`,
 			description: `${UNSURE_IF_SENT} Try again later; if it keeps happening, check proxies and the network between n8n and the service.`,
-			code: cut,
+			httpCode: cut,
 		};
 	}
 	return undefined;
@@ -83,20 +76,14 @@ export function describeNetworkFailure(error: unknown, host: string): NetworkFai
 
 /** Turns a network failure into an error that names it; other errors pass unchanged. */
 async function rethrowReadable(this: IExecutePaginationFunctions, error: unknown): Promise<never> {
-	const credentials = await this.getCredentials(CREDENTIAL_NAME).catch(() => undefined);
-	const host = String(credentials?.baseUrl ?? '').replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '') || 'the Base URL';
-	const failure = describeNetworkFailure(error, host);
+	const network = networkErrorsIn(error);
+	// The node's own errors (an error envelope, a refused value) are thrown as they are.
+	if (!network.codes.length && !network.messages.length) throw error;
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const host = String(credentials.baseUrl ?? '').replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '') || 'the Base URL';
+	const failure = describeNetworkFailure(network, host);
 	if (!failure) throw error;
-	// Built from words only: the original error holds the request, token included.
-	const readable = new NodeApiError(this.getNode(), { message: failure.message, code: failure.code } as JsonObject, {
-		message: failure.message,
-		description: failure.description,
-		httpCode: failure.code,
-		itemIndex: this.getItemIndex(),
-	});
-	// NodeApiError swaps the message of a known code for its own generic one; keep ours.
-	readable.message = failure.message;
-	throw readable;
+	return await throwFailure.call(this, failure, credentials);
 }
 
 type Send = (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;

@@ -4,6 +4,7 @@
  * package, in a fresh user folder per suite.
  */
 import { execFile, spawn } from 'child_process';
+import { randomUUID } from 'crypto';
 import type { ChildProcess } from 'child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
 import { createServer } from 'net';
@@ -311,4 +312,57 @@ export async function listExecutions(session: RestSession): Promise<{ executions
 export async function getExecution<Data = unknown>(session: RestSession, id: string): Promise<{ raw: string; execution: ExecutionSummary & { data: Data } }> {
 	const response = await session.request<{ data: ExecutionSummary & { data: string } }>('GET', `/rest/executions/${id}`);
 	return { raw: JSON.stringify(response), execution: { ...response.data, data: parseFlatted(response.data.data) as Data } };
+}
+
+/**
+ * Bulk SMS behind a webhook: Webhook (POST, answers with Send SMS's items when it is done) →
+ * Split Out on `body.contacts` (no Code node: it needs task runners) → Send SMS to each
+ * `{phone, text}` contact. `message` is the Message parameter, `settings` the node's own
+ * settings (On Error, Retry On Fail).
+ */
+export function webhookBulkSmsWorkflow(spec: {
+	id: string;
+	name: string;
+	path: string;
+	credential: { id: string; name: string };
+	instance: string;
+	message: string;
+	settings: Record<string, unknown>;
+}) {
+	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [x, 0],
+		parameters,
+	});
+	return {
+		id: spec.id,
+		name: spec.name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {
+			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			{
+				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: spec.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} }),
+				webhookId: randomUUID(),
+			},
+			node('Split Out', 'n8n-nodes-base.splitOut', 1, 220, { fieldToSplitOut: 'body.contacts', options: {} }),
+			{
+				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 440, {
+					resource: 'messaging',
+					operation: 'sendSms',
+					to: '={{ $json.phone }}',
+					instance: spec.instance,
+					message: spec.message,
+				}),
+				...spec.settings,
+				credentials: { conversationalMessagingApi: spec.credential },
+			},
+		],
+	};
 }

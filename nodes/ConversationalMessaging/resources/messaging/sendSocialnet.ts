@@ -51,7 +51,6 @@ export const sendSocialnetFields: INodeProperties[] = [
 		field({
 			displayName: 'Caption',
 			name: 'caption',
-			displayOptions: { show: { '/socialnetType': MEDIA_TYPES } },
 			description: 'Text shown with the file',
 			sendTo: 'body.caption',
 		}),
