@@ -1,5 +1,7 @@
 import type {
 	IAuthenticate,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	IHttpRequestOptions,
 	ICredentialTestRequest,
@@ -7,6 +9,8 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+
+import { NO_REDIRECTS, REDIRECT_ADVICE, REDIRECT_STATUSES } from '../nodes/ConversationalMessaging/shared/redirects';
 
 /** Methods whose body n8n drops, so the token has to travel in the query string. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -51,6 +55,46 @@ export async function authenticateWithToken(
 const UNAUTHORIZED_HINT =
 	'Unauthorized: the service rejected the API token. Copy the current token from the dashboard (Settings > API); a rotated token stops working at once.';
 
+/**
+ * How n8n's credential tester judges the answer: a responseCode rule names an HTTP error (here
+ * a redirect, refused as one), a responseSuccessBody rule reads the envelope of an answer. The
+ * tester reads both kinds from one list; n8n's type asks for a list of one kind only.
+ */
+const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> = [
+	...REDIRECT_STATUSES.map((status) => ({
+		type: 'responseCode' as const,
+		properties: {
+			value: status,
+			message: `The Base URL answered ${status}, a redirect: the test was not carried out there. ${REDIRECT_ADVICE}`,
+		},
+	})),
+	{
+		type: 'responseSuccessBody',
+		properties: { key: 'statusCode', value: 401, message: UNAUTHORIZED_HINT },
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: { key: 'body.message', value: 'Unauthorized', message: UNAUTHORIZED_HINT },
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'body.err',
+			value: true,
+			message: 'The service answered with an error envelope. Check the Base URL and the API token.',
+		},
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'body.err',
+			value: undefined,
+			message:
+				'The Base URL did not answer like the Conversational Messaging API (no {statusCode, body} envelope). Check the Base URL.',
+		},
+	},
+];
+
 export class ConversationalMessagingApi implements ICredentialType {
 	name = 'conversationalMessagingApi';
 
@@ -72,7 +116,7 @@ export class ConversationalMessagingApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the Conversational Messaging API, without /v1 (a trailing / or /v1 is ignored). For the local sandbox use http://127.0.0.1:8787.',
+				"Address of the Conversational Messaging API, without /v1 (a trailing / or /v1 is ignored). Use https://: the token travels in each request's body, so with http:// it crosses the network in clear text (fine only on this machine, e.g. the local sandbox at http://127.0.0.1:8787). Requests never follow a redirect: enter the final address.",
 		},
 		{
 			displayName: 'API Token',
@@ -93,35 +137,11 @@ export class ConversationalMessagingApi implements ICredentialType {
 			url: '/v1/client',
 			method: 'GET',
 			// Read every answer so that the rules below can judge the envelope, which is what
-			// carries the service's verdict (a 401 may come on HTTP 200).
-			ignoreHttpStatusErrors: true,
+			// carries the service's verdict (a 401 may come on HTTP 200); a redirect is not
+			// followed and fails as an HTTP error, which the responseCode rules name.
+			ignoreHttpStatusErrors: { ignore: true, except: REDIRECT_STATUSES },
+			...NO_REDIRECTS,
 		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'statusCode', value: 401, message: UNAUTHORIZED_HINT },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'body.message', value: 'Unauthorized', message: UNAUTHORIZED_HINT },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'body.err',
-					value: true,
-					message: 'The service answered with an error envelope. Check the Base URL and the API token.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'body.err',
-					value: undefined,
-					message:
-						'The Base URL did not answer like the Conversational Messaging API (no {statusCode, body} envelope). Check the Base URL.',
-				},
-			},
-		],
+		rules: TEST_RULES as ICredentialTestRequest['rules'],
 	};
 }

@@ -63,6 +63,8 @@ export interface FaultMatch {
 	operationId?: string;
 	/** Exact request path without query string. */
 	path?: string;
+	/** Query parameters the request must carry, with these values. */
+	query?: Record<string, string>;
 }
 export type Fault = { match?: FaultMatch; times?: number } & (
 	| { kind: 'latency'; ms: number }
@@ -72,9 +74,22 @@ export type Fault = { match?: FaultMatch; times?: number } & (
 	| { kind: 'malformed' }
 	| { kind: 'empty' }
 	| { kind: 'drop' }
+	/**
+	 * A redirect (301, 302, 303, 307, 308) to the same path and query on another host: `to` (an
+	 * origin), by default the sandbox's other loopback host (`elsewhere`).
+	 */
+	| { kind: 'redirect'; status: number; to?: string }
 );
 type TerminalFault = Exclude<Fault, { kind: 'latency' }>;
-const FAULT_KINDS = new Set<string>(['latency', 'status', 'errTrue', 'malformed', 'empty', 'drop']);
+const FAULT_KINDS = new Set<string>(['latency', 'status', 'errTrue', 'malformed', 'empty', 'drop', 'redirect']);
+
+/** What reached the other host a redirect points to. */
+export interface ElsewhereRequest {
+	method: string;
+	url: string;
+	headers: Record<string, string | string[] | undefined>;
+	body: string;
+}
 
 export interface Agent { id: string; name: string; phone: string; email: string }
 export type Contact = { id: string } & Record<string, unknown>;
@@ -151,6 +166,11 @@ export interface Sandbox {
 	/** The researcher as the service shows it now (status, progress, output computed from time). */
 	researcherView(id: string): Record<string, unknown> | undefined;
 	rotateToken(): string;
+	/**
+	 * Another host on loopback (127.0.0.2), where redirect faults point by default: it records
+	 * every request and answers like a successful send, as a hijacked address would.
+	 */
+	elsewhere: { url: string; requests: ElsewhereRequest[] };
 	injectFault(f: Fault): void;
 	clearFaults(): void;
 	/** Back to the seeded state, initial token, no faults, no recorded requests. */
@@ -560,6 +580,31 @@ function sendJson(res: http.ServerResponse, status: number, payload: unknown, he
 	res.end(text);
 }
 
+/** The other loopback host of redirect faults: records what reaches it, answers like a send. */
+async function startElsewhere(): Promise<{ url: string; requests: ElsewhereRequest[]; close(): Promise<void> }> {
+	const requests: ElsewhereRequest[] = [];
+	const server = http.createServer((req, res) => {
+		readBody(req).then((body) => {
+			requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+			sendJson(res, 200, { statusCode: 200, body: { err: false, id: 'elsewhere', status: 'queued' } });
+		}, () => res.destroy());
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.2', () => resolve());
+	});
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.2:${port}`,
+		requests,
+		close: async () => {
+			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+			server.closeAllConnections();
+			await closed;
+		},
+	};
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const { api, queryTokenNames } = await loadContract();
 	const seed = options.seed ?? 1;
@@ -598,12 +643,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const sendError = (res: http.ServerResponse, status: number, message: string) =>
 		sendJson(res, options.errorsAsHttp200 ? 200 : status, { statusCode: status, body: { err: true, message } });
 
-	const takeFaults = (operationId: string | null, path: string) => {
+	const takeFaults = (operationId: string | null, path: string, query: Record<string, unknown>) => {
 		let latency = 0;
 		let terminal: TerminalFault | undefined;
 		for (const f of faults) {
 			const m = f.fault.match;
-			if (f.left <= 0 || (m?.operationId && m.operationId !== operationId) || (m?.path && m.path !== path)) continue;
+			const queryDiffers = m?.query && Object.entries(m.query).some(([name, value]) => query[name] !== value);
+			if (f.left <= 0 || (m?.operationId && m.operationId !== operationId) || (m?.path && m.path !== path) || queryDiffers) continue;
 			if (f.fault.kind === 'latency') latency += f.fault.ms;
 			else if (terminal) continue;
 			else terminal = f.fault;
@@ -613,8 +659,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return { latency, terminal };
 	};
 
-	const sendFault = (res: http.ServerResponse, f: TerminalFault): number => {
+	const sendFault = (req: http.IncomingMessage, res: http.ServerResponse, f: TerminalFault): number => {
 		switch (f.kind) {
+			case 'redirect': {
+				res.writeHead(f.status, { location: `${f.to ?? elsewhere.url}${req.url ?? '/'}`, 'content-length': 0 });
+				res.end();
+				return f.status;
+			}
 			case 'status': {
 				const headers: http.OutgoingHttpHeaders = f.retryAfter === undefined ? {} : { 'retry-after': String(f.retryAfter) };
 				const reason = http.STATUS_CODES[f.status] ?? 'Error';
@@ -756,14 +807,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		};
 		record(rec);
 
-		const { latency, terminal } = faults.length ? takeFaults(operationId, path) : { latency: 0, terminal: undefined };
+		const { latency, terminal } = faults.length ? takeFaults(operationId, path, query) : { latency: 0, terminal: undefined };
 		if (latency) {
 			rec.fault = 'latency';
 			await delay(latency);
 		}
 		if (terminal) {
 			rec.fault = terminal.kind;
-			rec.status = sendFault(res, terminal);
+			rec.status = sendFault(req, res, terminal);
 			return;
 		}
 		const fail = (e: ServiceError) => {
@@ -797,6 +848,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
 	});
 	const port = (server.address() as { port: number }).port;
+	const elsewhere = await startElsewhere();
 
 	const sandbox: Sandbox = {
 		url: `http://127.0.0.1:${port}`,
@@ -805,6 +857,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return token;
 		},
 		requests,
+		elsewhere: { url: elsewhere.url, requests: elsewhere.requests },
 		get state() {
 			return state;
 		},
@@ -830,6 +883,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			token = initialToken;
 			faults = [];
 			requests.length = 0;
+			elsewhere.requests.length = 0;
 			resetStats();
 		},
 		close: async () => {
@@ -837,7 +891,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			timers.clear();
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			server.closeAllConnections();
-			await closed;
+			await Promise.all([closed, elsewhere.close()]);
 		},
 	};
 	return sandbox;

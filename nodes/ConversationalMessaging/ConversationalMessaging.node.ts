@@ -11,6 +11,7 @@ import { messagingDescription } from './resources/messaging';
 import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
+import { NO_REDIRECTS } from './shared/redirects';
 
 export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,6 +36,8 @@ export class ConversationalMessaging implements INodeType {
 			// Every answer reaches the envelope check, which knows the service's error shape
 			// (an error can arrive on HTTP 200) and says what went wrong.
 			ignoreHttpStatusErrors: true,
+			// The token is in the body: a redirect would carry it elsewhere (shared/redirects.ts).
+			...NO_REDIRECTS,
 		},
 		properties: [
 			{

@@ -50,4 +50,14 @@ describe('Conversational Messaging API credential', () => {
 		server.close();
 		expect(result).toEqual({ status: 'Error', message: expect.stringContaining('Check the Base URL') });
 	});
+
+	it.each([301, 302, 303, 307, 308])('fails on a redirect (%i) to another host, which receives nothing, and says to enter the final address', async (status) => {
+		suite.sandbox.injectFault({ kind: 'redirect', status });
+		const result = await testCredential({ baseUrl: suite.sandbox.url, apiToken: suite.sandbox.token });
+		suite.sandbox.clearFaults();
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(new RegExp(`^The Base URL answered ${status}, a redirect: the test was not carried out there\\.`)) });
+		expect(result.message).toContain("Put the service's final address in the credential's Base URL (for example https:// instead of http://");
+		expect(suite.sandbox.elsewhere.requests).toEqual([]);
+		expect(suite.sandbox.requests.at(-1)).toMatchObject({ path: '/v1/client', status });
+	});
 });

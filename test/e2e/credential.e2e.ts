@@ -39,4 +39,15 @@ describe('credential test in real n8n', () => {
 		expect(result.message).toMatch(/^Unauthorized: /);
 		expect(result.message).not.toContain('wrongtoken123');
 	});
+
+	it.each([301, 302, 303, 307, 308])('fails on a redirect (%i) to another host, which receives nothing, and says to enter the final address', async (status) => {
+		sandbox.injectFault({ kind: 'redirect', status });
+		const result = await session.testCredential('cmSandboxCred001');
+		sandbox.clearFaults();
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(new RegExp(`^The Base URL answered ${status}, a redirect: the test was not carried out there\\.`));
+		expect(result.message).toContain("Put the service's final address in the credential's Base URL (for example https:// instead of http://");
+		expect(result.message).not.toContain(sandbox.token);
+		expect(sandbox.elsewhere.requests).toEqual([]);
+	});
 });

@@ -47,7 +47,16 @@ const bulkSms = (mode: Mode) =>
 	});
 
 /** The faults of the engine's matrix that a webhook call can meet in real n8n, with the same expected messages. */
-const IN_REAL_N8N = ['HTTP 500', 'HTTP 502 with an HTML body', 'HTTP 429 with Retry-After', 'Connection dropped mid-response', 'Malformed JSON body', 'err: true on HTTP 200', 'Envelope 401 on HTTP 200'];
+const IN_REAL_N8N = [
+	'HTTP 500',
+	'HTTP 502 with an HTML body',
+	'HTTP 429 with Retry-After',
+	'Connection dropped mid-response',
+	'Malformed JSON body',
+	'err: true on HTTP 200',
+	'Envelope 401 on HTTP 200',
+	'Redirect (307) to another host',
+];
 const CASES = SERVICE_FAULTS.filter((fault) => IN_REAL_N8N.includes(fault.name));
 const RETRY_CASES = CASES.filter((c) => c.name === 'HTTP 500' || c.name === 'HTTP 429 with Retry-After');
 
@@ -299,5 +308,8 @@ describe('faults in real n8n', () => {
 		expect(server.log()).toContain('The service answered 401: Unauthorized');
 		expect(sandbox.requests.length).toBeGreaterThan(0);
 		expect(sandbox.requests.filter((request) => !tokenWhereDocumented(request, token))).toEqual([]);
+		// The redirect cases sent nothing on to the address the redirect named.
+		expect(sandbox.requests.filter((request) => request.fault === 'redirect').length).toBeGreaterThan(0);
+		expect(sandbox.elsewhere.requests).toEqual([]);
 	});
 });

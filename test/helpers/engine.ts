@@ -4,7 +4,7 @@
  * go over real HTTP to a server on 127.0.0.1. Only what the n8n server process would supply
  * around the engine (node type registry, decrypted credentials, hooks) is provided here.
  */
-import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { DirectoryLoader, ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -21,7 +21,7 @@ import type {
 	ExecutionError,
 	IVersionedNodeType,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import { createEmptyRunExecutionData, ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { ConversationalMessagingApi } from '../../credentials/ConversationalMessagingApi.credentials';
 import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
@@ -60,8 +60,8 @@ const credentialType = new ConversationalMessagingApi();
 const nodeTypeUnderTest = loadNodeType();
 
 /**
- * What n8n's CredentialsTester runs for a credential's `test` request: a node type with no
- * properties whose request defaults are the test request.
+ * What n8n's CredentialsTester runs for a credential's `test` request: a node type whose only
+ * property routes the test request (n8n 2.41's credentials-tester.service).
  */
 const CREDENTIAL_TEST_TYPE = 'test.credentialTest';
 const credentialTestNodeType: INodeType = {
@@ -75,8 +75,7 @@ const credentialTestNodeType: INodeType = {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: credentialType.name, required: true }],
-		requestDefaults: credentialType.test.request,
-		properties: [],
+		properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credentialType.test.request } }],
 	},
 };
 
@@ -152,6 +151,37 @@ export interface RunResult {
 
 let executionCounter = 0;
 
+/** What the n8n server supplies around the engine, with these decrypted credentials. */
+function additionalDataFor(credentials: RunOptions['credentials']): IWorkflowExecuteAdditionalData {
+	const executionId = String(++executionCounter);
+	return {
+		credentialsHelper: new TestCredentialsHelper(credentials),
+		hooks: new ExecutionLifecycleHooks('manual', executionId, { id: 'test', name: 'test', nodes: [], connections: {}, active: false } as never),
+		executionId,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678',
+		formBaseUrl: 'http://127.0.0.1:5678/form',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/formWaiting',
+		formTestBaseUrl: 'http://127.0.0.1:5678/formTest',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhookWaiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhookTest',
+		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcpTest',
+		variables: {},
+		logAiEvent: () => {},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('not used');
+		},
+		startRunnerTask: async () => {
+			throw new Error('not used');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const source: INode = {
 		id: 'source',
@@ -182,33 +212,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		active: false,
 		nodeTypes,
 	});
-	const executionId = String(++executionCounter);
-	const additionalData = {
-		credentialsHelper: new TestCredentialsHelper(options.credentials),
-		hooks: new ExecutionLifecycleHooks('manual', executionId, { id: 'test', name: 'test', nodes: [], connections: {}, active: false } as never),
-		executionId,
-		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678',
-		formBaseUrl: 'http://127.0.0.1:5678/form',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/formWaiting',
-		formTestBaseUrl: 'http://127.0.0.1:5678/formTest',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhookWaiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhookTest',
-		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcpTest',
-		variables: {},
-		logAiEvent: () => {},
-		getRunExecutionData: async () => undefined,
-		getRuntimeCredential: async () => undefined,
-		executeWorkflow: async () => {
-			throw new Error('not used');
-		},
-		startRunnerTask: async () => {
-			throw new Error('not used');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = additionalDataFor(options.credentials);
 
 	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: source });
 	const taskData = run.data.resultData.runData[node.name]?.[0];
@@ -220,14 +224,45 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 }
 
 /**
- * The credential test as n8n's CredentialsTester judges it: an HTTP error fails with its
- * message; otherwise each `responseSuccessBody` rule whose key holds its value fails with
- * the rule's message; else "Connection successful!".
+ * The credential test as n8n's CredentialsTester runs and judges it (RoutingNode on a temporary
+ * node, outside any workflow run): an HTTP error fails with the message
+ * of the `responseCode` rule for its status, else with its status text; another error with its
+ * code or message; an answer, with the message of the first `responseSuccessBody` rule whose key
+ * holds its value; else "Connection successful!".
  */
 export async function testCredential(credentials: RunOptions['credentials']): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const { items, error } = await runNode({ parameters: {}, credentials, nodeType: CREDENTIAL_TEST_TYPE });
-	if (error) return { status: 'Error', message: error.message };
-	for (const rule of credentialType.test.rules ?? []) {
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: CREDENTIAL_TEST_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [credentialType.name]: { id: '1', name: 'Conversational Messaging account' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new ExecuteContext(workflow, node, additionalDataFor(credentials), 'internal', createEmptyRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+	let items: INodeExecutionData[] = [];
+	let error: (Error & { cause?: unknown }) | undefined;
+	try {
+		items = (await new RoutingNode(context, credentialTestNodeType).runNode())?.[0] ?? [];
+	} catch (thrown) {
+		error = thrown as Error;
+	}
+	const rules = credentialType.test.rules ?? [];
+	if (error) {
+		const cause = error.cause as { response?: { status: number; statusText?: string }; code?: string } | undefined;
+		const status = cause?.response?.status;
+		if (status !== undefined) {
+			const rule = rules.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === status);
+			if (rule) return { status: 'Error', message: rule.properties.message };
+			if (status < 199 || status > 299) return { status: 'Error', message: cause?.response?.statusText || `Received HTTP status code: ${status}` };
+		} else if (cause?.code) {
+			return { status: 'Error', message: cause.code };
+		}
+		return { status: 'Error', message: error.message };
+	}
+	for (const rule of rules) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const found = rule.properties.key.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], items[0]?.json);
 		if (found === rule.properties.value) return { status: 'Error', message: rule.properties.message };

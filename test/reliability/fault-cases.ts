@@ -8,6 +8,7 @@ import type { FaultRow } from './results';
 
 export const RETRY_HINT = 'Try again later, or turn on Retry On Fail';
 export const TOKEN_HINT = 'Update the credential with the current token';
+export const REDIRECT_HINT = "Put the service's final address in the credential's Base URL (for example https:// instead of http://";
 
 export interface ServiceFaultCase {
 	name: string;
@@ -102,5 +103,14 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 		httpCode: '401',
 		source: 'node',
 		verdict: 'readable: Unauthorized, update the token',
+	},
+	{
+		name: 'Redirect (307) to another host',
+		fault: { kind: 'redirect', status: 307 },
+		message: /^The service answered 307, a redirect to http:\/\/127\.0\.0\.2:\d+: the request was not carried out there$/,
+		description: ['the API token travels with every request', REDIRECT_HINT],
+		httpCode: '307',
+		source: 'node',
+		verdict: 'readable: the status, the host it pointed to, not sent there, enter the final address',
 	},
 ];

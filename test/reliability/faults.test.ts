@@ -181,6 +181,8 @@ describe('fault matrix', () => {
 		const executed = continued.requests.filter((request) => request.status === 200 && (request.fault === null || request.fault === 'latency'));
 		expect(executed).toHaveLength(succeeded.length + (fault.sentAnyway ? failed.length : 0));
 
+		// Nothing is sent on to a redirect's address, nor anywhere else but the service.
+		expect(suite.sandbox.elsewhere.requests).toEqual([]);
 		const leaks = [...tokenLeaks(stopped, token), ...tokenLeaks(continued, token)];
 		expect(leaks).toEqual([]);
 		faultRows.push({

@@ -9,7 +9,7 @@ import type { ResultsFile } from './results';
 import { RESULTS_DIR } from './results';
 
 const REPORT_PATH = join(__dirname, '..', '..', 'docs', 'RELIABILITY.md');
-const EXPECTED_FILES = ['faults', 'bad-input', 'token', 'load', 'batching'];
+const EXPECTED_FILES = ['faults', 'bad-input', 'token', 'redirects', 'load', 'batching'];
 
 const cell = (value: unknown) => String(value ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const table = (header: string[], rows: unknown[][]) =>
@@ -31,9 +31,10 @@ function report(files: ResultsFile[]): string {
 	const inputs = files.flatMap((file) => file.inputs ?? []);
 	const wrongTypes = files.flatMap((file) => file.wrongTypes ?? []);
 	const token = files.flatMap((file) => file.token ?? []);
+	const redirects = files.flatMap((file) => file.redirects ?? []);
 	const load = files.find((file) => file.load)?.load;
 	const batching = files.find((file) => file.batching)?.batching;
-	const leaks = sum(faults, (row) => row.leaks) + sum(token, (row) => row.leaks);
+	const leaks = sum(faults, (row) => row.leaks) + sum(token, (row) => row.leaks) + sum(redirects, (row) => row.leaks);
 	const pure = inputs.filter((row) => row.where === 'pure');
 	const engine = inputs.filter((row) => row.where === 'engine');
 	const poorMessages = faults.filter((row) => row.source === 'n8n');
@@ -52,6 +53,7 @@ function report(files: ResultsFile[]): string {
 		`- Token leaks found: **${leaks}** (canary token through all ${token[0]?.operations ?? 0} operations, on success and under ${token.length - 1} faults, and through the fault matrix).`,
 		`- Bad input: ${sum(inputs, (row) => row.cases)} values over ${pure.length} fields (${sum(pure, (row) => row.cases)} in-process, ${sum(engine, (row) => row.cases)} through the engine) and ${sum(wrongTypes, (row) => row.itemsIn)} wrong-type expressions over ${wrongTypes.length} main fields: **${sum(inputs, (row) => row.crashes)} crashes, ${sum(inputs, (row) => row.rejectedByContract) + sum(wrongTypes, (row) => row.invalidRequests)} requests the contract rejects**.`,
 		`- Faults: ${faults.length} kinds; with continue-on-fail every input item gave one output item, failed items paired to their input, the others sent exactly once.`,
+		`- Redirects: ${sum(redirects, (row) => row.runs)} runs answered 301, 302, 303, 307 or 308 (every operation, the researcher's poll, a later page of a list): **${sum(redirects, (row) => row.sentElsewhere)} requests sent on** to the other host, ${sum(redirects, (row) => row.failedWithRedirectError)} failed naming the redirect.`,
 		load ? `- Load: ${load.items} items in one execution, ${load.lost} lost, ${load.duplicated} duplicated, ${seconds(load.durationMs)}, peak RSS ${load.rssPeakMb} MB.` : '',
 		'',
 		'## Faults',
@@ -111,6 +113,15 @@ function report(files: ResultsFile[]): string {
 		table(
 			['Scenario', 'Operations', 'Runs', 'Requests', 'Token only in body (or GET query)', 'Leaks', 'Errors holding it in memory'],
 			token.map((row) => [row.scenario, row.operations, row.runs, row.requests, row.tokenOnlyWhereDocumented, row.leaks, row.inMemoryOnly]),
+		),
+		'',
+		'## Redirects',
+		'',
+		"The sandbox answers with a redirect to the same path and query on another loopback host (127.0.0.2), which records anything that reaches it and would answer like a successful send. A 307 or 308 would carry the body, token included; a GET's redirect carries its query, token included. Each operation ran once stopping and once continuing on fail; the message must name the status and the host, and the description say to enter the final address in the Base URL.",
+		'',
+		table(
+			['Redirected', 'Runs', 'Failed naming the redirect', 'Requests to the service', 'Requests that reached the other host', 'Leaks'],
+			redirects.map((row) => [row.what, row.runs, row.failedWithRedirectError, row.requests, row.sentElsewhere, row.leaks]),
 		),
 		'',
 	];

@@ -71,6 +71,17 @@ export interface TokenRow {
 	inMemoryOnly: number;
 }
 
+export interface RedirectRow {
+	/** The status, and which operations or which of their requests were redirected. */
+	what: string;
+	runs: number;
+	failedWithRedirectError: number;
+	requests: number;
+	/** Requests that reached the host the redirect pointed to. */
+	sentElsewhere: number;
+	leaks: number;
+}
+
 export interface LoadFigures {
 	items: number;
 	itemsOut: number;
@@ -103,6 +114,7 @@ export interface Results {
 	inputs?: InputRow[];
 	wrongTypes?: WrongTypeRow[];
 	token?: TokenRow[];
+	redirects?: RedirectRow[];
 	load?: LoadFigures;
 	batching?: BatchingFigures;
 }

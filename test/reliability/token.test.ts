@@ -47,6 +47,8 @@ const SCENARIOS: Scenario[] = [
 	{ name: 'Envelope 401 on HTTP 200', fault: { kind: 'errTrue', statusCode: 401, message: 'Unauthorized' } },
 	{ name: 'Envelope 401 on HTTP 401', fault: { kind: 'status', status: 401 } },
 	{ name: 'Service echoes the token in its error', fault: { kind: 'errTrue', message: `Token ${token} is not valid for this instance` } },
+	// A GET's redirect keeps its query, token included, in the address it points to.
+	{ name: 'Redirect (308) to another host', fault: { kind: 'redirect', status: 308 } },
 	{ name: 'Rotated token', rotated: true },
 ];
 
@@ -83,6 +85,7 @@ describe('the API token', () => {
 		const misplaced = requests.filter((request) => !tokenWhereDocumented(request, token));
 		expect(misplaced.map((request) => `${request.method} ${request.path} ${request.tokenLocation}`)).toEqual([]);
 		expect(requests.filter((request) => !request.valid).map((request) => request.errors)).toEqual([]);
+		expect(suite.sandbox.elsewhere.requests).toEqual([]);
 
 		rows.push({
 			scenario: scenario.name,

@@ -53,6 +53,21 @@ describe('fault kinds', () => {
 		expect([second.status, JSON.parse(second.data)]).toEqual([200, { statusCode: 503, body: { err: true, message: 'Instance offline' } }]);
 	});
 
+	test('redirect points to the same path and query on the other loopback host, which records what a client that follows it sends', async () => {
+		sb.injectFault({ kind: 'redirect', status: 307, times: 2 });
+		const held = await http.post('/v1/sms', { token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' }, { maxRedirects: 0 });
+		expect(held.status).toBe(307);
+		expect(held.headers.location).toBe(`${sb.elsewhere.url}/v1/sms`);
+		expect(sb.elsewhere.requests).toEqual([]);
+		// A client that follows a 307 sends the body, token included, to the other host.
+		const followed = await sms();
+		expect(followed.status).toBe(200);
+		expect(sb.elsewhere.requests).toEqual([expect.objectContaining({ method: 'POST', url: '/v1/sms', body: expect.stringContaining(sb.token) })]);
+		expect(sb.state.sentMessages.size).toBe(0);
+		sb.reset();
+		expect(sb.elsewhere.requests).toEqual([]);
+	});
+
 	test('malformed answers HTTP 200 with a body that is not JSON', async () => {
 		sb.injectFault({ kind: 'malformed', times: 1 });
 		const res = await client();

@@ -9,6 +9,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
+import { REDIRECT_ADVICE, redirectMessage } from './redirects';
 
 /**
  * Where list operations find their records. The service does not document the payload of its
@@ -58,10 +59,20 @@ function describeText(text: string): string {
 /**
  * Reads the service's envelope `{statusCode, body: {err, ...}}`. A failure is any HTTP error,
  * `err: true`, or an envelope statusCode other than 200, even on HTTP 200; a body that is not
- * an envelope at all (an HTML page from a gateway, an empty answer) is a failure too.
+ * an envelope at all (an HTML page from a gateway, an empty answer) is a failure too, and so is
+ * a redirect, which the node never follows (shared/redirects.ts).
  */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const httpStatus = Number(response.statusCode) || 0;
+	if (httpStatus >= 300 && httpStatus < 400) {
+		return {
+			failure: {
+				message: redirectMessage(httpStatus, headerValue(response.headers, 'location')),
+				description: REDIRECT_ADVICE,
+				httpCode: String(httpStatus),
+			},
+		};
+	}
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	let raw: unknown = response.body;
 	if (Buffer.isBuffer(raw)) raw = raw.toString('utf8');

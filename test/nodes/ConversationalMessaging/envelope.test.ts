@@ -3,6 +3,7 @@
  * envelope is unwrapped, and every kind of failure the service or a gateway can produce
  * becomes a NodeApiError that says what happened and what to do.
  */
+import { readEnvelope } from '../../../nodes/ConversationalMessaging/shared/envelope';
 import { jsonOf, useSandbox } from '../../helpers/sandbox';
 
 const suite = useSandbox();
@@ -79,5 +80,21 @@ describe('continue on fail', () => {
 		expect(run.items[1].json.error).toBe('The service answered 404: Short link missing not found');
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
 		expect(run.items[0].json).toMatchObject({ idUrl: 'welcome' });
+	});
+});
+
+describe('redirects', () => {
+	it('names where a redirect pointed by its origin only (its path and query could hold the token), or says it stays on the host', () => {
+		const failure = (location?: string) => {
+			const reading = readEnvelope({ statusCode: 302, headers: location === undefined ? {} : { location }, body: '' });
+			return 'failure' in reading ? reading.failure : undefined;
+		};
+		expect(failure('https://api.example.com/v1/client?token=abc')).toEqual({
+			message: 'The service answered 302, a redirect to https://api.example.com: the request was not carried out there',
+			description: expect.stringContaining("Put the service's final address in the credential's Base URL"),
+			httpCode: '302',
+		});
+		expect(failure('/v2/client?token=abc')?.message).toBe('The service answered 302, a redirect to another address on the same host: the request was not carried out there');
+		expect(failure()?.message).toBe('The service answered 302, a redirect to no address: the request was not carried out there');
 	});
 });

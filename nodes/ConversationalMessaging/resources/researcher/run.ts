@@ -11,6 +11,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from '../../shared/constants';
 import { collection, field, operation, showFor } from '../../shared/descriptions';
 import { envelopePayload } from '../../shared/envelope';
+import { NO_REDIRECTS } from '../../shared/redirects';
 import { researcherUrl } from './get';
 
 /** Polling grows by this factor after the first minute, up to MAX_POLL_INTERVAL_MS. */
@@ -48,6 +49,7 @@ async function readResearcher(this: IExecuteSingleFunctions, baseURL: string, id
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		...NO_REDIRECTS,
 	})) as IN8nHttpFullResponse;
 	return await envelopePayload.call(this, response);
 }
