@@ -11,6 +11,7 @@ import { messagingDescription } from './resources/messaging';
 import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
+import { bulkOperations } from './shared/bulk/sendLoop';
 import { NO_REDIRECTS } from './shared/redirects';
 
 export class ConversationalMessaging implements INodeType {
@@ -79,4 +80,7 @@ export class ConversationalMessaging implements INodeType {
 			...shortLinkDescription,
 		],
 	};
+
+	// The bulk operations run through the send loop, driven by this same description.
+	customOperations = bulkOperations(this.description);
 }

@@ -59,6 +59,11 @@ export function loadNodeType(): INodeType {
 const credentialType = new ConversationalMessagingApi();
 const nodeTypeUnderTest = loadNodeType();
 
+/** The same node with its send loop removed: every operation through n8n's RoutingNode (the parity test's reference). */
+export const ROUTING_ONLY_NODE_TYPE = 'test.conversationalMessagingRoutingOnly';
+const routingOnlyNodeType = loadNodeType();
+delete routingOnlyNodeType.customOperations;
+
 /**
  * What n8n's CredentialsTester runs for a credential's `test` request: a node type whose only
  * property routes the test request (n8n 2.41's credentials-tester.service).
@@ -81,6 +86,7 @@ const credentialTestNodeType: INodeType = {
 
 const typesByName: Record<string, INodeType> = {
 	[NODE_TYPE]: nodeTypeUnderTest,
+	[ROUTING_ONLY_NODE_TYPE]: routingOnlyNodeType,
 	[CREDENTIAL_TEST_TYPE]: credentialTestNodeType,
 	[SOURCE_TYPE]: new ItemsSource(),
 };

@@ -20,6 +20,8 @@ export interface ServiceFaultCase {
 	httpCode: string;
 	source: FaultRow['source'];
 	verdict: string;
+	/** The send loop waits and sends the refused requests again: no item fails, each is sent once. */
+	recovers?: boolean;
 }
 
 export const SERVICE_FAULTS: ServiceFaultCase[] = [
@@ -43,12 +45,13 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 	},
 	{
 		name: 'HTTP 429 with Retry-After',
-		fault: { kind: 'status', status: 429, retryAfter: 7 },
-		message: 'The service answered 429: Too Many Requests',
-		description: ['The service asks to wait 7 s', 'Retry On Fail', 'Options > Batching'],
+		fault: { kind: 'status', status: 429, retryAfter: 1 },
+		message: '',
+		description: [],
 		httpCode: '429',
 		source: 'node',
-		verdict: 'readable: status, the Retry-After wait, Retry On Fail or Batching',
+		verdict: 'recovered: each refused item waited the Retry-After and was sent again, once',
+		recovers: true,
 	},
 	{
 		name: 'Connection dropped mid-response',

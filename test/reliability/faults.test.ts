@@ -87,6 +87,17 @@ const CASES: FaultCase[] = [
 		allFail: true,
 	},
 	{
+		name: 'HTTP 429 that lasts (Max Wait When Rate Limited: 2 s)',
+		fault: { kind: 'status', status: 429, retryAfter: 1 },
+		parameters: { messagingSendOptions: { maxRateLimitWait: 2 } },
+		message: 'The service answered 429: Too Many Requests',
+		description: ['The service still refused the request after 3 tries and 2 s of waiting (it asks to wait 1 s); it was not carried out', 'Lower Max Requests in Flight'],
+		httpCode: '429',
+		source: 'node',
+		verdict: 'readable: refused after the allowed tries and wait, not carried out, what to change',
+		allFail: true,
+	},
+	{
 		name: 'Rotated token',
 		arrange: () => suite.sandbox.rotateToken(),
 		message: 'The service answered 401: Unauthorized',
@@ -128,18 +139,22 @@ describe("n8n's Retry On Fail", () => {
 		retryRows.push({ fault: `${name}, 1 item`, itemsIn: 1, itemsOut: run.items.length, requests: run.requests.length, sends: 1, duplicates: 0 });
 	});
 
-	it('re-runs the whole node: with several items, the ones that had succeeded are sent again', async () => {
-		// n8n retries a node, not an item; recorded for the report (bulk sends should prefer
-		// continue-on-fail and a second pass over the failed items).
-		const items = itemsFor('retry several', 3);
-		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1 });
+	it.each<[string, Fault]>([
+		['HTTP 500', { kind: 'status', status: 500, times: 1 }],
+		['an error envelope (err: true)', { kind: 'errTrue', message: 'Instance line-1 is busy', times: 1 }],
+	])('re-runs the whole node after %s on one item of 20: the items the service had accepted are not sent again', async (name, fault) => {
+		// n8n retries a node, not an item: the send loop remembers what the service accepted.
+		const items = itemsFor(`retry several ${name}`, 20);
+		suite.sandbox.injectFault({ ...fault, match: { path: '/v1/sms' } });
 		const run = await suite.run(sms, { items, retryOnFail, apiToken: token });
 		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(items.length);
+		expect(run.items.map((item) => item.json)).toEqual(items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })));
 		const sends = sendsOf(items.map((item) => item.text));
-		expect([...sends].sort()).toEqual([1, 2, 2]);
+		expect(sends).toEqual(items.map(() => 1));
+		// 20 requests on the first try, then the failed item alone.
+		expect(run.requests).toHaveLength(21);
 		retryRows.push({
-			fault: 'HTTP 500 on the first request, 3 items',
+			fault: `${name} on one request, 20 items`,
 			itemsIn: items.length,
 			itemsOut: run.items.length,
 			requests: run.requests.length,
@@ -147,10 +162,55 @@ describe("n8n's Retry On Fail", () => {
 			duplicates: sends.filter((count) => count > 1).length,
 		});
 	});
+
+	it('does not send again an item whose request timed out: the service may have carried it out', async () => {
+		const items = itemsFor('retry after timeout', 3);
+		suite.sandbox.injectFault({ kind: 'latency', ms: LATENCY_MS, times: 1 });
+		const run = await suite.run({ ...sms, requestOptions: { timeout: TIMEOUT_MS } }, { items, retryOnFail, apiToken: token });
+		await sleep(LATENCY_MS);
+		// Every try failed on the unsure item: n8n reports it; the others were sent once.
+		expect(run.error?.message).toMatch(/did not answer in time/);
+		expect(sendsOf(items.map((item) => item.text))).toEqual([1, 1, 1]);
+		expect(run.requests).toHaveLength(3);
+		retryRows.push({ fault: 'Timeout on one request, 3 items (not sent again)', itemsIn: 3, itemsOut: 0, requests: run.requests.length, sends: 3, duplicates: 0 });
+	});
 });
 
 describe('fault matrix', () => {
-	it.each(CASES)('$name: a readable error; with continue-on-fail one item out per item in, the others sent once', async (fault) => {
+	it.each(CASES.filter((fault) => fault.recovers))('$name: the send loop waits and sends the refused items again, each once, and no item fails', async (fault) => {
+		for (const continueOnFail of [false, true]) {
+			const label = `${fault.name} (${continueOnFail ? 'continue' : 'stop'})`;
+			const items = itemsFor(label, ITEMS);
+			const run = await runUnder(fault, label, ITEMS, continueOnFail);
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => item.json)).toEqual(items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })));
+			expect(run.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+			const sends = sendsOf(items.map((item) => item.text));
+			expect(sends).toEqual(items.map(() => 1));
+			const refused = continueOnFail ? FAILING : 1;
+			expect(run.requests).toHaveLength(ITEMS + refused);
+			expect(tokenLeaks(run, token)).toEqual([]);
+			if (continueOnFail) {
+				faultRows.push({
+					fault: fault.name,
+					source: fault.source,
+					verdict: fault.verdict,
+					message: '(none: no item failed)',
+					description: '',
+					httpCode: fault.httpCode,
+					itemsIn: ITEMS,
+					itemsOut: run.items.length,
+					failed: 0,
+					requests: run.requests.length,
+					sends: sends.reduce((sum, count) => sum + count, 0),
+					sentAnyway: 0,
+					leaks: 0,
+				});
+			}
+		}
+	});
+
+	it.each(CASES.filter((fault) => !fault.recovers))('$name: a readable error; with continue-on-fail one item out per item in, the others sent once', async (fault) => {
 		const stopped = await runUnder(fault, `${fault.name} (stop)`, 1, false);
 		expect(stopped.items).toEqual([]);
 		const error = stopped.error as (typeof stopped.error & { httpCode?: string }) | undefined;

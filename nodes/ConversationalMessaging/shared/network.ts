@@ -7,6 +7,19 @@ import { throwFailure } from './envelope';
 const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
 
+/** Network failures after which the service may have carried the request out. */
+const UNSURE_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'];
+
+/**
+ * Whether a request that failed this way may still have been carried out by the service: no
+ * complete answer arrived (a timeout, a cut connection), or a 2xx answer could not be read.
+ * Such a request must never be sent again by the node.
+ */
+export function mayHaveBeenCarriedOut(error: unknown): boolean {
+	const code = String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '');
+	return UNSURE_CODES.includes(code) || /^2\d\d$/.test(code);
+}
+
 interface ErrorLink {
 	code?: unknown;
 	message?: unknown;

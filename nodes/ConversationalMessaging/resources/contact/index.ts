@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendOptions } from '../../shared/bulk/options';
 import { operationSelector } from '../../shared/descriptions';
 import { contactAddFields, contactAddOperation } from './add';
 import { contactGetAllFields, contactGetAllOperation } from './getAll';
@@ -8,4 +9,5 @@ export const contactDescription: INodeProperties[] = [
 	operationSelector('contact', [contactAddOperation, contactGetAllOperation], 'add'),
 	...contactAddFields,
 	...contactGetAllFields,
+	sendOptions('contact'),
 ];

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendOptions } from '../../shared/bulk/options';
 import { operationSelector } from '../../shared/descriptions';
 import { legacyMessageGetFields, legacyMessageGetOperation } from './get';
 import { legacyMessageSendFields, legacyMessageSendOperation } from './send';
@@ -8,4 +9,5 @@ export const legacyMessageDescription: INodeProperties[] = [
 	operationSelector('legacyMessage', [legacyMessageGetOperation, legacyMessageSendOperation], 'send'),
 	...legacyMessageSendFields,
 	...legacyMessageGetFields,
+	sendOptions('legacyMessage'),
 ];

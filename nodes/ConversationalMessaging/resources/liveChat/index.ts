@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendOptions } from '../../shared/bulk/options';
 import { operationSelector } from '../../shared/descriptions';
 import { instanceField } from '../../shared/messages';
 import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './createSession';
@@ -10,4 +11,5 @@ export const liveChatDescription: INodeProperties[] = [
 	instanceField('liveChat', ['createSession', 'sendMessage'], 'liveChatInstance'),
 	...liveChatCreateSessionFields,
 	...liveChatSendMessageFields,
+	sendOptions('liveChat'),
 ];

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendOptions } from '../../shared/bulk/options';
 import { operationSelector } from '../../shared/descriptions';
 import { instanceField } from '../../shared/messages';
 import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';
@@ -19,4 +20,5 @@ export const messagingDescription: INodeProperties[] = [
 	...sendSocialnetFields,
 	...injectCrmLeadFields,
 	...checkChatappNumberFields,
+	sendOptions('messaging'),
 ];

@@ -1,0 +1,48 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { collection, field } from '../descriptions';
+
+/** The operations users run over many items: they go through the send loop (./sendLoop.ts). */
+export const BULK_OPERATIONS: Record<string, string[]> = {
+	contact: ['add'],
+	legacyMessage: ['send'],
+	liveChat: ['sendMessage'],
+	messaging: ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet'],
+};
+
+/**
+ * Chosen with `npm run bench`: at 50 ms latency the loop keeps pace with n8n's HTTP Request
+ * node, which starts every item at once, while memory stays bounded (docs/PERFORMANCE.md).
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 100;
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 300;
+/** How many times one item is sent again after the service said "too fast". */
+export const MAX_RATE_LIMIT_RETRIES = 10;
+
+export interface SendOptions {
+	maxInFlight?: number;
+	maxRateLimitWait?: number;
+}
+
+/** One "Send Options" collection per resource with bulk operations (parameter names are unique in the node). */
+export function sendOptions(resource: string): INodeProperties {
+	return collection(`${resource}SendOptions`, 'Send Options', { show: { resource: [resource], operation: BULK_OPERATIONS[resource] } }, [
+		field({
+			displayName: 'Max Requests in Flight',
+			name: 'maxInFlight',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1000 },
+			default: DEFAULT_MAX_IN_FLIGHT,
+			description:
+				'How many items are sent at the same time at most. When the service answers that requests come too fast (HTTP 429), the node slows down by itself and sends the refused items again after the wait the service asks.',
+		}),
+		field({
+			displayName: 'Max Wait When Rate Limited (Seconds)',
+			name: 'maxRateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
+			description: `How long one item may wait in total for the service to accept it (at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message`,
+		}),
+	]);
+}

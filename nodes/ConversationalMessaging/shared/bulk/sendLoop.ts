@@ -1,0 +1,248 @@
+import type {
+	DeclarativeRestApiSettings,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	PostReceiveAction,
+} from 'n8n-workflow';
+import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../constants';
+import type { ServiceFailure } from '../envelope';
+import { readEnvelope, throwFailure } from '../envelope';
+import { mayHaveBeenCarriedOut } from '../network';
+import type { SendOptions } from './options';
+import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
+import type { Outcome } from './outcomes';
+import { outcomesOf } from './outcomes';
+import { Pacer } from './pacer';
+import type { RequestPlan } from './plan';
+import { planRequest } from './plan';
+
+/** n8n's Options (Batching, Timeout, Proxy, Ignore SSL Issues), added to every declarative node. */
+interface RequestOptionsParameter {
+	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+	timeout?: number;
+	proxy?: string;
+	allowUnauthorizedCerts?: boolean;
+}
+
+/** What every request of one run shares, read once. */
+interface Run {
+	plan: RequestPlan;
+	/** The request settings n8n's RoutingNode would add (timeout, proxy, SSL, allowed domains). */
+	settings: Partial<IHttpRequestOptions>;
+	pacer: Pacer;
+	maxWaitMs: number;
+}
+
+/** The item's view of the node, as RoutingNode gives it to the hooks. */
+function forItem(fns: IExecuteFunctions, itemIndex: number): IExecuteSingleFunctions {
+	return Object.create(fns, {
+		getItemIndex: { value: () => itemIndex },
+		getInputData: { value: () => fns.getInputData()[itemIndex] },
+		getNodeParameter: { value: (name: string, fallback?: unknown, options?: object) => fns.getNodeParameter(name, itemIndex, fallback, options) },
+	}) as IExecuteSingleFunctions;
+}
+
+function requestSettings(fns: IExecuteFunctions, options: RequestOptionsParameter, credentials: ICredentialDataDecryptedObject): Partial<IHttpRequestOptions> {
+	const settings: Partial<IHttpRequestOptions> = { timeout: options.timeout || 300_000 };
+	if (options.allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
+	if (options.proxy) {
+		let proxy: URL;
+		try {
+			proxy = new URL(options.proxy);
+		} catch {
+			throw new NodeOperationError(fns.getNode(), 'The proxy is not valid', { description: 'Enter the proxy as http://host:port (or http://user:password@host:port).' });
+		}
+		settings.proxy = {
+			host: proxy.hostname,
+			port: Number(proxy.port),
+			protocol: proxy.protocol.replace(/:$/, ''),
+			...(proxy.username ? { auth: { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } } : {}),
+		};
+	}
+	// As RoutingNode does, for n8n versions that restrict a credential's domains.
+	if (typeof getCredentialAllowedDomains === 'function') {
+		const allowedDomains = getCredentialAllowedDomains({ node: fns.getNode(), credentialData: credentials, credentialOwnedSurface: true });
+		if (allowedDomains) settings.allowedDomains = allowedDomains;
+	}
+	return settings;
+}
+
+/** Seconds from a Retry-After header: a number of seconds or an HTTP date. */
+function retryAfterSeconds(headers: IN8nHttpFullResponse['headers']): number | undefined {
+	const raw = headers?.['retry-after'];
+	const value = String(Array.isArray(raw) ? raw[0] : raw ?? '').trim();
+	if (value === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/** A "too fast" answer: HTTP 429 (or 429 in the envelope), or 503 with Retry-After. The service did not act on it. */
+function refusal(response: IN8nHttpFullResponse): { failure: ServiceFailure; overloaded: boolean; retryAfter?: number } | undefined {
+	const reading = readEnvelope(response);
+	if (!('failure' in reading)) return undefined;
+	const retryAfter = retryAfterSeconds(response.headers);
+	const { httpCode } = reading.failure;
+	if (httpCode === '429') return { failure: reading.failure, overloaded: false, retryAfter };
+	if (httpCode === '503' && retryAfter !== undefined) return { failure: reading.failure, overloaded: true, retryAfter };
+	return undefined;
+}
+
+/** As RoutingNode's postProcessResponseData, for the function actions the plan holds. */
+async function postProcess(item: IExecuteSingleFunctions, actions: PostReceiveAction[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
+	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
+	for (const action of actions) items = await (action as Extract<PostReceiveAction, Function>).call(item, items, response);
+	return items;
+}
+
+/**
+ * One request and its answer, sent again (that item only) while the service says "too fast",
+ * within the limits; any other answer goes to the post-receive actions, which read the envelope.
+ */
+function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePaginationFunctions['makeRoutingRequest'] {
+	return async function (requestData: DeclarativeRestApiSettings.ResultOptions) {
+		let waitedMs = 0;
+		for (let attempt = 0; ; attempt++) {
+			await run.pacer.acquire();
+			let response: IN8nHttpFullResponse;
+			try {
+				response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
+					...requestData.options,
+					...run.settings,
+					returnFullResponse: true,
+				} as IHttpRequestOptions)) as IN8nHttpFullResponse;
+			} finally {
+				run.pacer.release();
+			}
+			const refused = refusal(response);
+			if (!refused) {
+				run.pacer.accept();
+				return await postProcess(item, run.plan.postReceive, response);
+			}
+			run.pacer.refuse(refused.overloaded);
+			const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
+			if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > run.maxWaitMs) {
+				return await throwFailure.call(item, {
+					...refused.failure,
+					description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`}; it was not carried out. Lower Max Requests in Flight or raise Max Wait When Rate Limited (Send Options), or send fewer items at a time.`,
+				});
+			}
+			waitedMs += wait;
+			await sleep(wait);
+		}
+	};
+}
+
+/** Builds the item's request from the plan, runs its pre-send hooks, sends it, and reads the answer. */
+async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number): Promise<INodeExecutionData[]> {
+	const item = forItem(fns, itemIndex);
+	let options = structuredClone(run.plan.base);
+	for (const { parameter, sendTo } of run.plan.fields) {
+		const keys = sendTo.split('.');
+		let target = options as unknown as IDataObject;
+		for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as IDataObject;
+		target[keys[keys.length - 1]] = fns.getNodeParameter(parameter, itemIndex, undefined) as IDataObject[string];
+	}
+	for (const preSend of run.plan.preSend) options = await preSend.call(item, options);
+	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
+	const makeRoutingRequest = routingRequest(run, item);
+	if (!run.plan.pagination) return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
+	// The operation's own request hook (it names network failures), as RoutingNode calls it.
+	const paginationFunctions = Object.create(item, { makeRoutingRequest: { value: makeRoutingRequest } }) as IExecutePaginationFunctions;
+	return await run.plan.pagination.call(paginationFunctions, requestData);
+}
+
+function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(fns.getNode(), error instanceof Error ? error : new Error(String(error)), { itemIndex });
+}
+
+/**
+ * The send loop: the operations users run over many items, as n8n's `customOperations`, driven
+ * by the node's description (the same fields, routing, pre-send checks and envelope reader that
+ * n8n's RoutingNode runs for the other operations). Unlike RoutingNode it reads each field once
+ * per item, keeps a bounded number of requests in flight, adapts to the service's rate limits
+ * (sending a refused item again, that item only), and remembers what it sent, so that n8n's
+ * Retry On Fail sends no item twice. It never sends a request again after a timeout or a cut
+ * connection: the service may have carried it out.
+ */
+export function sendLoop(description: INodeTypeDescription) {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const node = this.getNode();
+		const resource = String(node.parameters.resource);
+		const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter;
+		const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
+		const credentials = await this.getCredentials(CREDENTIAL_NAME);
+		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
+		const run: Run = {
+			plan: planRequest(description, node),
+			settings: requestSettings(this, requestOptions, credentials),
+			pacer: new Pacer(maxInFlight),
+			maxWaitMs: (sendOptions.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
+		};
+		const batchSize = Number(requestOptions.batching?.batch?.batchSize) > 0 ? Number(requestOptions.batching?.batch?.batchSize) : 1;
+		const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
+		const continueOnFail = this.continueOnFail();
+		const outcomes = outcomesOf(this.getExecuteData());
+		const signal = this.getExecutionCancelSignal();
+		const results: INodeExecutionData[][] = new Array(items.length);
+		const failures = new Map<number, NodeApiError | NodeOperationError>();
+		const startedAt = Date.now();
+		let next = 0;
+
+		const settle = (itemIndex: number, outcome: Outcome | { failed: NodeApiError | NodeOperationError }) => {
+			if ('sent' in outcome) {
+				outcomes.set(itemIndex, outcome);
+				results[itemIndex] = outcome.sent;
+				return;
+			}
+			const error = 'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
+			if (!continueOnFail) failures.set(itemIndex, error);
+			else results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
+		};
+
+		const worker = async () => {
+			while (next < items.length && !(failures.size && !continueOnFail) && !signal?.aborted) {
+				const itemIndex = next++;
+				const remembered = outcomes.get(itemIndex);
+				if (remembered) {
+					settle(itemIndex, remembered);
+					continue;
+				}
+				// Options > Batching: a batch starts no earlier than one interval after the previous one.
+				const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
+				if (batchInterval > 0 && notBefore > Date.now()) await sleep(notBefore - Date.now());
+				try {
+					settle(itemIndex, { sent: await sendItem(this, run, itemIndex) });
+				} catch (error) {
+					if (mayHaveBeenCarriedOut(error)) outcomes.set(itemIndex, { unsure: error as Error });
+					settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(maxInFlight, items.length) }, worker));
+
+		if (failures.size) throw failures.get(Math.min(...failures.keys()));
+		if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled while sending');
+		return [results.flat()];
+	};
+}
+
+/** The node's `customOperations`: the send loop for every bulk operation (./options.ts). */
+export function bulkOperations(description: INodeTypeDescription): NonNullable<INodeType['customOperations']> {
+	const loop = sendLoop(description);
+	return Object.fromEntries(
+		Object.entries(BULK_OPERATIONS).map(([resource, operations]) => [resource, Object.fromEntries(operations.map((operation) => [operation, loop]))]),
+	);
+}
