@@ -216,7 +216,7 @@ describe('the editor', () => {
 	});
 
 	it('executes Send SMS from the form against the sandbox', async () => {
-		expect(await labelsOnScreen()).toEqual(['Resource', 'Operation', 'Instance', 'Recipient Phone', 'Message']);
+		expect(await labelsOnScreen()).toEqual(['Resource', 'Operation', 'Instance', 'Recipient Phone', 'Message', 'Send Options']);
 		expect(await page.locator('[data-test-id="credentials-label"]').innerText()).toContain('Credential');
 		await params().locator('[data-test-id="parameter-input-to"] input').fill('+57 300 123 4567');
 		await params().locator('[data-test-id="parameter-input-instance"] input').fill('sms-line-1');
