@@ -31,11 +31,18 @@ import { pathToFileURL } from 'node:url';
 
 type Workflow = typeof import('n8n-workflow');
 
-export type Variant = 'A' | 'B' | 'C';
+/** A: our node; B: n8n's HTTP Request node; C: node:http alone; D: a minimal programmatic n8n node. */
+export type Variant = 'A' | 'B' | 'C' | 'D';
+
+/** Node settings of a send run (A, B, D): n8n's On Error and Options > Batching. */
+export interface SendSettings {
+	continueOnFail?: boolean;
+	batching?: { batchSize: number; batchInterval: number };
+}
 
 export type Job =
 	/** items = 0: the process's own baseline (everything loaded, warm-up done, nothing sent). */
-	| { kind: 'send'; variant: Variant; items: number; warmup: number; baseUrl: string; token: string; countExpressions?: boolean }
+	| ({ kind: 'send'; variant: Variant; items: number; warmup: number; baseUrl: string; token: string; countExpressions?: boolean } & SendSettings)
 	| { kind: 'load' }
 	| { kind: 'researcher'; baseUrl: string; token: string; researcherId: string; pollInterval: number };
 
@@ -43,6 +50,10 @@ export interface SendResult {
 	ms: number;
 	maxRssKb: number;
 	items: number;
+	/** Output items that carry an error (continue-on-fail). */
+	errorItems: number;
+	/** The execution's error, when the node stopped on one (a settings run tolerates it). */
+	error?: string;
 	/** Expressions n8n evaluated during the measured run, when counted. */
 	expressions?: number;
 }
@@ -143,15 +154,53 @@ interface Target {
 	credential?: ICredentialType;
 }
 
-async function sendSmsTarget(core: typeof Core, job: Extract<Job, { kind: 'send' }>): Promise<Target> {
-	if (job.variant === 'A') {
+/**
+ * D, the floor of any n8n node: a programmatic node doing what any node must, one
+ * getNodeParameter per field and one httpRequestWithAuthentication (our credential) per item, all
+ * items at once, as the HTTP Request node starts them.
+ */
+function minimalNode(workflow: Workflow, credential: ICredentialType): INodeType {
+	const text = (name: string) => ({ displayName: name, name, type: 'string' as const, default: '' });
+	return {
+		description: {
+			displayName: 'Bench Minimal SMS',
+			name: 'benchMinimalSms',
+			group: ['output'],
+			version: 1,
+			description: 'The least an n8n node does per item',
+			defaults: { name: 'Minimal' },
+			inputs: [workflow.NodeConnectionTypes.Main],
+			outputs: [workflow.NodeConnectionTypes.Main],
+			credentials: [{ name: credential.name, required: true }],
+			properties: [text('to'), text('instance'), text('message')],
+		},
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const items = this.getInputData();
+			const answers = await Promise.all(
+				items.map(async (_, i) => {
+					const body = { type: 'text', to: this.getNodeParameter('to', i), instance: this.getNodeParameter('instance', i), body: this.getNodeParameter('message', i) };
+					const options = { method: 'POST' as const, url: '/v1/sms', body, json: true, headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
+					return (await this.helpers.httpRequestWithAuthentication.call(this, credential.name, options)) as IDataObject;
+				}),
+			);
+			return [answers.map((answer, i) => ({ json: (answer.body as IDataObject) ?? answer, pairedItem: { item: i } }))];
+		},
+	};
+}
+
+async function sendSmsTarget(core: typeof Core, workflow: Workflow, job: Extract<Job, { kind: 'send' }>): Promise<Target> {
+	const batching = job.batching ? { batching: { batch: job.batching } } : {};
+	if (job.variant === 'A' || job.variant === 'D') {
 		const { node, credential } = await loadPackage(core);
+		if (job.variant === 'D') {
+			return { type: 'bench.minimalSms', typeVersion: 1, nodeType: minimalNode(workflow, credential), credential, parameters: { to: '={{ $json.phone }}', instance: INSTANCE, message: '={{ $json.message }}' } };
+		}
 		return {
 			type: `${PACKAGE_NAME}.conversationalMessaging`,
 			typeVersion: 1,
 			nodeType: node,
 			credential,
-			parameters: { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: INSTANCE, message: '={{ $json.message }}' },
+			parameters: { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: INSTANCE, message: '={{ $json.message }}', ...(job.batching ? { requestOptions: batching } : {}) },
 		};
 	}
 	const nodeType = httpRequestNode();
@@ -172,7 +221,7 @@ async function sendSmsTarget(core: typeof Core, job: Extract<Job, { kind: 'send'
 			bodyParameters: {
 				parameters: [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)],
 			},
-			options: {},
+			options: batching,
 		},
 	};
 }
@@ -253,8 +302,8 @@ function additionalData(core: typeof Core, workflow: Workflow, credential: ICred
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/** Runs Source (count items) → target through n8n's WorkflowExecute; returns the target's output. */
-function engineRunner(core: typeof Core, workflow: Workflow, target: Target, baseUrl: string, token: string) {
+/** Runs Source (count items) → target through n8n's WorkflowExecute; returns the target's output and error. */
+function engineRunner(core: typeof Core, workflow: Workflow, target: Target, baseUrl: string, token: string, settings: SendSettings = {}) {
 	const sourceType = 'bench.itemsSource';
 	const types: Record<string, INodeType | IVersionedNodeType> = { [sourceType]: itemsSource(workflow), [target.type]: target.nodeType };
 	const byVersion = (type: string, version?: number): INodeType => {
@@ -267,7 +316,7 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 		getKnownTypes: () => ({}),
 	};
 	const data = additionalData(core, workflow, target.credential, { baseUrl, apiToken: token });
-	return async (count: number): Promise<INodeExecutionData[]> => {
+	return async (count: number): Promise<{ items: INodeExecutionData[]; error?: string }> => {
 		const source: INode = { id: 'source', name: 'Source', type: sourceType, typeVersion: 1, position: [0, 0], parameters: { count } };
 		const node: INode = {
 			id: 'target',
@@ -277,6 +326,7 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 			position: [200, 0],
 			parameters: target.parameters,
 			...(target.credential ? { credentials: { [target.credential.name]: { id: '1', name: 'bench' } } } : {}),
+			...(settings.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		};
 		const run: IRun = await new core.WorkflowExecute(data, 'manual').run({
 			workflow: new workflow.Workflow({
@@ -291,8 +341,7 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 		});
 		const task = run.data.resultData.runData.Target?.[0];
 		const error = run.data.resultData.error ?? task?.error;
-		if (error) throw new Error(`the run failed: ${error.message}`);
-		return task?.data?.main?.[0] ?? [];
+		return { items: task?.data?.main?.[0] ?? [], error: error?.message };
 	};
 }
 
@@ -325,7 +374,7 @@ function floorRunner(baseUrl: string, token: string) {
 			request.on('error', reject);
 			request.end(body);
 		});
-	return async (count: number) => await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+	return async (count: number) => ({ items: await Promise.all(Array.from({ length: count }, (_, i) => send(i))) });
 }
 
 /** Calls `count` for every expression n8n evaluates: each one builds a data proxy and, with the vm engine, enters the isolate. */
@@ -339,24 +388,36 @@ function onExpression(workflow: Workflow, count: () => void): void {
 }
 
 async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
-	let run: (count: number) => Promise<unknown[]>;
+	let run: (count: number) => Promise<{ items: unknown[]; error?: string }>;
 	let expressions = 0;
 	if (job.variant === 'C') {
 		run = floorRunner(job.baseUrl, job.token);
 	} else {
 		const { core, workflow } = await loadEngine();
 		if (job.countExpressions) onExpression(workflow, () => expressions++);
-		run = engineRunner(core, workflow, await sendSmsTarget(core, job), job.baseUrl, job.token);
+		run = engineRunner(core, workflow, await sendSmsTarget(core, workflow, job), job.baseUrl, job.token, job);
 	}
 	// A warm process, as a running n8n is: the measured run does not pay for compiling the code.
-	if (job.warmup > 0) await run(job.warmup);
+	if (job.warmup > 0) {
+		const warm = await run(job.warmup);
+		if (warm.error) throw new Error(`${job.variant}: the warm-up failed: ${warm.error}`);
+	}
 	(globalThis as { gc?: () => void }).gc?.();
 	expressions = 0;
 	const started = performance.now();
-	const output = job.items > 0 ? await run(job.items) : [];
+	const output = job.items > 0 ? await run(job.items) : { items: [] };
 	const ms = performance.now() - started;
-	if (output.length !== job.items) throw new Error(`${job.variant}: ${output.length} items out of ${job.items}`);
-	return { ms, maxRssKb: process.resourceUsage().maxRSS, items: output.length, ...(job.countExpressions ? { expressions } : {}) };
+	const settingsRun = job.continueOnFail !== undefined || job.batching !== undefined;
+	if (!settingsRun && (output.error || output.items.length !== job.items)) throw new Error(`${job.variant}: ${output.items.length} items out of ${job.items} ${output.error ?? ''}`);
+	const errorItems = output.items.filter((item) => (item as INodeExecutionData).json?.error !== undefined).length;
+	return {
+		ms,
+		maxRssKb: process.resourceUsage().maxRSS,
+		items: output.items.length,
+		errorItems,
+		...(output.error ? { error: output.error } : {}),
+		...(job.countExpressions ? { expressions } : {}),
+	};
 }
 
 async function load(): Promise<LoadResult> {
@@ -403,8 +464,9 @@ async function researcher(job: Extract<Job, { kind: 'researcher' }>): Promise<Re
 		job.baseUrl,
 		job.token,
 	);
-	const [item] = await run(1);
-	return { endedAt: Date.now(), polls, output: item.json };
+	const { items, error } = await run(1);
+	if (error) throw new Error(`the researcher run failed: ${error}`);
+	return { endedAt: Date.now(), polls, output: items[0].json };
 }
 
 async function main(): Promise<void> {

@@ -14,7 +14,7 @@ export const BULK_OPERATIONS: Record<string, string[]> = {
  * Chosen with `npm run bench`: at 50 ms latency the loop keeps pace with n8n's HTTP Request
  * node, which starts every item at once, while memory stays bounded (docs/PERFORMANCE.md).
  */
-export const DEFAULT_MAX_IN_FLIGHT = 100;
+export const DEFAULT_MAX_IN_FLIGHT = 500;
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 300;
 /** How many times one item is sent again after the service said "too fast". */
 export const MAX_RATE_LIMIT_RETRIES = 10;

@@ -1,43 +1,71 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * How fast the send loop may go: at most `maxInFlight` requests at once, and, once the service
- * has refused a request for going too fast, a request rate learned from its refusals.
+ * How fast the send loop may go: how many requests at once, and, once the service has refused a
+ * request for going too fast, how many a second.
  *
- * The service's limits are not documented. Until the first refusal there is no rate limit. At
- * the first one, the rate becomes what the service accepted so far per second; every further
- * refusal lowers it by a fifth, at most once per ten requests' time, so a burst of refusals
- * that were already on their way counts once. Each accepted request raises it by RATE_GAIN/rate,
- * RATE_GAIN requests per second every second, back towards the limit. A 503 (the service is
- * overloaded) also takes one request off the number allowed at once. A refused request waits
- * what the service asked (Retry-After) before it is sent again; the others go on at the pace.
+ * At once: SLOW_START at first, one more with every accepted request (doubling each round trip,
+ * as TCP's slow start does) up to Max Requests in Flight, so that a service with a small burst
+ * allowance refuses a few requests rather than all of them. After the first refusal it grows by
+ * one per round trip's worth of accepted requests; a 503 (the service is overloaded) takes one off.
+ *
+ * A second: no limit until the first refusal (the service's limits are not documented). A
+ * service that refuses requests beyond its limit accepts just its limit, so at every refusal the
+ * rate becomes what it accepted over the last WINDOW_MS (no more than the rate was). Between
+ * refusals the rate grows by RATE_GROWTH a second, probing for room that has come free, and
+ * making up quickly for a count taken low (answers read late while this process was busy).
+ *
+ * Once the last items have started, a refusal would hold the end back by a whole Retry-After:
+ * the rate stops growing and comes down to FINAL_PACE of what the service accepted over the last
+ * WINDOW_MS (at just the service's limit, the slightest jitter is refused).
+ *
+ * A refused request waits what the service asked (Retry-After) before it is sent again, in its
+ * turn; the others go on at the pace.
  */
-const RATE_GAIN = 10;
+const SLOW_START = 100;
+const RATE_GROWTH = 0.5;
+const WINDOW_MS = 1000;
+const FINAL_PACE = 0.9;
+/** The shortest time a count is taken over: the first answers come together. */
+const MIN_SPAN_MS = 100;
 
 export class Pacer {
 	private allowedAtOnce: number;
+	private slowStart = true;
+	private acceptedSinceIncrease = 0;
 	private inFlight = 0;
 	private readonly waiting: Array<() => void> = [];
 	/** Requests per second; Infinity until the service first refuses one. */
 	private rate = Infinity;
-	private nextStart = 0;
-	private lastDecrease = 0;
-	private acceptedSinceIncrease = 0;
-	private readonly startedAt = Date.now();
-	private accepted = 0;
+	private probing = true;
+	private line = Promise.resolve();
+	private lastStart = 0;
+	private firstAnswerAt = 0;
+	/** When requests were accepted, oldest first, from `oldest` on: the last WINDOW_MS and more. */
+	private acceptedAt: number[] = [];
+	private oldest = 0;
 
 	constructor(private readonly maxInFlight: number) {
-		this.allowedAtOnce = maxInFlight;
+		this.allowedAtOnce = Math.min(SLOW_START, maxInFlight);
+	}
+
+	/** How many requests may be in flight now. */
+	get allowed(): number {
+		return this.allowedAtOnce;
 	}
 
 	/** Waits for a place among the requests in flight and for the pace, then takes the place. */
 	async acquire(): Promise<void> {
 		while (this.inFlight >= this.allowedAtOnce) await new Promise<void>((resolve) => this.waiting.push(resolve));
 		this.inFlight++;
-		const now = Date.now();
-		const start = Math.max(now, this.nextStart);
-		if (Number.isFinite(this.rate)) this.nextStart = start + 1000 / this.rate;
-		if (start > now) await sleep(start - now);
+		// In line, each at the rate of its turn, so that a change of rate holds for the requests already waiting.
+		const turn = this.line.then(async () => {
+			const wait = this.lastStart + 1000 / this.rate - Date.now();
+			if (wait > 0) await sleep(wait);
+			this.lastStart = Date.now();
+		});
+		this.line = turn;
+		await turn;
 	}
 
 	release(): void {
@@ -47,9 +75,12 @@ export class Pacer {
 
 	/** The service accepted a request (whatever its answer, it did not say "too fast"). */
 	accept(): void {
-		this.accepted++;
-		if (Number.isFinite(this.rate)) this.rate += RATE_GAIN / this.rate;
-		if (this.allowedAtOnce < this.maxInFlight && ++this.acceptedSinceIncrease >= this.allowedAtOnce) {
+		const now = Date.now();
+		this.firstAnswerAt ||= now;
+		this.acceptedAt.push(now);
+		// About `rate` requests are accepted a second: each adds RATE_GROWTH/rate of the rate.
+		if (Number.isFinite(this.rate) && this.probing) this.rate += RATE_GROWTH;
+		if (this.allowedAtOnce < this.maxInFlight && (this.slowStart || ++this.acceptedSinceIncrease >= this.allowedAtOnce)) {
 			this.acceptedSinceIncrease = 0;
 			this.allowedAtOnce++;
 			this.waiting.shift()?.();
@@ -58,17 +89,32 @@ export class Pacer {
 
 	/** The service refused a request for going too fast (429), or for being overloaded (503). */
 	refuse(overloaded: boolean): void {
-		const now = Date.now();
+		this.slowStart = false;
 		if (overloaded) this.allowedAtOnce = Math.max(1, Math.min(this.allowedAtOnce, this.inFlight) - 1);
-		if (!Number.isFinite(this.rate)) {
-			this.rate = Math.max(1, (this.accepted * 1000) / Math.max(1, now - this.startedAt));
-		} else if (now - this.lastDecrease >= 10_000 / this.rate) {
-			this.rate = Math.max(1, this.rate * 0.8);
-		} else {
-			return;
+		this.firstAnswerAt ||= Date.now();
+		this.slowDownToAccepted();
+	}
+
+	/** The last items have started: no more probing for room. */
+	lastItemsStarted(): void {
+		this.probing = false;
+		if (Number.isFinite(this.rate)) this.slowDownToAccepted(FINAL_PACE);
+	}
+
+	private slowDownToAccepted(share = 1): void {
+		const accepted = this.acceptedPerSecond(Date.now());
+		// Nothing accepted says nothing of the limit: the pace stays.
+		if (accepted > 0) this.rate = Math.max(1, Math.min(this.rate, accepted * share));
+	}
+
+	/** Requests accepted per second over the last WINDOW_MS, or since the first answer when that is shorter. */
+	private acceptedPerSecond(now: number): number {
+		while (this.oldest < this.acceptedAt.length && this.acceptedAt[this.oldest] <= now - WINDOW_MS) this.oldest++;
+		if (this.oldest > 1024) {
+			this.acceptedAt = this.acceptedAt.slice(this.oldest);
+			this.oldest = 0;
 		}
-		this.lastDecrease = now;
-		this.nextStart = Math.max(this.nextStart, now + 1000 / this.rate);
+		return ((this.acceptedAt.length - this.oldest) * 1000) / Math.max(MIN_SPAN_MS, Math.min(WINDOW_MS, now - this.firstAnswerAt));
 	}
 
 	/** The wait before a refused request is sent again: the service's Retry-After, or a backoff with jitter. */

@@ -22,9 +22,10 @@ import type { SendOptions } from './options';
 import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
 import type { Outcome } from './outcomes';
 import { outcomesOf } from './outcomes';
+import { FieldValues, READ_AHEAD } from './fieldValues';
 import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
-import { planRequest } from './plan';
+import { mergeInto, planRequest } from './plan';
 
 /** n8n's Options (Batching, Timeout, Proxy, Ignore SSL Issues), added to every declarative node. */
 interface RequestOptionsParameter {
@@ -39,8 +40,11 @@ interface Run {
 	plan: RequestPlan;
 	/** The request settings n8n's RoutingNode would add (timeout, proxy, SSL, allowed domains). */
 	settings: Partial<IHttpRequestOptions>;
+	values: FieldValues;
 	pacer: Pacer;
 	maxWaitMs: number;
+	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
+	waitAside(ms: number): Promise<void>;
 }
 
 /** The item's view of the node, as RoutingNode gives it to the hooks. */
@@ -138,21 +142,21 @@ function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePagina
 				});
 			}
 			waitedMs += wait;
-			await sleep(wait);
+			await run.waitAside(wait);
 		}
 	};
 }
 
 /** Builds the item's request from the plan, runs its pre-send hooks, sends it, and reads the answer. */
-async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number): Promise<INodeExecutionData[]> {
+async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number, values: unknown[]): Promise<INodeExecutionData[]> {
 	const item = forItem(fns, itemIndex);
-	let options = structuredClone(run.plan.base);
-	for (const { parameter, sendTo } of run.plan.fields) {
+	let options = mergeInto({}, run.plan.base as unknown as IDataObject) as unknown as IHttpRequestOptions;
+	run.plan.fields.forEach(({ sendTo }, field) => {
 		const keys = sendTo.split('.');
 		let target = options as unknown as IDataObject;
 		for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as IDataObject;
-		target[keys[keys.length - 1]] = fns.getNodeParameter(parameter, itemIndex, undefined) as IDataObject[string];
-	}
+		target[keys[keys.length - 1]] = values[field] as IDataObject[string];
+	});
 	for (const preSend of run.plan.preSend) options = await preSend.call(item, options);
 	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
 	const makeRoutingRequest = routingRequest(run, item);
@@ -185,12 +189,6 @@ export function sendLoop(description: INodeTypeDescription) {
 		const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
 		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
-		const run: Run = {
-			plan: planRequest(description, node),
-			settings: requestSettings(this, requestOptions, credentials),
-			pacer: new Pacer(maxInFlight),
-			maxWaitMs: (sendOptions.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
-		};
 		const batchSize = Number(requestOptions.batching?.batch?.batchSize) > 0 ? Number(requestOptions.batching?.batch?.batchSize) : 1;
 		const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
 		const continueOnFail = this.continueOnFail();
@@ -199,7 +197,12 @@ export function sendLoop(description: INodeTypeDescription) {
 		const results: INodeExecutionData[][] = new Array(items.length);
 		const failures = new Map<number, NodeApiError | NodeOperationError>();
 		const startedAt = Date.now();
+		/** The next item to start; how many items have started and not settled; how many of those are not waiting aside. */
 		let next = 0;
+		let unsettled = 0;
+		let working = 0;
+		let allSettled: () => void = () => {};
+		const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
 		const settle = (itemIndex: number, outcome: Outcome | { failed: NodeApiError | NodeOperationError }) => {
 			if ('sent' in outcome) {
@@ -212,26 +215,60 @@ export function sendLoop(description: INodeTypeDescription) {
 			else results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
 		};
 
-		const worker = async () => {
-			while (next < items.length && !(failures.size && !continueOnFail) && !signal?.aborted) {
-				const itemIndex = next++;
-				const remembered = outcomes.get(itemIndex);
-				if (remembered) {
-					settle(itemIndex, remembered);
-					continue;
-				}
-				// Options > Batching: a batch starts no earlier than one interval after the previous one.
-				const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
-				if (batchInterval > 0 && notBefore > Date.now()) await sleep(notBefore - Date.now());
-				try {
-					settle(itemIndex, { sent: await sendItem(this, run, itemIndex) });
-				} catch (error) {
-					if (mayHaveBeenCarriedOut(error)) outcomes.set(itemIndex, { unsure: error as Error });
-					settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
-				}
+		const runItem = async (itemIndex: number) => {
+			const reading = await run.values.read(itemIndex);
+			const remembered = outcomes.get(itemIndex);
+			if (remembered) return settle(itemIndex, remembered);
+			// Options > Batching: a batch starts no earlier than one interval after the previous one.
+			const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
+			if (batchInterval > 0 && notBefore > Date.now()) await sleep(notBefore - Date.now());
+			try {
+				if ('error' in reading) throw reading.error;
+				settle(itemIndex, { sent: await sendItem(this, run, itemIndex, reading.values) });
+			} catch (error) {
+				if (mayHaveBeenCarriedOut(error)) outcomes.set(itemIndex, { unsure: error as Error });
+				settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
 			}
 		};
-		await Promise.all(Array.from({ length: Math.min(maxInFlight, items.length) }, worker));
+
+		/**
+		 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work
+		 * (items waiting aside do not count): the next items' values are read while requests are
+		 * on their way; the pacer decides when each request goes.
+		 */
+		const startItems = () => {
+			while (working < maxInFlight + READ_AHEAD && next < items.length && !stopped()) {
+				const itemIndex = next++;
+				unsettled++;
+				working++;
+				void runItem(itemIndex).finally(() => {
+					unsettled--;
+					working--;
+					startItems();
+				});
+				if (next === items.length) run.pacer.lastItemsStarted();
+			}
+			if (!unsettled) allSettled();
+		};
+
+		const plan = planRequest(description, node);
+		const run: Run = {
+			plan,
+			values: new FieldValues(this, plan.fields, items.length),
+			settings: requestSettings(this, requestOptions, credentials),
+			pacer: new Pacer(maxInFlight),
+			maxWaitMs: (sendOptions.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
+			waitAside: async (ms) => {
+				working--;
+				startItems();
+				await sleep(ms);
+				working++;
+			},
+		};
+		await new Promise<void>((resolve) => {
+			allSettled = resolve;
+			startItems();
+		});
 
 		if (failures.size) throw failures.get(Math.min(...failures.keys()));
 		if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled while sending');
