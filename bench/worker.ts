@@ -49,6 +49,8 @@ export type Job =
 export interface SendResult {
 	ms: number;
 	maxRssKb: number;
+	/** JS heap still in use after the run and a full garbage collection, above that before the run (the output items are held). */
+	liveKb: number;
 	items: number;
 	/** Output items that carry an error (continue-on-fail). */
 	errorItems: number;
@@ -402,17 +404,23 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 		const warm = await run(job.warmup);
 		if (warm.error) throw new Error(`${job.variant}: the warm-up failed: ${warm.error}`);
 	}
-	(globalThis as { gc?: () => void }).gc?.();
+	const gc = (globalThis as { gc?: () => void }).gc;
+	gc?.();
+	const heapBefore = process.memoryUsage().heapUsed;
 	expressions = 0;
 	const started = performance.now();
 	const output = job.items > 0 ? await run(job.items) : { items: [] };
 	const ms = performance.now() - started;
+	const maxRssKb = process.resourceUsage().maxRSS;
+	gc?.();
+	const liveKb = (process.memoryUsage().heapUsed - heapBefore) / 1024;
 	const settingsRun = job.continueOnFail !== undefined || job.batching !== undefined;
 	if (!settingsRun && (output.error || output.items.length !== job.items)) throw new Error(`${job.variant}: ${output.items.length} items out of ${job.items} ${output.error ?? ''}`);
 	const errorItems = output.items.filter((item) => (item as INodeExecutionData).json?.error !== undefined).length;
 	return {
 		ms,
-		maxRssKb: process.resourceUsage().maxRSS,
+		maxRssKb,
+		liveKb,
 		items: output.items.length,
 		errorItems,
 		...(output.error ? { error: output.error } : {}),

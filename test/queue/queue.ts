@@ -469,6 +469,9 @@ async function versions(): Promise<Record<'postgres' | 'redis' | 'n8n' | 'node',
 	};
 }
 
+/** Burst 1 as measured on 2026-11-22, when Send SMS still ran through n8n's RoutingNode: the "before" of the send loop. */
+const BEFORE_SEND_LOOP = { commit: 'f3fff68', cpuMsPerMessage: 14, wallS: 82.1, messagesPerS: 122 };
+
 function writeScaleDoc(cluster: Cluster, v: Record<string, string>, b1: Burst1, b2: Burst2, totalMs: number): void {
 	const planned1 = REQUESTS * CONTACTS;
 	const passed = results.filter((r) => r.ok).length;
@@ -509,8 +512,9 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, b1: Burst1, 
 		`| Driver and sandbox | ${b1.cpu[3].toFixed(0)} CPU s |`,
 		`| Machine load | ${b1.load.toFixed(1)} (1-minute average at the end of the burst, ${cpus().length} cores) |`,
 		'',
-		`The workers spent ${((1000 * (b1.cpu[1] + b1.cpu[2])) / planned1).toFixed(0)} ms of CPU per message: n8n runs the declarative node's routing for`,
-		'every item (one HTTP request each) and stores each execution in PostgreSQL. With every process on two cores,',
+		`The workers spent **${((1000 * (b1.cpu[1] + b1.cpu[2])) / planned1).toFixed(1)} ms of CPU per message**; before the send loop, when n8n's RoutingNode`,
+		`ran Send SMS, they spent ${BEFORE_SEND_LOOP.cpuMsPerMessage} ms (${BEFORE_SEND_LOOP.wallS} s, ${BEFORE_SEND_LOOP.messagesPerS} messages/s; commit ${BEFORE_SEND_LOOP.commit}, same machine and burst).`,
+		'Per message they evaluate its fields, send one HTTP request, and store the execution in PostgreSQL. With every process on two cores,',
 		'CPU is the limit: the wall time is about the CPU time of all processes over the cores that other work on the',
 		'machine leaves free. More workers, on more cores, raise the rate; the node itself keeps no state.',
 		'',
