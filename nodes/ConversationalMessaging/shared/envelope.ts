@@ -29,7 +29,7 @@ export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailu
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string | undefined {
+export function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string | undefined {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
 	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
 }

@@ -19,7 +19,8 @@ function readPath(options: IHttpRequestOptions, path: string): unknown {
 	return current;
 }
 
-function writePath(options: IHttpRequestOptions, path: string, value: unknown): void {
+/** Puts a value at a dotted place in the request (`body.values.phone`), making the objects on the way. */
+export function writePath(options: IHttpRequestOptions, path: string, value: unknown): void {
 	const keys = path.split('.');
 	let current = options as unknown as IDataObject;
 	for (const key of keys.slice(0, -1)) {

@@ -49,11 +49,6 @@ export class Pacer {
 		this.allowedAtOnce = Math.min(SLOW_START, maxInFlight);
 	}
 
-	/** How many requests may be in flight now. */
-	get allowed(): number {
-		return this.allowedAtOnce;
-	}
-
 	/** Waits for a place among the requests in flight and for the pace, then takes the place. */
 	async acquire(): Promise<void> {
 		while (this.inFlight >= this.allowedAtOnce) await new Promise<void>((resolve) => this.waiting.push(resolve));

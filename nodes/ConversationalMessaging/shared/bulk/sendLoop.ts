@@ -16,8 +16,9 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 
 import { CREDENTIAL_NAME } from '../constants';
 import type { ServiceFailure } from '../envelope';
-import { readEnvelope, throwFailure } from '../envelope';
+import { headerValue, readEnvelope, throwFailure } from '../envelope';
 import { mayHaveBeenCarriedOut } from '../network';
+import { writePath } from '../validation';
 import type { SendOptions } from './options';
 import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
 import type { Outcome } from './outcomes';
@@ -83,8 +84,7 @@ function requestSettings(fns: IExecuteFunctions, options: RequestOptionsParamete
 
 /** Seconds from a Retry-After header: a number of seconds or an HTTP date. */
 function retryAfterSeconds(headers: IN8nHttpFullResponse['headers']): number | undefined {
-	const raw = headers?.['retry-after'];
-	const value = String(Array.isArray(raw) ? raw[0] : raw ?? '').trim();
+	const value = (headerValue(headers, 'retry-after') ?? '').trim();
 	if (value === '') return undefined;
 	if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
 	const date = Date.parse(value);
@@ -105,7 +105,7 @@ function refusal(response: IN8nHttpFullResponse): { failure: ServiceFailure; ove
 /** As RoutingNode's postProcessResponseData, for the function actions the plan holds. */
 async function postProcess(item: IExecuteSingleFunctions, actions: PostReceiveAction[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
 	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-	for (const action of actions) items = await (action as Extract<PostReceiveAction, Function>).call(item, items, response);
+	for (const action of actions) items = await (action as Extract<PostReceiveAction, (...args: never[]) => unknown>).call(item, items, response);
 	return items;
 }
 
@@ -151,12 +151,7 @@ function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePagina
 async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number, values: unknown[]): Promise<INodeExecutionData[]> {
 	const item = forItem(fns, itemIndex);
 	let options = mergeInto({}, run.plan.base as unknown as IDataObject) as unknown as IHttpRequestOptions;
-	run.plan.fields.forEach(({ sendTo }, field) => {
-		const keys = sendTo.split('.');
-		let target = options as unknown as IDataObject;
-		for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as IDataObject;
-		target[keys[keys.length - 1]] = values[field] as IDataObject[string];
-	});
+	run.plan.fields.forEach(({ sendTo }, field) => writePath(options, sendTo, values[field]));
 	for (const preSend of run.plan.preSend) options = await preSend.call(item, options);
 	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
 	const makeRoutingRequest = routingRequest(run, item);
