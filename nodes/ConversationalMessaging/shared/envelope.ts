@@ -123,7 +123,9 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 			},
 		};
 	}
-	const { err: _err, ...payload } = body;
+	// The payload is the body without its error flag.
+	const payload = { ...body };
+	delete payload.err;
 	return { payload };
 }
 
