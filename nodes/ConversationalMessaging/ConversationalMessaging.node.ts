@@ -13,6 +13,8 @@ import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
 import { bulkOperations } from './shared/bulk/sendLoop';
 import { NO_REDIRECTS } from './shared/redirects';
+import { sendAndWait } from './shared/sendAndWait/run';
+import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './shared/sendAndWait/webhook';
 
 export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,6 +31,8 @@ export class ConversationalMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
+		// Send and Wait for Response: the waiting execution's page and answer (shared/sendAndWait/).
+		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		// No baseURL here: the credential's authenticate sets it from the credential. As an
 		// expression in requestDefaults n8n would evaluate it twice for every item.
 		requestDefaults: {
@@ -81,6 +85,9 @@ export class ConversationalMessaging implements INodeType {
 		],
 	};
 
-	// The bulk operations run through the send loop, driven by this same description.
-	customOperations = bulkOperations(this.description);
+	// The bulk operations run through the send loop, driven by this same description; Send and
+	// Wait sends through it too, then waits for the answer that `webhook` receives.
+	customOperations = bulkOperations(this.description, { messaging: { sendAndWait: sendAndWait(this.description) } });
+
+	webhook = sendAndWaitWebhook;
 }

@@ -5,17 +5,19 @@ import { operationSelector } from '../../shared/descriptions';
 import { instanceField } from '../../shared/messages';
 import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';
 import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
+import { sendAndWaitFields, sendAndWaitOperation } from './sendAndWait';
 import { sendSmsFields, sendSmsOperation } from './sendSms';
 import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
 
 export const messagingDescription: INodeProperties[] = [
 	operationSelector(
 		'messaging',
-		[checkChatappNumberOperation, injectCrmLeadOperation, sendSmsOperation, sendSocialnetOperation],
+		[checkChatappNumberOperation, injectCrmLeadOperation, sendAndWaitOperation, sendSmsOperation, sendSocialnetOperation],
 		'sendSms',
 	),
 	// One Instance for every operation: the value stays when the operation changes.
-	instanceField('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet'], 'instance'),
+	instanceField('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendAndWait', 'sendSms', 'sendSocialnet'], 'instance'),
+	...sendAndWaitFields,
 	...sendSmsFields,
 	...sendSocialnetFields,
 	...injectCrmLeadFields,

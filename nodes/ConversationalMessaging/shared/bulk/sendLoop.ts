@@ -271,10 +271,12 @@ export function sendLoop(description: INodeTypeDescription) {
 	};
 }
 
-/** The node's `customOperations`: the send loop for every bulk operation (./options.ts). */
-export function bulkOperations(description: INodeTypeDescription): NonNullable<INodeType['customOperations']> {
+/** The node's `customOperations`: the send loop for every bulk operation (./options.ts), and any others given. */
+export function bulkOperations(description: INodeTypeDescription, others: NonNullable<INodeType['customOperations']> = {}): NonNullable<INodeType['customOperations']> {
 	const loop = sendLoop(description);
-	return Object.fromEntries(
-		Object.entries(BULK_OPERATIONS).map(([resource, operations]) => [resource, Object.fromEntries(operations.map((operation) => [operation, loop]))]),
+	const operations: NonNullable<INodeType['customOperations']> = Object.fromEntries(
+		Object.entries(BULK_OPERATIONS).map(([resource, names]) => [resource, Object.fromEntries(names.map((name) => [name, loop]))]),
 	);
+	for (const [resource, more] of Object.entries(others)) operations[resource] = { ...operations[resource], ...more };
+	return operations;
 }
