@@ -13,7 +13,8 @@ import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
 import { bulkOperations } from './shared/bulk/sendLoop';
 import { NO_REDIRECTS } from './shared/redirects';
-import { sendAndWait } from './shared/sendAndWait/run';
+import { requestOptions } from './shared/requestOptions';
+import { withSendAndWait } from './shared/sendAndWait/run';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './shared/sendAndWait/webhook';
 
 export class ConversationalMessaging implements INodeType {
@@ -82,12 +83,13 @@ export class ConversationalMessaging implements INodeType {
 			...productDescription,
 			...researcherDescription,
 			...shortLinkDescription,
+			requestOptions,
 		],
 	};
 
 	// The bulk operations run through the send loop, driven by this same description; Send and
 	// Wait sends through it too, then waits for the answer that `webhook` receives.
-	customOperations = bulkOperations(this.description, { messaging: { sendAndWait: sendAndWait(this.description) } });
+	customOperations = withSendAndWait(bulkOperations(this.description), this.description);
 
 	webhook = sendAndWaitWebhook;
 }

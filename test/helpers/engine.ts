@@ -49,10 +49,17 @@ class ItemsSource implements INodeType {
 	}
 }
 
-/** The node type exactly as n8n's loader prepares it (adds the Request Options, e.g. batching). */
+/**
+ * The node type exactly as n8n prepares it: the loader adds the Request Options (e.g. batching),
+ * and n8n's NodeTypes gives a declarative node an `execute` that runs RoutingNode (n8n's
+ * `shouldAssignExecuteMethod`, also for a node with a `webhook`, as ours has for Send and Wait).
+ */
 export function loadNodeType(): INodeType {
-	const nodeType = new ConversationalMessaging();
+	const nodeType: INodeType = new ConversationalMessaging();
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	nodeType.execute = async function (this: IExecuteFunctions) {
+		return (await new RoutingNode(this as ExecuteContext, nodeType).runNode()) ?? [];
+	};
 	return nodeType;
 }
 

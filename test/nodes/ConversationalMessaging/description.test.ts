@@ -1,6 +1,9 @@
 /**
  * Rules of the description as a whole, which no single operation's test sees.
  */
+import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loader/constants';
+import { DirectoryLoader } from 'n8n-core';
+
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 
 const { properties } = new ConversationalMessaging().description;
@@ -23,5 +26,20 @@ describe('the node description', () => {
 		const deciding = new Set(properties.flatMap((property) => Object.keys(property.displayOptions?.show ?? {})));
 		const open = properties.filter((property) => deciding.has(property.name) && !property.noDataExpression && property.name !== 'returnAll');
 		expect(open.map((property) => property.name)).toEqual([]);
+	});
+
+	it("declares n8n's Request Options itself, as n8n would add them (names, types, defaults)", () => {
+		// n8n's loader adds them only to a declarative node without a `webhook` method.
+		const loaded = new ConversationalMessaging();
+		DirectoryLoader.applyDeclarativeNodeOptionParameters(loaded);
+		expect(loaded.description.properties).toEqual(properties);
+		const shape = (value: unknown): unknown =>
+			Array.isArray(value)
+				? value.map(shape)
+				: value && typeof value === 'object'
+					? Object.fromEntries(Object.entries(value).filter(([key]) => !['displayName', 'description'].includes(key)).map(([key, entry]) => [key, shape(entry)]))
+					: value;
+		const ours = properties.filter((property) => property.name === 'requestOptions');
+		expect(ours.map(shape)).toEqual([shape(commonDeclarativeNodeOptionParameters)]);
 	});
 });

@@ -3,11 +3,17 @@ import type { INodeProperties } from 'n8n-workflow';
 import { sendOptions } from '../../shared/bulk/options';
 import { operationSelector } from '../../shared/descriptions';
 import { instanceField } from '../../shared/messages';
+import { channelFields } from '../../shared/sendAndWait/channels';
+import { legacyMessageDescription } from '../legacyMessage';
+import { liveChatDescription } from '../liveChat';
 import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';
 import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
-import { sendAndWaitFields, sendAndWaitOperation } from './sendAndWait';
-import { sendSmsFields, sendSmsOperation } from './sendSms';
+import { channelField, sendAndWaitFields, sendAndWaitOperation } from './sendAndWait';
+import { messageField, sendSmsFields, sendSmsOperation } from './sendSms';
 import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
+
+// One Instance for every operation: the value stays when the operation changes.
+const instance = instanceField('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet'], 'instance');
 
 export const messagingDescription: INodeProperties[] = [
 	operationSelector(
@@ -15,12 +21,14 @@ export const messagingDescription: INodeProperties[] = [
 		[checkChatappNumberOperation, injectCrmLeadOperation, sendAndWaitOperation, sendSmsOperation, sendSocialnetOperation],
 		'sendSms',
 	),
-	// One Instance for every operation: the value stays when the operation changes.
-	instanceField('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendAndWait', 'sendSms', 'sendSocialnet'], 'instance'),
-	...sendAndWaitFields,
+	instance,
+	channelField,
+	...channelFields([instance, ...sendSmsFields, ...sendSocialnetFields, ...legacyMessageDescription, ...liveChatDescription]),
 	...sendSmsFields,
+	messageField,
 	...sendSocialnetFields,
 	...injectCrmLeadFields,
 	...checkChatappNumberFields,
+	...sendAndWaitFields,
 	sendOptions('messaging'),
 ];

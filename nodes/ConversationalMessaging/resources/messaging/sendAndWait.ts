@@ -2,94 +2,55 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../shared/sendAndWait/channels';
+import { limitWaitTimeOption } from '../../shared/sendAndWait/waitTill';
 
 /**
- * Send and Wait for Response: a message with a link over one of the channels, then the
- * execution waits until the recipient answers on the page the link opens. Parameter names are
- * n8n's (message, responseType, approvalOptions, options), so that n8n's generated
- * human-review tool for AI agents works with this node unchanged.
+ * Send and Wait for Response: the question and a link go out over one channel, through that
+ * channel's plain send (its recipient and instance fields are shown here too, see
+ * `alsoForChannels`); the execution waits until the person answers on the page the link opens.
+ * Parameter names are n8n's (message, responseType, approvalOptions, options.limitWaitTime), so
+ * n8n's generated human-review tool for AI agents works with this node unchanged.
  */
 export const sendAndWaitOperation: INodePropertyOptions = {
 	name: 'Send and Wait for Response',
 	value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a message and wait for a response',
-	description: 'Send a message with a link to a page where the recipient approves, declines or answers; the workflow waits for it',
+	description: 'Send a question with a link to a page where the recipient approves, declines or answers; the workflow waits for the answer',
 };
 
 const show = showFor('messaging', [SEND_AND_WAIT_OPERATION]);
 
-const limitWaitTime: INodeProperties = {
-	displayName: 'Limit Wait Time',
-	name: 'limitWaitTime',
-	type: 'fixedCollection',
-	description: 'Whether the workflow goes on by itself, without a response, after some time or at a date',
-	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
-	options: [
-		{
-			displayName: 'Values',
-			name: 'values',
-			values: [
-				{
-					displayName: 'Limit Type',
-					name: 'limitType',
-					type: 'options',
-					default: 'afterTimeInterval',
-					options: [
-						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until a date and time' },
-					],
-				},
-				{
-					displayName: 'Amount',
-					name: 'resumeAmount',
-					type: 'number',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-					default: 1,
-					description: 'The time to wait',
-				},
-				{
-					displayName: 'Unit',
-					name: 'resumeUnit',
-					type: 'options',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					options: [
-						{ name: 'Days', value: 'days' },
-						{ name: 'Hours', value: 'hours' },
-						{ name: 'Minutes', value: 'minutes' },
-						{ name: 'Seconds', value: 'seconds' },
-					],
-					default: 'hours',
-					description: 'Unit of the amount',
-				},
-				{
-					displayName: 'Max Date and Time',
-					name: 'maxDateAndTime',
-					type: 'dateTime',
-					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
-					default: '',
-					description: 'When the workflow goes on without a response',
-				},
-			],
-		},
-	],
+/** Comes right after Operation: it decides which recipient and instance fields are shown. */
+export const channelField: INodeProperties = {
+	displayName: 'Channel',
+	// Not `channel`: Inject CRM Lead has a field of that name in the same resource.
+	name: 'sendAndWaitChannel',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: show,
+	options: CHANNEL_NAMES.map((value) => ({ name: SEND_AND_WAIT_CHANNELS[value].displayName, value, description: SEND_AND_WAIT_CHANNELS[value].description })),
+	default: 'sms',
+	description: 'Where the question goes',
 };
 
+/** One "Shorten Link" per default: on for SMS, off for the other channels. */
+const shortenChannels = (byDefault: boolean) => CHANNEL_NAMES.filter((name) => SEND_AND_WAIT_CHANNELS[name].shortenByDefault === byDefault);
+const shortenLink: INodeProperties = {
+	displayName: 'Shorten Link',
+	name: 'shortenLink',
+	type: 'boolean',
+	noDataExpression: true,
+	default: true,
+	description: "Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent (an SMS has little room)",
+};
+const shortenLinkFields: INodeProperties[] = [
+	{ ...shortenLink, displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { sendAndWaitChannel: shortenChannels(true) }) },
+	{ ...shortenLink, default: false, displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { sendAndWaitChannel: shortenChannels(false) }) },
+];
+
+/** After the channel's recipient and the question (`message`, shared with Send SMS). */
 export const sendAndWaitFields: INodeProperties[] = [
-	{
-		displayName: 'Channel',
-		name: 'channel',
-		type: 'options',
-		// Decides which fields are shown: as an expression n8n could not tell.
-		noDataExpression: true,
-		displayOptions: show,
-		options: [
-			{ name: 'SMS', value: 'sms', description: 'A text message to a phone number' },
-			{ name: 'Socialnet', value: 'socialnet', description: 'A message on the socialnet messenger' },
-		],
-		default: 'sms',
-		description: 'Where the message goes',
-	},
 	{
 		displayName: 'Response Type',
 		name: 'responseType',
@@ -97,8 +58,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: show,
 		options: [
-			{ name: 'Approval', value: 'approval', description: 'The recipient approves (or declines) on the page' },
-			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer on the page' },
+			{ name: 'Approval', value: 'approval', description: 'The recipient approves, or approves or declines, with a button' },
+			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer' },
 		],
 		default: 'approval',
 	},
@@ -136,6 +97,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 			},
 		],
 	},
+	...shortenLinkFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -143,6 +105,6 @@ export const sendAndWaitFields: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: show,
-		options: [limitWaitTime],
+		options: [limitWaitTimeOption],
 	},
 ];

@@ -2,7 +2,6 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operation, showFor } from '../../shared/descriptions';
 import { messageTextField, phoneField } from '../../shared/messages';
-import { alsoForChannel } from '../../shared/sendAndWait/channels';
 
 export const sendSmsOperation: INodePropertyOptions = operation({
 	name: 'Send SMS',
@@ -15,10 +14,20 @@ export const sendSmsOperation: INodePropertyOptions = operation({
 });
 
 export const sendSmsFields: INodeProperties[] = [
-	alsoForChannel(phoneField({ resource: 'messaging', operations: ['sendSms'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }), 'sms'),
-	// Send and Wait's question too, on every channel (n8n's name for it: `message`).
-	{
-		...messageTextField({ resource: 'messaging', operation: 'sendSms', name: 'message', sendTo: 'body.body', description: 'Text of the SMS, or the question of Send and Wait (the link to answer is added after it)' }),
-		displayOptions: showFor('messaging', ['sendSms', 'sendAndWait']),
-	},
+	phoneField({ resource: 'messaging', operations: ['sendSms'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }),
 ];
+
+/**
+ * The SMS text, and Send and Wait's question on every channel (n8n's name for it is `message`):
+ * one field, so RoutingNode evaluates one `message` per item.
+ */
+export const messageField: INodeProperties = {
+	...messageTextField({
+		resource: 'messaging',
+		operation: 'sendSms',
+		name: 'message',
+		sendTo: 'body.body',
+		description: 'Text of the SMS; for Send and Wait, the question (the link to the answer page is added after it)',
+	}),
+	displayOptions: showFor('messaging', ['sendSms', 'sendAndWait']),
+};

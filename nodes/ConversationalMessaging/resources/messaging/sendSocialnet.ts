@@ -2,7 +2,6 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
 import { messageBodyFields } from '../../shared/messages';
-import { alsoForChannel } from '../../shared/sendAndWait/channels';
 
 const show = showFor('messaging', ['sendSocialnet']);
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
@@ -36,16 +35,13 @@ export const sendSocialnetFields: INodeProperties[] = [
 		description: 'Kind of message to send',
 		sendTo: 'body.type',
 	}),
-	alsoForChannel(
-		idField({
-			displayName: 'Recipient ID',
-			name: 'recipientId',
-			displayOptions: show,
-			description: 'Page-scoped identifier of the recipient on the socialnet messenger',
-			sendTo: 'body.to',
-		}),
-		'socialnet',
-	),
+	idField({
+		displayName: 'Recipient ID',
+		name: 'recipientId',
+		displayOptions: show,
+		description: 'Page-scoped identifier of the recipient on the socialnet messenger',
+		sendTo: 'body.to',
+	}),
 	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
 		{ name: 'socialnetText', types: ['text'], displayName: 'Message', description: 'Text of the message' },
 		{ name: 'socialnetFileUrl', types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },

@@ -49,7 +49,7 @@ interface Run {
 }
 
 /** The item's view of the node, as RoutingNode gives it to the hooks. */
-function forItem(fns: IExecuteFunctions, itemIndex: number): IExecuteSingleFunctions {
+export function forItem(fns: IExecuteFunctions, itemIndex: number): IExecuteSingleFunctions {
 	return Object.create(fns, {
 		getItemIndex: { value: () => itemIndex },
 		getInputData: { value: () => fns.getInputData()[itemIndex] },
@@ -147,12 +147,18 @@ function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePagina
 	};
 }
 
-/** Builds the item's request from the plan, runs its pre-send hooks, sends it, and reads the answer. */
+/** The item's request from the plan and its field values, through the pre-send hooks (the checks). */
+export async function buildRequest(item: IExecuteSingleFunctions, plan: RequestPlan, values: unknown[]): Promise<IHttpRequestOptions> {
+	let options = mergeInto({}, plan.base as unknown as IDataObject) as unknown as IHttpRequestOptions;
+	plan.fields.forEach(({ sendTo }, field) => writePath(options, sendTo, values[field]));
+	for (const preSend of plan.preSend) options = await preSend.call(item, options);
+	return options;
+}
+
+/** Builds the item's request, sends it, and reads the answer. */
 async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number, values: unknown[]): Promise<INodeExecutionData[]> {
 	const item = forItem(fns, itemIndex);
-	let options = mergeInto({}, run.plan.base as unknown as IDataObject) as unknown as IHttpRequestOptions;
-	run.plan.fields.forEach(({ sendTo }, field) => writePath(options, sendTo, values[field]));
-	for (const preSend of run.plan.preSend) options = await preSend.call(item, options);
+	const options = await buildRequest(item, run.plan, values);
 	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
 	const makeRoutingRequest = routingRequest(run, item);
 	if (!run.plan.pagination) return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
@@ -271,12 +277,10 @@ export function sendLoop(description: INodeTypeDescription) {
 	};
 }
 
-/** The node's `customOperations`: the send loop for every bulk operation (./options.ts), and any others given. */
-export function bulkOperations(description: INodeTypeDescription, others: NonNullable<INodeType['customOperations']> = {}): NonNullable<INodeType['customOperations']> {
+/** The send loop for every bulk operation (./options.ts), as the node's `customOperations`. */
+export function bulkOperations(description: INodeTypeDescription): NonNullable<INodeType['customOperations']> {
 	const loop = sendLoop(description);
-	const operations: NonNullable<INodeType['customOperations']> = Object.fromEntries(
+	return Object.fromEntries(
 		Object.entries(BULK_OPERATIONS).map(([resource, names]) => [resource, Object.fromEntries(names.map((name) => [name, loop]))]),
 	);
-	for (const [resource, more] of Object.entries(others)) operations[resource] = { ...operations[resource], ...more };
-	return operations;
 }

@@ -1,26 +1,89 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-/**
- * Each channel sends the message through its plain send operation (same fields, same checks):
- * `parameters` are fixed for it, `textParameter` receives the message with the link.
- */
-export const SEND_AND_WAIT_CHANNELS: Record<string, { resource: string; operation: string; parameters: IDataObject; textParameter: string }> = {
-	sms: { resource: 'messaging', operation: 'sendSms', parameters: {}, textParameter: 'message' },
-	socialnet: { resource: 'messaging', operation: 'sendSocialnet', parameters: { socialnetType: 'text' }, textParameter: 'socialnetText' },
-};
-
-/** Shows a plain send's field for Send and Wait too, for its channel only. */
-export function alsoForChannel(property: INodeProperties, channel: string): INodeProperties {
-	const show = property.displayOptions?.show ?? {};
-	return {
-		...property,
-		displayOptions: {
-			...property.displayOptions,
-			show: { ...show, operation: [...((show.operation as string[]) ?? []), SEND_AND_WAIT_OPERATION] },
-			// `channel` exists for Send and Wait only, so hiding by it leaves the plain send alone.
-			hide: { channel: Object.keys(SEND_AND_WAIT_CHANNELS).filter((other) => other !== channel) },
-		},
-	};
+/** How Send and Wait reaches a person on one channel: through that channel's plain send. */
+export interface SendAndWaitChannel {
+	displayName: string;
+	description: string;
+	/** The plain send whose fields, checks and envelope reader carry the message. */
+	resource: string;
+	operation: string;
+	/** Parameters of the plain send that are fixed for this use (e.g. a text message type). */
+	parameters: IDataObject;
+	/** The plain send's parameter that receives the question and the link. */
+	textParameter: string;
+	/** The plain send's instance and recipient fields, in form order, and their names under Send and Wait. */
+	fields: Record<string, string>;
+	/** Whether the link is shortened unless the user says otherwise: SMS texts are short. */
+	shortenByDefault: boolean;
 }
 
+export const SEND_AND_WAIT_CHANNELS = {
+	chatapp: {
+		displayName: 'Chatapp (Legacy QR Instance)',
+		description: 'A chatapp message through a QR-paired instance',
+		resource: 'legacyMessage',
+		operation: 'send',
+		parameters: { messageType: 'chat' },
+		textParameter: 'chatText',
+		fields: { legacyInstance: 'sendAndWaitChatappInstance', recipient: 'sendAndWaitChatappRecipient' },
+		shortenByDefault: false,
+	},
+	liveChat: {
+		displayName: 'Live Chat',
+		description: 'A message in a live chat session',
+		resource: 'liveChat',
+		operation: 'sendMessage',
+		parameters: {},
+		textParameter: 'liveChatMessage',
+		fields: { liveChatInstance: 'sendAndWaitLiveChatInstance', sessionId: 'sendAndWaitLiveChatSession' },
+		shortenByDefault: false,
+	},
+	sms: {
+		displayName: 'SMS',
+		description: 'A text message to a phone number',
+		resource: 'messaging',
+		operation: 'sendSms',
+		parameters: {},
+		textParameter: 'message',
+		fields: { instance: 'sendAndWaitSmsInstance', to: 'sendAndWaitSmsRecipient' },
+		shortenByDefault: true,
+	},
+	socialnet: {
+		displayName: 'Socialnet',
+		description: 'A message on the socialnet messenger',
+		resource: 'messaging',
+		operation: 'sendSocialnet',
+		parameters: { socialnetType: 'text' },
+		textParameter: 'socialnetText',
+		fields: { instance: 'sendAndWaitSocialnetInstance', recipientId: 'sendAndWaitSocialnetRecipient' },
+		shortenByDefault: false,
+	},
+} satisfies Record<string, SendAndWaitChannel>;
+
+export type ChannelName = keyof typeof SEND_AND_WAIT_CHANNELS;
+export const CHANNEL_NAMES = Object.keys(SEND_AND_WAIT_CHANNELS) as ChannelName[];
+
+/**
+ * Each channel's instance and recipient fields under Send and Wait: the plain send's own fields
+ * (label, placeholder, hint, required), shown for that channel and named apart. Their values go
+ * to the plain send under its names (see `run.ts`), so its checks and routing apply unchanged.
+ * Names apart because n8n fills a hidden Channel with its default when it decides what is shown,
+ * so a plain send's field cannot be both hidden by Channel and shown without it.
+ */
+export function channelFields(plainFields: INodeProperties[]): INodeProperties[] {
+	return CHANNEL_NAMES.flatMap((channelName) => {
+		const channel: SendAndWaitChannel = SEND_AND_WAIT_CHANNELS[channelName];
+		return Object.entries(channel.fields).map(([plainName, name]) => {
+			const plain = plainFields.find(
+				(property) =>
+					property.name === plainName &&
+					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(channel.resource) &&
+					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(channel.operation),
+			);
+			if (!plain) throw new Error(`Send and Wait: ${channel.resource}.${channel.operation} has no field "${plainName}"`);
+			const { routing: _routing, ...shown } = plain;
+			return { ...shown, name, displayOptions: { show: { resource: ['messaging'], operation: [SEND_AND_WAIT_OPERATION], sendAndWaitChannel: [channelName] } } };
+		});
+	});
+}

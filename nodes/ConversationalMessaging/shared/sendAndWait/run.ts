@@ -1,49 +1,113 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { sendLoop } from '../bulk/sendLoop';
-import { SEND_AND_WAIT_CHANNELS } from './channels';
+import { buildRequest, forItem, sendLoop } from '../bulk/sendLoop';
+import { planRequest } from '../bulk/plan';
+import type { ChannelName, SendAndWaitChannel } from './channels';
+import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
 import { waitTill } from './waitTill';
 
 /** What precedes the link in the message. */
-const LINK_LEAD = 'Answer here';
+const LINK_LEAD = 'Answer here:';
 
 /**
- * Send and Wait for Response, as n8n's `customOperations`: the question and a signed link to
- * resume the execution go out through the channel's plain send (the send loop, with its fields,
- * checks and envelope reader), then the execution waits; the node's webhook gives its output.
- * One message per execution, from the first item, as n8n's own send-and-wait nodes do.
+ * Where the Short Link endpoint's answer gives the short address. The service's description does
+ * not show its answer (README, Assumptions); the sandbox answers `shortUrl`.
+ */
+export const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
+
+/** A plain operation the node runs as a step: parameters fixed for it, fields read under other names. */
+type Step = Pick<SendAndWaitChannel, 'resource' | 'operation' | 'parameters' | 'fields'>;
+const SHORTEN_STEP: Step = { resource: 'shortLink', operation: 'create', parameters: {}, fields: {} };
+
+/** The run's memory of what each step already sent (Retry On Fail), one per step and run. */
+const stepRuns = new WeakMap<IExecuteData, Record<string, IExecuteData>>();
+
+/**
+ * The node seen as one plain operation (the channel's send, or Short Link > Create): the send
+ * loop then runs that operation's fields, checks and envelope reader, on Send and Wait's values.
+ */
+function asStep(fns: IExecuteFunctions, step: Step, fixed: IDataObject): IExecuteFunctions {
+	const node = fns.getNode();
+	const stepNode: INode = { ...node, parameters: { ...node.parameters, resource: step.resource, operation: step.operation, ...step.parameters } };
+	const input = fns.getInputData().slice(0, 1);
+	const executeData = fns.getExecuteData();
+	const steps = stepRuns.get(executeData) ?? {};
+	stepRuns.set(executeData, steps);
+	const stepKey = `${step.resource}.${step.operation}`;
+	const stepRun = (steps[stepKey] ??= { ...executeData });
+	return Object.create(fns, {
+		getNode: { value: () => stepNode },
+		getInputData: { value: () => input },
+		getExecuteData: { value: () => stepRun },
+		getNodeParameter: {
+			value: (name: string, itemIndex: number, fallback?: unknown, options?: object) =>
+				name in fixed ? fixed[name] : name in step.parameters ? step.parameters[name] : fns.getNodeParameter(step.fields[name] ?? name, itemIndex, fallback, options),
+		},
+	}) as IExecuteFunctions;
+}
+
+/** Runs the channel's checks on the message, as its plain send would, without sending anything. */
+async function checkMessage(description: INodeTypeDescription, view: IExecuteFunctions): Promise<void> {
+	const plan = planRequest(description, view.getNode());
+	await buildRequest(forItem(view, 0), plan, plan.fields.map(({ parameter }) => view.getNodeParameter(parameter, 0, undefined)));
+}
+
+function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
+	const json = answer[0]?.json ?? {};
+	const found = SHORT_URL_FIELDS.map((name) => json[name]).find((value) => typeof value === 'string' && /^https?:\/\//.test(value));
+	if (typeof found === 'string') return found;
+	throw new NodeOperationError(fns.getNode(), 'Shorten Link: the Short Link endpoint gave no short address; nothing was sent', {
+		description: `Its answer has none of ${SHORT_URL_FIELDS.join(', ')}. Turn Shorten Link off to send the full link.`,
+	});
+}
+
+/**
+ * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link
+ * to this execution's answer page go out through the channel's plain send (the send loop, with
+ * that operation's fields, checks and envelope reader), then the execution waits; the node's
+ * `webhook` gives its output. Every check runs before the first request (the link is only
+ * shortened once the message is known to be valid). The link carries n8n's signature, never the
+ * API token.
  */
 export function sendAndWait(description: INodeTypeDescription) {
 	const send = sendLoop(description);
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const node = this.getNode();
-		const channelName = this.getNodeParameter('channel', 0) as string;
-		const channel = SEND_AND_WAIT_CHANNELS[channelName];
+		const items = this.getInputData();
+		if (items.length !== 1) {
+			throw new NodeOperationError(node, `Send and Wait asks one question per execution; it received ${items.length} items`, {
+				description: 'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
+			});
+		}
+		const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as ChannelName;
+		const channel: SendAndWaitChannel | undefined = SEND_AND_WAIT_CHANNELS[channelName];
 		if (!channel) {
-			throw new NodeOperationError(node, `Channel: "${channelName}" is not a channel`, { description: `Pick one of: ${Object.keys(SEND_AND_WAIT_CHANNELS).join(', ')}.` });
+			throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, { description: `Pick one of: ${CHANNEL_NAMES.join(', ')}.` });
 		}
 		const question = this.getNodeParameter('message', 0, '') as unknown;
 		if (typeof question !== 'string' || !question.trim()) {
 			throw new NodeOperationError(node, 'Message: is required', { description: 'Enter the question the recipient answers, or check that the expression mapped to it gives text.' });
 		}
 		const limit = waitTill(this);
-		// The signed link resumes this execution: it carries no token, only n8n's signature.
-		const fixed: IDataObject = { ...channel.parameters, [channel.textParameter]: `${question.trim()}\n\n${LINK_LEAD}: ${this.getSignedResumeUrl()}` };
-		const plainSend: INode = { ...node, parameters: { ...node.parameters, resource: channel.resource, operation: channel.operation, ...channel.parameters } };
-		const input = this.getInputData().slice(0, 1);
-		const asPlainSend = Object.create(this, {
-			getNode: { value: () => plainSend },
-			getInputData: { value: () => input },
-			getNodeParameter: {
-				value: (name: string, itemIndex: number, fallback?: unknown, options?: object) =>
-					name in fixed ? fixed[name] : this.getNodeParameter(name, itemIndex, fallback, options),
-			},
-		}) as IExecuteFunctions;
-		const [sent] = await send.call(asPlainSend);
+		const resumeUrl = this.getSignedResumeUrl();
+		const text = (link: string) => `${question.trim()}\n\n${LINK_LEAD} ${link}`;
+
+		await checkMessage(description, asStep(this, channel, { [channel.textParameter]: text(resumeUrl) }));
+		let link = resumeUrl;
+		if (this.getNodeParameter('shortenLink', 0, channel.shortenByDefault) === true) {
+			const [shortened] = await send.call(asStep(this, SHORTEN_STEP, { longUrl: resumeUrl }));
+			link = shortUrlOf(this, shortened);
+		}
+		const [sent] = await send.call(asStep(this, channel, { [channel.textParameter]: text(link) }));
 		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 		if (sent.some((item) => item.error)) return [sent];
 		await this.putExecutionToWait(limit);
-		return [this.getInputData()];
+		return [items];
 	};
+}
+
+/** The bulk operations' send loop plus Send and Wait: the node's `customOperations`. */
+export function withSendAndWait(operations: NonNullable<INodeType['customOperations']>, description: INodeTypeDescription): NonNullable<INodeType['customOperations']> {
+	return { ...operations, messaging: { ...operations.messaging, [SEND_AND_WAIT_OPERATION]: sendAndWait(description) } };
 }

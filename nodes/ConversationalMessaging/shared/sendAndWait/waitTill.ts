@@ -1,7 +1,65 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 const UNIT_MS: Record<string, number> = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/** Options > Limit Wait Time, with n8n's names and values (as in its own send-and-wait nodes). */
+export const limitWaitTimeOption: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description: 'Whether the workflow goes on by itself, without an answer, after some time or at a date and time',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					options: [
+						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
+						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until a date and time' },
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					default: 1,
+					description: 'The time to wait',
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					options: [
+						{ name: 'Days', value: 'days' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Seconds', value: 'seconds' },
+					],
+					default: 'hours',
+					description: 'Unit of the amount',
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+					default: '',
+					description: 'When the workflow goes on without an answer',
+				},
+			],
+		},
+	],
+};
 
 interface LimitWaitTime {
 	limitType?: 'afterTimeInterval' | 'atSpecifiedTime';
@@ -10,7 +68,10 @@ interface LimitWaitTime {
 	maxDateAndTime?: string;
 }
 
-/** Until when the execution waits: for ever, unless Options > Limit Wait Time says otherwise (as n8n's own nodes). */
+/**
+ * Until when the execution waits: for ever, unless Options > Limit Wait Time says otherwise.
+ * Checked before anything is sent, so a bad limit never leaves a question nobody waits for.
+ */
 export function waitTill(fns: IExecuteFunctions): Date {
 	const limit = fns.getNodeParameter('options.limitWaitTime.values', 0, {}) as LimitWaitTime;
 	if (!limit.limitType) return WAIT_INDEFINITELY;

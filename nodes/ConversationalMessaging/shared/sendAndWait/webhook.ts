@@ -59,6 +59,6 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 	return {
 		webhookResponse: ANSWERED_PAGE,
-		workflowData: [[{ json: { data: { ...answer, respondedAt: new Date().toISOString() } }, pairedItem: { item: 0 } }]],
+		workflowData: [[{ json: { data: answer }, pairedItem: { item: 0 } }]],
 	};
 }
