@@ -165,6 +165,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const control = async (req: http.IncomingMessage, res: http.ServerResponse, path: string, raw: string) => {
 		const route = `${req.method} ${path}`;
 		if (route === 'GET /__sandbox/requests') return sendJson(res, 200, stats);
+		// What recipients got, newest first, with the short links: to read a message (and open its link) by hand.
+		if (route === 'GET /__sandbox/messages') {
+			return sendJson(res, 200, { messages: [...state.sentMessages.values()].reverse(), shortLinks: [...state.shortLinks.values()] });
+		}
 		if (route === 'POST /__sandbox/rotate-token') return sendJson(res, 200, { token: sandbox.rotateToken() });
 		if (route === 'POST /__sandbox/reset') {
 			sandbox.reset();

@@ -1,0 +1,320 @@
+/**
+ * Send and Wait for Response in real n8n 2.41.1, on every channel: a webhook starts the
+ * workflow, the node sends the question with n8n's signed link (shortened for SMS) through the
+ * sandbox, and the execution waits. Opening the link (a chatapp link-preview fetch, a browser)
+ * shows the page and decides nothing; submitting it resumes the execution with n8n's output
+ * shape; a second submission changes nothing. Limit Wait Time ends a wait by itself. A bad
+ * recipient fails before anything is sent. The canary token is searched for in every message,
+ * link, page and stored execution.
+ */
+import { randomUUID } from 'crypto';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { canaryToken } from '../reliability/results';
+import type { N8nServer } from './lib/n8n';
+import { createUserFolder, getExecution, importJson, listExecutions, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+
+const NODE_TYPE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
+const token = canaryToken();
+const credential = sandboxCredential('', token, 'cmWaitCred000001');
+/** User agents of link-preview fetchers (a chatapp's, a socialnet's) and of a browser. */
+const PREVIEW_AGENTS = ['WhatsApp/2.24.6.77 A', 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)'];
+const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+type Channel = 'sms' | 'socialnet' | 'chatapp' | 'liveChat';
+const CHANNELS: Channel[] = ['chatapp', 'liveChat', 'sms', 'socialnet'];
+/** The sandbox's name of each channel's messages. */
+const SANDBOX_CHANNEL: Record<Channel, string> = { chatapp: 'legacy', liveChat: 'livechat', sms: 'sms', socialnet: 'socialnet' };
+
+let sandbox: Sandbox;
+let server: N8nServer;
+let session: RestSession;
+let userFolder: string;
+let liveChatSession: string;
+/** Every page and answer n8n gave: searched for the token. */
+const pages: string[] = [];
+
+/** Each channel's recipient and instance fields under Send and Wait. */
+function recipientParameters(channel: Channel, recipient: string): Record<string, string> {
+	switch (channel) {
+		case 'sms':
+			return { sendAndWaitSmsInstance: 'line-1', sendAndWaitSmsRecipient: recipient };
+		case 'socialnet':
+			return { sendAndWaitSocialnetInstance: 'line-1', sendAndWaitSocialnetRecipient: recipient };
+		case 'chatapp':
+			return { sendAndWaitChatappInstance: 'qr-1', sendAndWaitChatappRecipient: recipient };
+		case 'liveChat':
+			return { sendAndWaitLiveChatInstance: 'web-1', sendAndWaitLiveChatSession: recipient };
+	}
+}
+
+const workflowIdOf = (name: string) => `cmWait${name.replace(/[^A-Za-z0-9]/g, '').slice(0, 10).padEnd(10, '0')}`;
+
+/** Webhook (answers at once) → Ask (Send and Wait) → Done (a no-op that shows the execution went on). */
+function waitWorkflow(name: string, ask: Record<string, unknown>) {
+	const node = (nodeName: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: randomUUID(), name: nodeName, type, typeVersion, position: [x, 0], parameters });
+	return {
+		id: workflowIdOf(name),
+		name: `Send and Wait: ${name}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {
+			Webhook: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			{ ...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: `wait-${name}`, responseMode: 'onReceived', options: {} }), webhookId: randomUUID() },
+			{
+				...node('Ask', NODE_TYPE, 1, 220, { resource: 'messaging', operation: 'sendAndWait', message: '={{ $json.body.question }}', ...ask }),
+				credentials: { conversationalMessagingApi: { id: credential.id, name: credential.name } },
+			},
+			node('Done', 'n8n-nodes-base.noOp', 1, 440, {}),
+		],
+	};
+}
+
+const WORKFLOWS = [
+	...CHANNELS.flatMap((channel) => [
+		waitWorkflow(`${channel}-approval`, {
+			sendAndWaitChannel: channel,
+			...recipientParameters(channel, `={{ $json.body.recipient }}`),
+			responseType: 'approval',
+			approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund it', disapproveLabel: 'Keep it' } },
+		}),
+		waitWorkflow(`${channel}-text`, { sendAndWaitChannel: channel, ...recipientParameters(channel, `={{ $json.body.recipient }}`), responseType: 'freeText' }),
+	]),
+	waitWorkflow('limit', {
+		sendAndWaitChannel: 'socialnet',
+		...recipientParameters('socialnet', 'psid-limit'),
+		options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 3, resumeUnit: 'seconds' } } },
+	}),
+];
+
+/**
+ * examples/sms-approval-before-refund.json with its Manual Trigger swapped for a Webhook of the
+ * same name (a test cannot click), on this file's credential.
+ */
+function refundExample() {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sms-approval-before-refund.json'), 'utf8')) as { id: string; nodes: Array<Record<string, unknown>> };
+	const nodes = example.nodes.map((node) => {
+		if (node.type === 'n8n-nodes-base.manualTrigger') {
+			return { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2.1, parameters: { httpMethod: 'POST', path: 'wait-refund-example', responseMode: 'onReceived', options: {} }, webhookId: randomUUID() };
+		}
+		return node.credentials ? { ...node, credentials: { conversationalMessagingApi: { id: credential.id, name: credential.name } } } : node;
+	});
+	return { ...example, nodes };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+	for (const deadline = Date.now() + ms; ; ) {
+		const value = await read();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+		await sleep(250);
+	}
+}
+
+/** Starts a workflow through its webhook (the first calls after activation can meet a 404). */
+async function start(name: string, body: Record<string, unknown>): Promise<string> {
+	const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
+	await until(`the webhook of ${name}`, async () => {
+		const response = await fetch(`${server.url}/webhook/wait-${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		pages.push(await response.text());
+		return response.status === 200 ? true : undefined;
+	});
+	return await until(`the execution of ${name}`, async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id) && execution.workflowId === workflowIdOf(name))?.id);
+}
+
+async function statusOf(id: string): Promise<string> {
+	return (await getExecution(session, id)).execution.status;
+}
+
+interface StoredRun {
+	resultData: { error?: { message?: string }; runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }>> } }>> };
+}
+
+async function settled(id: string): Promise<{ status: string; run: StoredRun; raw: string }> {
+	return await until(`execution ${id} to finish`, async () => {
+		const { execution, raw } = await getExecution<StoredRun>(session, id);
+		return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : { status: execution.status, run: execution.data, raw };
+	});
+}
+
+const outputOf = (run: StoredRun, node: string) => run.resultData.runData[node]?.[0]?.data?.main[0] ?? [];
+
+/** The message the sandbox received with this question, and the link in it. */
+async function messageWith(question: string) {
+	const message = await until(`the message "${question}"`, () => [...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)));
+	const link = /Answer here: (\S+)$/.exec(message.body)?.[1];
+	if (!link) throw new Error(`No link in: ${message.body}`);
+	return { message, link };
+}
+
+/** Where a link leads: a short link's target from the sandbox's record, else the link itself. */
+function target(link: string): string {
+	const short = [...sandbox.state.shortLinks.values()].find((shortLink) => shortLink.shortUrl === link);
+	return short ? short.longUrl : link;
+}
+
+async function open(url: string, userAgent: string) {
+	const response = await fetch(url, { headers: { 'user-agent': userAgent } });
+	const html = await response.text();
+	pages.push(html);
+	return { status: response.status, html, headers: response.headers };
+}
+
+async function submit(url: string, form: Record<string, string>) {
+	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_AGENT }, body: new URLSearchParams(form).toString() });
+	const html = await response.text();
+	pages.push(html);
+	return { status: response.status, html };
+}
+
+/** Starts the workflow, checks the message and that opening the link decides nothing; gives the page's address. */
+async function askAndOpen(name: string, channel: Channel, question: string, recipient: string) {
+	const id = await start(name, { question, recipient });
+	const { message, link } = await messageWith(question);
+	expect(message.channel).toBe(SANDBOX_CHANNEL[channel]);
+	// Phones arrive as digits (the plain send's check normalises them); ids as they are.
+	expect(message.to).toContain(['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient);
+	expect(message.body).not.toContain(token);
+	if (channel === 'sms') expect(link).toMatch(/^https:\/\/short\.example\//);
+	else expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\//);
+	const url = target(link);
+	expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?signature=/);
+	expect(url).not.toContain(token);
+	await until(`execution ${id} to wait`, async () => ((await statusOf(id)) === 'waiting' ? true : undefined));
+	for (const agent of [...PREVIEW_AGENTS, BROWSER_AGENT]) {
+		const page = await open(url, agent);
+		expect(page.status).toBe(200);
+		expect(page.html).toContain(question.replace(/&/g, '&amp;'));
+		expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+	}
+	expect(await statusOf(id)).toBe('waiting');
+	return { id, url };
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, token });
+	liveChatSession = 'lcs-e2e-1';
+	sandbox.state.liveChatSessions.set(liveChatSession, { id: liveChatSession, instance: 'web-1', name: 'Visitor' });
+	userFolder = createUserFolder({ install: 'copy' });
+	await importJson('credentials', [{ ...credential, data: { ...credential.data, baseUrl: sandbox.url } }], { userFolder });
+	await importJson('workflow', [...WORKFLOWS, refundExample()], { userFolder });
+	server = await startN8n({ userFolder });
+	session = await RestSession.asOwner(server.url);
+	for (const workflow of [...WORKFLOWS, refundExample()]) {
+		const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflow.id}`);
+		await session.request('POST', `/rest/workflows/${workflow.id}/activate`, { versionId: data.versionId });
+	}
+}, 180_000);
+
+afterAll(async () => {
+	await server?.stop();
+	await sandbox?.close();
+	if (userFolder) removeUserFolder(userFolder);
+});
+
+const RECIPIENT: Record<Channel, () => string> = {
+	sms: () => '+57 300 555 0101',
+	chatapp: () => '573005550102',
+	socialnet: () => 'psid-7781',
+	liveChat: () => liveChatSession,
+};
+
+describe('Send and Wait for Response in real n8n', () => {
+	it.each(CHANNELS)('%s: Approve resumes with approved true, and a second answer changes nothing', async (channel) => {
+		const question = `Refund of 400 USD for order 17 (${channel}, approve)?`;
+		const { id, url } = await askAndOpen(`${channel}-approval`, channel, question, RECIPIENT[channel]());
+		const page = await open(url, BROWSER_AGENT);
+		expect(page.html).toContain('Refund it');
+		expect(page.html).toContain('Keep it');
+		const answered = await submit(url, { decision: 'approve' });
+		expect(answered.status).toBe(200);
+		expect(answered.html).toContain('your answer was recorded');
+		const { status, run, raw } = await settled(id);
+		expect(status).toBe('success');
+		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([{ data: { approved: true } }]);
+		expect(outputOf(run, 'Done')).toHaveLength(1);
+		expect(raw).not.toContain(token);
+
+		const again = await submit(url, { decision: 'decline' });
+		pages.push(again.html);
+		expect(again.html).not.toContain('your answer was recorded');
+		const after = await settled(id);
+		expect(outputOf(after.run, 'Ask').map((item) => item.json)).toEqual([{ data: { approved: true } }]);
+	});
+
+	it.each(CHANNELS)('%s: Decline resumes with approved false', async (channel) => {
+		const question = `Refund of 90 USD for order 18 (${channel}, decline)?`;
+		const { id, url } = await askAndOpen(`${channel}-approval`, channel, question, RECIPIENT[channel]());
+		await submit(url, { decision: 'decline' });
+		const { status, run } = await settled(id);
+		expect(status).toBe('success');
+		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([{ data: { approved: false } }]);
+	});
+
+	it.each(CHANNELS)('%s: Free Text resumes with the text typed', async (channel) => {
+		const question = `Why was order 19 returned? (${channel})`;
+		const { id, url } = await askAndOpen(`${channel}-text`, channel, question, RECIPIENT[channel]());
+		const page = await open(url, BROWSER_AGENT);
+		expect(page.html).toContain('<textarea');
+		await submit(url, { text: 'The box arrived <b>crushed</b> & wet' });
+		const { status, run } = await settled(id);
+		expect(status).toBe('success');
+		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([{ data: { text: 'The box arrived <b>crushed</b> & wet' } }]);
+	});
+
+	it('Limit Wait Time: without an answer the execution goes on by itself with the input item', async () => {
+		const id = await start('limit', { question: 'Anyone there? (limit)' });
+		await messageWith('Anyone there? (limit)');
+		// n8n's wait tracker looks for executions to resume once a minute.
+		const { status, run } = await until('the limit to end the wait', async () => {
+			const { execution } = await getExecution<StoredRun>(session, id);
+			return execution.status === 'success' ? { status: execution.status, run: execution.data } : undefined;
+		}, 100_000);
+		expect(status).toBe('success');
+		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([expect.objectContaining({ body: expect.objectContaining({ question: 'Anyone there? (limit)' }) })]);
+		expect(outputOf(run, 'Done')).toHaveLength(1);
+	}, 150_000);
+
+	it('the example: the manager approves by SMS, then the customer is told by SMS', async () => {
+		const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
+		// The first calls after activation can meet a 404 while the webhook registers.
+		await until('the example webhook', async () => ((await fetch(`${server.url}/webhook/wait-refund-example`, { method: 'POST' })).status === 200 ? true : undefined));
+		const { message, link } = await messageWith('Refund of 400 USD for order 17: approve?');
+		expect([message.to, message.instance]).toEqual(['573005550199', 'sms-line-1']);
+		expect(link).toMatch(/^https:\/\/short\.example\//);
+		const page = await open(target(link), BROWSER_AGENT);
+		expect(page.html).toContain('Approve refund');
+		await submit(target(link), { decision: 'approve' });
+		const id = await until('the example execution', async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id))?.id);
+		const { status } = await settled(id);
+		expect(status).toBe('success');
+		const toCustomer = [...sandbox.state.sentMessages.values()].filter((sent) => sent.to === '573001234567');
+		expect(toCustomer.map((sent) => sent.body)).toEqual(['Order 17: your refund of 400 USD was approved.']);
+	});
+
+	it('a bad recipient fails before anything is sent, naming the field', async () => {
+		const before = sandbox.requests.length;
+		const id = await start('sms-approval', { question: 'Bad phone?', recipient: 'call me maybe' });
+		const { status, run } = await settled(id);
+		expect(status).toBe('error');
+		expect(run.resultData.error?.message).toMatch(/Recipient Phone/);
+		expect(sandbox.requests.slice(before).filter((request) => request.path !== '/__sandbox')).toEqual([]);
+	});
+
+	it('the token is in no message, link, page or stored execution', async () => {
+		expect([...sandbox.state.sentMessages.values()].filter((message) => JSON.stringify(message).includes(token))).toEqual([]);
+		expect([...sandbox.state.shortLinks.values()].filter((link) => JSON.stringify(link).includes(token))).toEqual([]);
+		expect(pages.filter((page) => page.includes(token))).toEqual([]);
+		const { executions } = await listExecutions(session);
+		expect(executions.length).toBeGreaterThan(12);
+		for (const execution of executions) expect((await getExecution(session, execution.id)).raw).not.toContain(token);
+	});
+});
