@@ -26,6 +26,10 @@ import { createEmptyRunExecutionData, ICredentialsHelper, NodeConnectionTypes, W
 import { ConversationalMessagingApi } from '../../credentials/ConversationalMessagingApi.credentials';
 import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 
+/** The engine's major version: 2 for the pinned n8n-core, 1 under jest.compat.config.js. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const ENGINE_MAJOR = Number((require('n8n-core/package.json') as { version: string }).version.split('.')[0]);
+
 export const NODE_TYPE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
 const SOURCE_TYPE = 'test.itemsSource';
 
@@ -227,7 +231,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	});
 	const additionalData = additionalDataFor(options.credentials);
 
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: source });
+	const execute = new WorkflowExecute(additionalData, 'manual');
+	// n8n-core 2.x takes an options object; 1.x (npm run test:compat) positional arguments.
+	const run = await (ENGINE_MAJOR >= 2 ? execute.run({ workflow, startNode: source }) : (execute.run as unknown as (workflow: Workflow, startNode: INode) => Promise<IRun>)(workflow, source));
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
