@@ -24,7 +24,11 @@ const typeVersion = { typeVersion: 1 };
 /** n8n adds this option to the Resource and Operation lists of declarative nodes. */
 const CUSTOM_API_CALL = 'Custom API Call';
 /** Operations whose fields depend on a message type: their forms are checked for every type. */
-const TYPE_SELECTORS: Record<string, string> = { 'legacyMessage/send': 'messageType', 'messaging/sendSocialnet': 'socialnetType' };
+const TYPE_SELECTORS: Record<string, string> = {
+	'legacyMessage/send': 'messageType',
+	'messaging/sendAndWait': 'sendAndWaitChannel',
+	'messaging/sendSocialnet': 'socialnetType',
+};
 
 let sandbox: Sandbox;
 let server: N8nServer;
@@ -48,7 +52,8 @@ interface Form {
 /** The form n8n should show for these parameters, by the description's display options. */
 function expectedForm(values: INodeParameters): Form {
 	const parameters = NodeHelpers.getNodeParameters(description.properties, values, true, false, typeVersion, description) as INodeParameters;
-	const shown = description.properties.filter((p) => NodeHelpers.displayParameter(parameters, p, typeVersion, description));
+	// Node settings (Request Options) are on the Settings tab, not in this form.
+	const shown = description.properties.filter((p) => !p.isNodeSetting && NodeHelpers.displayParameter(parameters, p, typeVersion, description));
 	const collections: Record<string, string[]> = {};
 	for (const collection of shown.filter((p) => p.type === 'collection')) {
 		collections[collection.name] = (collection.options as INodeProperties[])
@@ -169,7 +174,7 @@ describe('the editor', () => {
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
 	});
 
-	it('finds the node in the node panel, with its icon and its 27 actions, and adds Send SMS', async () => {
+	it('finds the node in the node panel, with its icon and its 28 actions, and adds Send SMS', async () => {
 		await page.goto(`${server.url}/workflow/new`);
 		await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: 60_000 });
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Conversational Messaging');
@@ -180,7 +185,7 @@ describe('the editor', () => {
 		await item.click();
 		const actions = page.locator('[data-test-id="node-creator-item-name"]:visible');
 		const expected = description.properties.filter((p) => p.name === 'operation').flatMap((p) => optionsOf(p).map((option) => option.action as string)).sort();
-		expect(expected).toHaveLength(27);
+		expect(expected).toHaveLength(28);
 		const listed = async () => (await actions.allInnerTexts()).filter((name) => expected.includes(name)).sort();
 		expect(await settled(listed, expected)).toEqual(expected);
 
@@ -260,7 +265,7 @@ describe('the editor', () => {
 				walked++;
 			}
 		}
-		expect(walked).toBe(27);
+		expect(walked).toBe(28);
 		expect(emptyCollections).toEqual([]);
 	});
 
