@@ -2,10 +2,12 @@
  * The node in n8n's queue mode: one main (webhooks, enqueueing) and two workers on PostgreSQL and
  * Redis, started by test/queue/run.sh. Burst 1 checks that every message is sent exactly once and
  * that both workers take part; burst 2 kills a worker (SIGKILL) mid-burst and accounts for every
- * message and execution. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
+ * message and execution. Before them, one Send and Wait for Response execution is asked by a worker,
+ * answered through the main and finished by a worker. Writes docs/SCALE.md, and "passed failed" to
+ * $QUEUE_LOG_DIR/result.
  */
 import { execFile } from 'child_process';
-import { randomBytes } from 'crypto';
+import { randomBytes, randomUUID } from 'crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { cpus, loadavg, totalmem } from 'os';
 import { join } from 'path';
@@ -14,7 +16,7 @@ import { promisify } from 'util';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { N8nOptions, N8nServer } from '../e2e/lib/n8n';
-import { createUserFolder, freePort, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n, webhookBulkSmsWorkflow } from '../e2e/lib/n8n';
+import { createUserFolder, freePort, getExecution, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n, webhookBulkSmsWorkflow } from '../e2e/lib/n8n';
 
 const run = promisify(execFile);
 
@@ -40,6 +42,10 @@ const KILL_AT = 0.3;
 const LOG_DIR = env('QUEUE_LOG_DIR');
 const WORKFLOW_ID = 'cmQueueBulkSms01';
 const WEBHOOK_PATH = 'cm-queue-bulk-sms';
+const WAIT_WORKFLOW_ID = 'cmQueueSendWait1';
+const WAIT_PATH = 'cm-queue-send-and-wait';
+/** Each instance's name, in its environment as CM_QUEUE_INSTANCE and in its log file's name. */
+const INSTANCES = ['main', 'worker-1', 'worker-2'];
 const RESPONSE_TIMEOUT_MS = 300_000;
 const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 
@@ -52,6 +58,13 @@ const note = (message: string) => console.error(`queue: ${message}`);
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
+	for (const deadline = Date.now() + ms; ; await sleep(250)) {
+		const value = await read();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+	}
+}
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
 function tally(values: Iterable<string>): Record<string, number> {
@@ -90,6 +103,42 @@ function bulkSmsWorkflow(credential: { id: string; name: string }) {
 		message: '={{ $json.text }} (execution {{ $execution.id }})',
 		settings: { onError: 'continueRegularOutput' },
 	});
+}
+
+/**
+ * Webhook (answers at once) → Ask (Send and Wait for Response on socialnet, whose link is not
+ * shortened: the message holds n8n's signed link itself) → Done, a Set node that records
+ * CM_QUEUE_INSTANCE: the name of the instance that ran it, in the stored execution.
+ */
+function sendAndWaitWorkflow(credential: { id: string; name: string }) {
+	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type, typeVersion, position: [x, 0], parameters });
+	return {
+		id: WAIT_WORKFLOW_ID,
+		name: 'Queue mode: Send and Wait for Response',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: { Webhook: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] }, Ask: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		nodes: [
+			{ ...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: WAIT_PATH, responseMode: 'onReceived', options: {} }), webhookId: randomUUID() },
+			{
+				...node('Ask', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 220, {
+					resource: 'messaging',
+					operation: 'sendAndWait',
+					sendAndWaitChannel: 'socialnet',
+					sendAndWaitSocialnetInstance: 'line-1',
+					sendAndWaitSocialnetRecipient: 'psid-queue-1',
+					message: '={{ $json.body.question }}',
+					responseType: 'approval',
+				}),
+				credentials: { conversationalMessagingApi: credential },
+			},
+			node('Done', 'n8n-nodes-base.set', 3.4, 440, {
+				mode: 'manual',
+				assignments: { assignments: [{ id: randomUUID(), name: 'ranOn', value: '={{ $env.CM_QUEUE_INSTANCE }}', type: 'string' }] },
+				options: {},
+			}),
+		],
+	};
 }
 
 /** The messages of a burst in the sandbox, by message (phone and text), by call and by execution. */
@@ -139,6 +188,7 @@ interface Cluster {
 	main: N8nServer;
 	workers: N8nServer[];
 	folders: string[];
+	session: RestSession;
 	webhookUrl: string;
 	startupMs: number;
 }
@@ -153,6 +203,7 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	const began = Date.now();
 	cluster.sandbox = await startSandbox({ port: 0, recordRequests: false });
 	appendFileSync(env('QUEUE_PORTS_FILE'), `${cluster.sandbox.port}\n`);
+	const mainPort = await freePort();
 	// What every instance shares: the queue, the database and the key that encrypts credentials.
 	const shared: NodeJS.ProcessEnv = {
 		EXECUTIONS_MODE: 'queue',
@@ -166,15 +217,21 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
 		// Workers log "Worker started execution N" at info: which worker ran what.
 		N8N_LOG_LEVEL: 'info',
+		// Where webhooks are received, as n8n asks of queue mode: a worker builds Send and Wait's link
+		// with it (else with its own N8N_PORT, 5678 by default, where nothing listens).
+		WEBHOOK_URL: `http://127.0.0.1:${mainPort}/`,
+		// Test-only: lets the Send and Wait workflow's last node read CM_QUEUE_INSTANCE (n8n 2 blocks $env).
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 	};
 	// One user folder per instance, as on separate hosts: each has the package installed.
 	const folders = (cluster.folders = [createUserFolder(), createUserFolder(), createUserFolder()]);
-	const options = (i: number): N8nOptions => ({ userFolder: folders[i], env: shared });
+	const options = (i: number): N8nOptions => ({ userFolder: folders[i], env: { ...shared, CM_QUEUE_INSTANCE: INSTANCES[i] } });
 	const credential = sandboxCredential(cluster.sandbox.url, cluster.sandbox.token);
 	await importJson('credentials', [credential], options(0));
-	await importJson('workflow', [bulkSmsWorkflow({ id: credential.id, name: credential.name })], options(0));
+	const workflows = [bulkSmsWorkflow({ id: credential.id, name: credential.name }), sendAndWaitWorkflow({ id: credential.id, name: credential.name })];
+	await importJson('workflow', workflows, options(0));
 	const worker = (i: number) => freePort().then((port) => startN8n({ ...options(i), port, command: 'worker', args: [`--concurrency=${WORKER_CONCURRENCY}`] }));
-	const started = await Promise.allSettled([startN8n(options(0)), worker(1), worker(2)]);
+	const started = await Promise.allSettled([startN8n({ ...options(0), port: mainPort }), worker(1), worker(2)]);
 	// Kept even when another failed to start, so that all are stopped.
 	const [main, ...workers] = started.map((s) => (s.status === 'fulfilled' ? track(s.value) : undefined));
 	cluster.main = main;
@@ -183,9 +240,11 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	if (failure || !main) throw failure?.reason;
 	// Activated by the owner through the main instance: `import:workflow --activeState=fromJson`
 	// fails before an owner exists ("User attempted to activate a workflow without permissions").
-	const session = await RestSession.asOwner(main.url);
-	const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${WORKFLOW_ID}`);
-	await session.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, { versionId: data.versionId });
+	const session = (cluster.session = await RestSession.asOwner(main.url));
+	for (const { id } of workflows) {
+		const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
+		await session.request('POST', `/rest/workflows/${id}/activate`, { versionId: data.versionId });
+	}
 	cluster.webhookUrl = `${main.url}/webhook/${WEBHOOK_PATH}`;
 	cluster.startupMs = Date.now() - began;
 	return cluster as Cluster;
@@ -204,7 +263,7 @@ async function waitForWebhook(url: string): Promise<number> {
 }
 
 async function stopCluster(cluster: Partial<Cluster>): Promise<void> {
-	const servers: Array<[string, N8nServer | undefined]> = [['main', cluster.main], ...(cluster.workers ?? []).map((w, i): [string, N8nServer] => [`worker-${i + 1}`, w])];
+	const servers: Array<[string, N8nServer | undefined]> = [['main', cluster.main], ...(cluster.workers ?? []).map((w, i): [string, N8nServer] => [INSTANCES[i + 1], w])];
 	for (const [name, server] of servers) if (server) writeFileSync(join(LOG_DIR, `${name}.log`), server.log());
 	await Promise.all(servers.map(([, server]) => server?.stop()));
 	await cluster.sandbox?.close();
@@ -299,6 +358,101 @@ function cpuSeconds(server: N8nServer): number {
 function percentile(values: number[], p: number): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+// ---- Send and Wait: asked on a worker, answered through the main, finished on a worker
+
+interface WaitRun {
+	id: string;
+	mode: string;
+	/** The job that sent the question and the worker that ran it; then the job after the answer. */
+	askJob: string;
+	askedOn: string;
+	resumeJob: string;
+	finishedOn: string;
+	/** From the webhook call to status waiting; from the answer to status success. */
+	waitMs: number;
+	resumeMs: number;
+}
+
+interface StoredRun {
+	resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+}
+
+/** Per worker, the jobs its log says it started and finished for one execution. */
+function jobsOf(cluster: Cluster, id: string): Array<{ name: string; started: string[]; finished: string[] }> {
+	return cluster.workers.map((worker, i) => {
+		const jobs = (verb: string) => [...worker.log().matchAll(new RegExp(`Worker ${verb} execution ${id} \\(job (\\d+)\\)`, 'g'))].map((match) => match[1]);
+		return { name: INSTANCES[i + 1], started: jobs('started'), finished: jobs('finished') };
+	});
+}
+
+async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
+	const { main, sandbox } = cluster;
+	const question = 'Refund of 400 USD for order 17 (queue mode)?';
+	note('send and wait: one execution, asked on a worker, answered through the main');
+	const began = Date.now();
+	// The first calls after activation can meet a 404; the first 200 started the one execution.
+	await until('the Send and Wait webhook', async () => {
+		const response = await fetch(`${main.url}/webhook/${WAIT_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) });
+		await response.text();
+		return response.status === 200 ? true : undefined;
+	});
+	const message = await until('the question at the service', () => [...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)));
+	const link = /Answer here: (\S+)$/.exec(message.body)?.[1] ?? '';
+	const id = new RegExp(`^${main.url}/webhook-waiting/(\\d+)/[^?]+\\?signature=`).exec(link)?.[1];
+	if (!id) throw new Error(`no link to the main's /webhook-waiting/ in: ${message.body}`);
+	const statusOf = async () => (await sql(`SELECT status FROM execution_entity WHERE id = ${Number(id)}`))[0]?.[0] ?? '';
+	await until(`execution ${id} to wait`, async () => ((await statusOf()) === 'waiting' ? true : undefined));
+	const waitMs = Date.now() - began;
+	const asked = await until(`a worker to finish execution ${id}'s first job`, () => jobsOf(cluster, id).find((w) => w.finished.length > 0));
+	const askJob = asked.finished[0];
+	const enqueued = (log: string) => [...log.matchAll(new RegExp(`Enqueued execution ${id} \\(job (\\d+)\\)`, 'g'))].map((match) => match[1]);
+	check(
+		"send and wait: a worker sent the question with the main's signed link, and the execution waits",
+		message.channel === 'socialnet' && message.to.includes('psid-queue-1') && enqueued(main.log()).join() === askJob && asked.started.join() === askJob,
+		`execution ${id}: the main enqueued job ${enqueued(main.log()).join(', ')}, ${asked.name} ran it; link ${link.replace(/signature=.*/, 'signature=…')}`,
+	);
+
+	// The answer, as the recipient's browser sends it, to the main.
+	const logAt = main.log().length;
+	const answeredAt = Date.now();
+	const answer = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision: 'approve' }).toString() });
+	const page = await answer.text();
+	const status = await until(`execution ${id} to finish`, async () => {
+		const current = await statusOf();
+		return ['new', 'running', 'waiting'].includes(current) ? undefined : current;
+	});
+	const resumeMs = Date.now() - answeredAt;
+	const { execution } = await getExecution<StoredRun>(cluster.session, id);
+	const runs = (node: string) => execution.data.resultData.runData[node] ?? [];
+	const output = (node: string) => (runs(node)[0]?.data?.main[0] ?? []).map((item) => item.json);
+	check(
+		'send and wait: the answer posted to the main resumed it with approved true, and the next node ran',
+		answer.status === 200 && page.includes('your answer was recorded') && status === 'success' && runs('Ask').length === 1 && JSON.stringify(output('Ask')) === JSON.stringify([{ data: { approved: true } }]) && output('Done').length === 1,
+		`HTTP ${answer.status}, execution ${status}, Ask gave ${JSON.stringify(output('Ask'))}, Done ${output('Done').length} item(s)`,
+	);
+
+	// Who ran the part after the answer. PostgreSQL records no worker (see SCALE.md) and the stored
+	// mode is "webhook" whichever process runs it; three records show it: the main's log, after the
+	// answer, has it enqueue a new job for the execution and hear from the queue that the job finished
+	// (in queue mode the main runs only manual executions itself); one worker's log has it start and
+	// finish that job; and the stored output of Done, the node after ours, holds CM_QUEUE_INSTANCE of
+	// the process that evaluated it: that worker's name, not "main".
+	const afterAnswer = () => main.log().slice(logAt);
+	const resumeJob = await until(`the main to enqueue execution ${id} again`, () => enqueued(afterAnswer())[0]);
+	await until(`the main to hear that job ${resumeJob} finished`, () => (afterAnswer().includes(`Execution ${id} (job ${resumeJob}) finished`) ? true : undefined));
+	const finishedOn = (await until(`a worker to finish job ${resumeJob}`, () => jobsOf(cluster, id).find((w) => w.finished.includes(resumeJob)))).name;
+	const jobs = jobsOf(cluster, id);
+	const ranBy = jobs.filter((w) => w.started.includes(resumeJob) && w.finished.includes(resumeJob)).map((w) => w.name);
+	const allJobs = new Set(jobs.flatMap((w) => [...w.started, ...w.finished]));
+	const ranOn = output('Done')[0]?.ranOn;
+	check(
+		'send and wait: a worker, not the main, ran the part after the answer',
+		resumeJob !== askJob && enqueued(afterAnswer()).length === 1 && ranBy.length === 1 && ranOn === finishedOn && allJobs.size === 2,
+		`the main enqueued job ${resumeJob} after the answer; ${ranBy.join(', ') || 'no worker'} started and finished it; Done stored ranOn "${String(ranOn)}"; mode ${execution.mode}`,
+	);
+	return { id, mode: execution.mode, askJob, askedOn: asked.name, resumeJob, finishedOn, waitMs, resumeMs };
 }
 
 // ---- burst 1: throughput, exactly once, both workers
@@ -472,7 +626,7 @@ async function versions(): Promise<Record<'postgres' | 'redis' | 'n8n' | 'node',
 /** Burst 1 as measured on 2026-11-22, when Send SMS still ran through n8n's RoutingNode: the "before" of the send loop. */
 const BEFORE_SEND_LOOP = { commit: 'f3fff68', cpuMsPerMessage: 14, wallS: 82.1, messagesPerS: 122 };
 
-function writeScaleDoc(cluster: Cluster, v: Record<string, string>, b1: Burst1, b2: Burst2, totalMs: number): void {
+function writeScaleDoc(cluster: Cluster, v: Record<string, string>, w: WaitRun, b1: Burst1, b2: Burst2, totalMs: number): void {
 	const planned1 = REQUESTS * CONTACTS;
 	const passed = results.filter((r) => r.ok).length;
 	const heldSent = sum(b2.held.map((h) => h.sent));
@@ -489,7 +643,8 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, b1: Burst1, 
 		'',
 		'- One n8n main (`n8n start` with `EXECUTIONS_MODE=queue`) receives the webhook calls and puts them in Redis;',
 		`  two workers (\`n8n worker --concurrency=${WORKER_CONCURRENCY}\`) run them; PostgreSQL holds workflows, credentials and executions.`,
-		'  Each instance has its own user folder with this package installed, and all share one `N8N_ENCRYPTION_KEY`.',
+		'  Each instance has its own user folder with this package installed, and all share one `N8N_ENCRYPTION_KEY`',
+		'  and `WEBHOOK_URL` (the main\'s address, where webhooks and answers are received).',
 		'- The workflow: Webhook (POST, respond when the last node finishes, all entries) → Split Out `body.contacts`',
 		'  → Conversational Messaging *Send SMS* (On Error: continue) to the local sandbox. Responding at the end',
 		'  tells each caller its outcome: the sent messages, or an error if the execution failed.',
@@ -498,6 +653,22 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, b1: Burst1, 
 		'  was sent twice, lost, or by which execution.',
 		'- Test-only: PostgreSQL with `fsync=off`, Redis without persistence. n8n\'s queue settings are its defaults.',
 		'  n8n 2.41 warns that PostgreSQL 15 (Debian 12\'s) is unsupported and asks for 17; it ran without a fault here.',
+		'',
+		'## Send and Wait for Response: asked on a worker, answered through the main, finished on a worker',
+		'',
+		'Before the bursts, one execution of Webhook → *Send and Wait for Response* (socialnet, Approval) → Set.',
+		`The main took the webhook call and enqueued job ${w.askJob}; ${w.askedOn} sent the question with n8n\'s signed link and`,
+		`the execution waited (${seconds(w.waitMs)} s after the call). The answer, \`decision=approve\` posted to the link on the main,`,
+		`resumed it: the main enqueued job ${w.resumeJob}, ${w.finishedOn} ran it, Ask gave \`{ data: { approved: true } }\` and the Set`,
+		`node ran; the execution was a success ${seconds(w.resumeMs)} s after the answer.`,
+		'',
+		'Which process ran the part after the answer: the stored execution does not say (its `mode` is',
+		`\`${w.mode}\` wherever it runs). The main\'s log shows it enqueued a second job for the execution after the answer and`,
+		'heard from the queue that it finished (in queue mode the main runs only manual executions itself); one worker\'s',
+		'log shows it started and finished that job; and the Set node stored `$env.CM_QUEUE_INSTANCE` of the process',
+		'that evaluated it: that worker\'s name (test-only: `N8N_BLOCK_ENV_ACCESS_IN_NODE=false`, as n8n 2 blocks `$env`).',
+		'A worker builds the link from `WEBHOOK_URL`; without it, from its own host and `N8N_PORT` (5678 by default),',
+		'where no main listens: in queue mode every instance needs `WEBHOOK_URL`.',
 		'',
 		'## Burst 1: throughput and sharing',
 		'',
@@ -579,9 +750,10 @@ async function main(): Promise<void> {
 		const c = await startCluster(cluster);
 		const probes = await waitForWebhook(c.webhookUrl);
 		note(`main ${c.main.url}, workers ${c.workers.map((w) => w.url).join(' ')}, sandbox ${c.sandbox.url}: ready in ${seconds(c.startupMs)} s (${probes} webhook probe(s))`);
+		const wait = await sendAndWaitRun(c);
 		const b1 = await firstBurst(c, await lastExecutionId());
 		const b2 = await killBurst(c, await lastExecutionId());
-		writeScaleDoc(c, await versions(), b1, b2, Date.now() - began);
+		writeScaleDoc(c, await versions(), wait, b1, b2, Date.now() - began);
 		note('docs/SCALE.md written');
 	} catch (error) {
 		check('the run completed', false, (error as Error).stack ?? String(error));
