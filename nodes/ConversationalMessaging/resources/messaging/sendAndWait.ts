@@ -7,8 +7,8 @@ import { limitWaitTimeOption } from '../../shared/sendAndWait/waitTill';
 
 /**
  * Send and Wait for Response: the question and a link go out over one channel, through that
- * channel's plain send (its recipient and instance fields are shown here too, see
- * `alsoForChannels`); the execution waits until the person answers on the page the link opens.
+ * channel's plain send (its recipient and instance fields, derived by `channelFields`); the
+ * execution waits until the person answers on the page the link opens.
  * Parameter names are n8n's (message, responseType, approvalOptions, options.limitWaitTime), so
  * n8n's generated human-review tool for AI agents works with this node unchanged.
  */

@@ -82,8 +82,10 @@ export function channelFields(plainFields: INodeProperties[]): INodeProperties[]
 					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(channel.operation),
 			);
 			if (!plain) throw new Error(`Send and Wait: ${channel.resource}.${channel.operation} has no field "${plainName}"`);
-			const { routing: _routing, ...shown } = plain;
-			return { ...shown, name, displayOptions: { show: { resource: ['messaging'], operation: [SEND_AND_WAIT_OPERATION], sendAndWaitChannel: [channelName] } } };
+			// Without the plain field's routing: Send and Wait sends through the plain send.
+			const derived: INodeProperties = { ...plain, name, displayOptions: { show: { resource: ['messaging'], operation: [SEND_AND_WAIT_OPERATION], sendAndWaitChannel: [channelName] } } };
+			delete derived.routing;
+			return derived;
 		});
 	});
 }

@@ -32,8 +32,8 @@ function asStep(fns: IExecuteFunctions, step: Step, fixed: IDataObject): IExecut
 	const stepNode: INode = { ...node, parameters: { ...node.parameters, resource: step.resource, operation: step.operation, ...step.parameters } };
 	const input = fns.getInputData().slice(0, 1);
 	const executeData = fns.getExecuteData();
-	const steps = stepRuns.get(executeData) ?? {};
-	stepRuns.set(executeData, steps);
+	let steps = stepRuns.get(executeData);
+	if (!steps) stepRuns.set(executeData, (steps = {}));
 	const stepKey = `${step.resource}.${step.operation}`;
 	const stepRun = (steps[stepKey] ??= { ...executeData });
 	return Object.create(fns, {
