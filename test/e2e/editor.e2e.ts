@@ -145,6 +145,42 @@ async function expectImageLoaded(image: Locator): Promise<void> {
 	expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
 }
 
+/** Types into a text parameter of the open form. */
+async function fill(parameter: string, value: string): Promise<void> {
+	await params().locator(`[data-test-id="parameter-input-${parameter}"] input`).fill(value);
+}
+
+/** Adds the values of a fixed collection that has one set of values (n8n adds it at once). */
+async function addFixedCollection(name: string): Promise<void> {
+	const item = params().locator('[data-test-id="parameter-item"]:visible', { has: page.locator(`label[for="${name}"]`) });
+	await item.locator('[data-test-id="fixed-collection-add"], [data-test-id="fixed-collection-add-top-level-button"]').first().click();
+}
+
+/** Executes the open node, which sends its question and waits; gives the link the sandbox received and the page it leads to. */
+async function executeAndReadLink(question: string): Promise<{ link: string; url: string }> {
+	const before = sandbox.state.sentMessages.size;
+	await page.locator('[data-test-id="node-execute-button"]').click();
+	for (const deadline = Date.now() + 60_000; sandbox.state.sentMessages.size === before; ) {
+		if (Date.now() > deadline) throw new Error(`The question "${question}" was not sent`);
+		await page.waitForTimeout(200);
+	}
+	const message = [...sandbox.state.sentMessages.values()].at(-1)!;
+	expect(message.body.startsWith(question)).toBe(true);
+	expect(message.body).not.toContain(sandbox.token);
+	const link = /Answer here: (\S+)$/.exec(message.body)?.[1] ?? '';
+	// An SMS carries a short link: the sandbox knows where it leads.
+	const url = [...sandbox.state.shortLinks.values()].find((short) => short.shortUrl === link)?.longUrl ?? link;
+	expect(url).toMatch(/\/webhook-waiting\/.+\?signature=/);
+	return { link, url };
+}
+
+/** The page the recipient sees, in a phone-sized tab of the same browser. */
+async function recipientPage(url: string): Promise<Page> {
+	const recipient = await browser.newPage({ viewport: { width: 420, height: 320 } });
+	await recipient.goto(url);
+	return recipient;
+}
+
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, token: 'sandboxSecretToken2026' });
 	userFolder = createUserFolder();
@@ -267,6 +303,66 @@ describe('the editor', () => {
 		}
 		expect(walked).toBe(28);
 		expect(emptyCollections).toEqual([]);
+	});
+
+	it('asks for an approval over SMS from the form; the recipient answers on the page its link opens', async () => {
+		await choose('resource', 'Messaging');
+		await choose('operation', 'Send and Wait for Response');
+		await choose('sendAndWaitChannel', 'SMS');
+		await choose('responseType', 'Approval');
+		await params().locator('[data-test-id="parameter-input-sendAndWaitSmsInstance"] input').fill('sms-line-1');
+		await params().locator('[data-test-id="parameter-input-sendAndWaitSmsRecipient"] input').fill('+57 300 555 0101');
+		const question = 'Refund of 400 USD for order 17: approve?';
+		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
+		await addFixedCollection('approvalOptions');
+		await choose('approvalType', 'Approve and Decline');
+		await fill('approveLabel', 'Refund it');
+		await fill('disapproveLabel', 'Keep it');
+		expect(await labelsOnScreen()).toEqual(expect.arrayContaining(['Channel', 'Instance', 'Recipient Phone', 'Message', 'Response Type', 'Approval Options', 'Shorten Link']));
+
+		const { link, url } = await executeAndReadLink(question);
+		expect(link).toMatch(/^https:\/\/short\.example\//);
+		const recipient = await recipientPage(url);
+		await recipient.getByText(question).waitFor();
+		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-page.png') });
+		// Opening the page decided nothing: the node still waits.
+		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain('approved');
+		await recipient.getByRole('button', { name: 'Refund it' }).click();
+		await recipient.getByText('your answer was recorded').waitFor();
+		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-answered.png') });
+		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
+		await recipient.close();
+		await page.locator('[data-test-id="output-panel"]').getByText('approved').first().waitFor({ timeout: 60_000 });
+		await expectTokenHidden();
+		// The picture without the passing toast, once the button shows its label again.
+		await page.locator('[data-test-id="node-execute-button"]', { hasText: 'Execute step' }).waitFor();
+		for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click();
+		await page.locator('.el-notification').first().waitFor({ state: 'hidden' });
+		await page.screenshot({ path: join(DOCS, 'send-and-wait-form.png') });
+	});
+
+	it('asks a free-text question over live chat; the recipient types the answer on the page', async () => {
+		await choose('responseType', 'Free Text');
+		for (const channel of optionsOf(propertyNamed('sendAndWaitChannel'))) {
+			await choose('sendAndWaitChannel', channel.name);
+			await expectFormFor({ resource: 'messaging', operation: 'sendAndWait', sendAndWaitChannel: channel.value, responseType: 'freeText' });
+		}
+		await choose('sendAndWaitChannel', 'Live Chat');
+		sandbox.state.liveChatSessions.set('lcs-editor-1', { id: 'lcs-editor-1', instance: 'web-1', name: 'Visitor' });
+		await fill('sendAndWaitLiveChatInstance', 'web-1');
+		await fill('sendAndWaitLiveChatSession', 'lcs-editor-1');
+		const question = 'Which day suits you for the delivery?';
+		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
+
+		const { link, url } = await executeAndReadLink(question);
+		expect(link).toBe(url);
+		const recipient = await recipientPage(url);
+		await recipient.getByRole('textbox', { name: 'Your answer' }).fill('Thursday after 2 pm, please');
+		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-free-text.png') });
+		await recipient.getByRole('button', { name: 'Send' }).click();
+		await recipient.getByText('your answer was recorded').waitFor();
+		await recipient.close();
+		await page.locator('[data-test-id="output-panel"]').getByText('Thursday after 2 pm, please').first().waitFor({ timeout: 60_000 });
 	});
 
 	it('shows the fields of the chosen message type only', async () => {
