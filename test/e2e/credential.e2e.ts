@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, importJson, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+import { createUserFolder, importJson, N8N_MAJOR, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
 
 let sandbox: Sandbox;
 let server: N8nServer;
@@ -45,7 +45,9 @@ describe('credential test in real n8n', () => {
 		const result = await session.testCredential('cmSandboxCred001');
 		sandbox.clearFaults();
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(new RegExp(`^The Base URL answered ${status}, a redirect: the test was not carried out there\\.`));
+		// n8n 1.x's credential test ignores every HTTP status or none: it sees an answer without the envelope.
+		const said = N8N_MAJOR >= 2 ? `The Base URL answered ${status}, a redirect: the test was not carried out there.` : 'The Base URL did not answer like the Conversational Messaging API';
+		expect(result.message.startsWith(said)).toBe(true);
 		expect(result.message).toContain("Put the service's final address in the credential's Base URL (for example https:// instead of http://");
 		expect(result.message).not.toContain(sandbox.token);
 		expect(sandbox.elsewhere.requests).toEqual([]);

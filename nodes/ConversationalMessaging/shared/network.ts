@@ -33,6 +33,27 @@ interface NetworkErrors {
 	messages: string[];
 }
 
+interface WrappedError {
+	httpCode?: unknown;
+	messages?: unknown;
+	cause?: unknown;
+	errorResponse?: unknown;
+}
+
+/**
+ * n8n-workflow 1.x's NodeApiError loses the request error it wraps (its class fields overwrite
+ * `cause`); what is left is the system's code as `httpCode` and the error's own words in
+ * `messages`. The node's own errors always carry an `errorResponse`, so they are not read here.
+ */
+function remnantsOf(error: unknown): NetworkErrors {
+	const { httpCode, messages, cause, errorResponse } = (error ?? {}) as WrappedError;
+	if (cause !== undefined || errorResponse !== undefined || !Array.isArray(messages)) return { codes: [], messages: [] };
+	return {
+		codes: typeof httpCode === 'string' && /^E[A-Z_]+$/.test(httpCode) ? [httpCode] : [],
+		messages: messages.filter((message): message is string => typeof message === 'string'),
+	};
+}
+
 /**
  * Codes and messages of the HTTP client's and the system's errors in the chain of causes (n8n
  * wraps them). The node's own errors, which may quote the service's words, are not read.
@@ -45,7 +66,7 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 		if (typeof link.code === 'string') codes.push(link.code);
 		if (typeof link.message === 'string') messages.push(link.message);
 	}
-	return { codes, messages };
+	return codes.length || messages.length ? { codes, messages } : remnantsOf(error);
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */

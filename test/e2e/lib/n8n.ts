@@ -13,6 +13,9 @@ import { join } from 'path';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 const N8N_SH = join(REPO_ROOT, 'scripts', 'n8n.sh');
+/** The n8n the suites run: 2.41.1, or with N8N_RUNTIME=1x the 1.x line (scripts/n8n-env.sh). */
+export const N8N_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'tools', `n8n-runtime${process.env.N8N_RUNTIME ? `-${process.env.N8N_RUNTIME}` : ''}`, 'package.json'), 'utf8')) as { dependencies: { n8n: string } }).dependencies.n8n;
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
 
 export const OWNER = { email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', password: 'Sandbox-Pass-2026' };
@@ -181,7 +184,9 @@ export async function startN8n(options: StartOptions): Promise<N8nServer> {
 		if (exited()) throw new Error(`n8n ${command} exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
 		try {
 			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.status === 200) return { url, port, process: child, log: () => output, stop };
+			// n8n 1.x is ready a few seconds before its REST routes exist (a worker has none).
+			const routed = command === 'worker' || (await fetch(`${url}/rest/settings`)).status !== 404;
+			if (response.status === 200 && routed) return { url, port, process: child, log: () => output, stop };
 		} catch {
 			// not listening yet
 		}
@@ -293,18 +298,22 @@ export interface ExecutionSummary {
 	mode: string;
 }
 
-/** Every execution n8n stored, newest first, read page by page (`GET /rest/executions`, cursor paging, 100 a page). */
+/**
+ * Every execution n8n stored, newest first, read page by page (`GET /rest/executions`, 100 a
+ * page): n8n 2.x pages by `nextCursor`, n8n 1.x by the last id seen (`lastId`).
+ */
 export async function listExecutions(session: RestSession): Promise<{ executions: ExecutionSummary[]; raw: string[] }> {
 	const executions: ExecutionSummary[] = [];
 	const raw: string[] = [];
-	let cursor: string | null = null;
+	let next: string | null = '';
 	do {
-		const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-		const page = await session.request<{ data: { results: ExecutionSummary[]; nextCursor?: string | null } }>('GET', `/rest/executions?limit=100${query}`);
+		const page: { data: { results: ExecutionSummary[]; nextCursor?: string | null } } = await session.request('GET', `/rest/executions?limit=100${next}`);
 		raw.push(JSON.stringify(page));
-		executions.push(...page.data.results);
-		cursor = page.data.nextCursor ?? null;
-	} while (cursor !== null);
+		const { results, nextCursor } = page.data;
+		executions.push(...results);
+		if (nextCursor !== undefined) next = nextCursor === null ? null : `&cursor=${encodeURIComponent(nextCursor)}`;
+		else next = results.length === 100 ? `&lastId=${results[results.length - 1].id}` : null;
+	} while (next !== null);
 	return { executions, raw };
 }
 

@@ -1,0 +1,85 @@
+/**
+ * One operation of every resource in real n8n: a Manual Trigger fans out to one node per
+ * resource, run with `n8n execute` against the sandbox. Each node gives its clean item and the
+ * sandbox saw the request it stands for. The compat run (`npm run test:compat`) runs this file in
+ * n8n 1.x too, as its smoke test of the whole node.
+ */
+import { randomUUID } from 'crypto';
+
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { createUserFolder, executeWorkflow, importJson, outputOf, removeUserFolder, sandboxCredential } from './lib/n8n';
+
+const OUR_NODE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
+const credential = sandboxCredential('', '', 'cmResourceCred01');
+
+/** Per resource: the operation's parameters, the sandbox's name of its request, a field of its output item. */
+const CALLS: Record<string, { parameters: Record<string, unknown>; request: string; field: string }> = {
+	agent: { parameters: { operation: 'create', agentName: 'Ana Ruiz', agentPhone: '+57 300-123 4567', email: 'ana@example.com' }, request: 'agentCreate', field: 'id' },
+	campaign: { parameters: { operation: 'getAll', returnAll: false, limit: 2 }, request: 'campaignGetMany', field: 'id' },
+	client: { parameters: { operation: 'get' }, request: 'clientGet', field: 'id' },
+	contact: { parameters: { operation: 'getAll', listIdToRead: 'list-1', returnAll: true }, request: 'contactGetMany', field: 'phone' },
+	legacyMessage: { parameters: { operation: 'send', recipient: '+57 300 123 4567', legacyInstance: 'qr-1', messageType: 'chat', chatText: 'Hola' }, request: 'legacyMessageSend', field: 'id' },
+	liveChat: { parameters: { operation: 'createSession', liveChatInstance: 'web-1', sessionFields: { name: 'Visitor 7' } }, request: 'liveChatSessionCreate', field: 'id' },
+	messaging: { parameters: { operation: 'sendSms', instance: 'sms-line-1', to: '+57 300 123 4567', message: 'Your order has shipped' }, request: 'smsSend', field: 'status' },
+	product: { parameters: { operation: 'get', productId: 'product-1' }, request: 'productGet', field: 'name' },
+	researcher: { parameters: { operation: 'get', researcherId: 'researcher-1' }, request: 'researcherGet', field: 'name' },
+	shortLink: { parameters: { operation: 'create', longUrl: 'https://example.com/sale' }, request: 'shortLinkCreate', field: 'shortUrl' },
+};
+const RESOURCES = Object.keys(CALLS);
+
+let sandbox: Sandbox;
+let userFolder: string;
+
+function resourcesWorkflow() {
+	const position = (index: number): [number, number] => [240, index * 120];
+	return {
+		id: 'cmResourcesWf001',
+		name: 'One operation per resource',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			...RESOURCES.map((resource, index) => ({
+				id: randomUUID(),
+				name: resource,
+				type: OUR_NODE,
+				typeVersion: 1,
+				position: position(index),
+				parameters: { resource, ...CALLS[resource].parameters },
+				credentials: { conversationalMessagingApi: { id: credential.id, name: credential.name } },
+			})),
+		],
+		connections: { Start: { main: [RESOURCES.map((node) => ({ node, type: 'main', index: 0 }))] } },
+	};
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	userFolder = createUserFolder();
+	await importJson('credentials', [{ ...credential, data: { baseUrl: sandbox.url, apiToken: sandbox.token } }], { userFolder });
+	await importJson('workflow', [resourcesWorkflow()], { userFolder });
+}, 180_000);
+
+afterAll(async () => {
+	await sandbox?.close();
+	if (userFolder) removeUserFolder(userFolder);
+});
+
+describe('one operation of every resource in real n8n', () => {
+	it('runs each, with its request at the sandbox and its clean item out', async () => {
+		expect(RESOURCES).toHaveLength(10);
+		const { result, run } = await executeWorkflow('cmResourcesWf001', { userFolder });
+		if (!run) throw new Error(`n8n execute printed no run:\n${result.stdout}\n${result.stderr}`);
+		expect(run.data.resultData.error).toBeUndefined();
+		const outcome = Object.fromEntries(
+			RESOURCES.map((resource) => {
+				const [first] = outputOf(run, resource);
+				return [resource, { requests: sandbox.stats().byOperation[CALLS[resource].request] ?? 0, hasField: first?.[CALLS[resource].field] !== undefined }];
+			}),
+		);
+		expect(outcome).toEqual(Object.fromEntries(RESOURCES.map((resource) => [resource, { requests: 1, hasField: true }])));
+		expect(sandbox.stats().violations).toBe(0);
+		expect(JSON.stringify(run)).not.toContain(sandbox.token);
+	});
+});
