@@ -40,10 +40,19 @@ for port in "$n8n_port" "$sandbox_port" "$broker_port"; do
 	if listening "$port"; then die "port $port on 127.0.0.1 is in use (another npm run dev?); see the ports in scripts/dev.sh"; fi
 done
 
-bash scripts/ensure-deps.sh
+# The one-time installs of a fresh clone print progress here, their output goes to a log.
+# shellcheck source=scripts/lib/quietly.sh
+source scripts/lib/quietly.sh
+setup_logs="$root/.cache/logs"
+if ! bash scripts/ensure-deps.sh --check; then
+	quietly "first run: installing the npm dependencies (one time, about 2 minutes)" "$setup_logs/install-deps.log" bash scripts/ensure-deps.sh
+fi
 log "building the package"
 npm run build --silent >/dev/null
-bash scripts/ensure-n8n.sh --quiet
+if ! bash scripts/ensure-n8n.sh --check; then
+	quietly "first run: installing n8n $(node -p "require('./tools/n8n-runtime/package.json').dependencies.n8n") with Node 24 (one time, about 5 minutes and 3 GB; later starts take seconds)" \
+		"$setup_logs/install-n8n.log" bash scripts/ensure-n8n.sh
+fi
 
 # The user folder, with this repo installed the way n8n installs community packages.
 mkdir -p "$folder/.n8n/nodes/node_modules" "$folder/logs"

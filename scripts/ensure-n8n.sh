@@ -10,17 +10,20 @@
 # Usage: [N8N_RUNTIME=1x] scripts/ensure-n8n.sh [--force] [--quiet]
 #   --force  reinstall from scratch even if the cache is valid
 #   --quiet  print nothing on success when the cache is already valid
+#   --check  install nothing: exit 0 when the cache is valid, 1 when an install is due
 # First install: ~5 minutes, ~3 GB (1x: ~4 min, ~2 GB). Needs the npm registry, make, g++ and
 # python3 (node-gyp).
 set -euo pipefail
 
 FORCE=0
 QUIET=0
+CHECK=0
 for arg in "$@"; do
   case "$arg" in
     --force) FORCE=1 ;;
     --quiet) QUIET=1 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --check) CHECK=1 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "ensure-n8n: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -68,6 +71,8 @@ runtime_works() {
 is_current() {
   [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want_hash" ] && runtime_works
 }
+
+if [ "$CHECK" = 1 ]; then is_current; exit; fi
 
 mkdir -p "$N8N_RUNTIME_DIR"
 

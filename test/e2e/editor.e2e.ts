@@ -11,6 +11,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 
 import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 import type { Sandbox } from '../../sandbox/server';
@@ -35,6 +36,9 @@ let server: N8nServer;
 let userFolder: string;
 let browser: Browser;
 let page: Page;
+/** The walkthrough animation's pictures, in order. */
+const frames: Buffer[] = [];
+const frame = async () => void frames.push(await page.screenshot());
 
 const optionsOf = (property: INodeProperties) => property.options as INodePropertyOptions[];
 const propertyNamed = (name: string, resource?: string) =>
@@ -217,6 +221,7 @@ describe('the editor', () => {
 		const item = page.locator('[data-test-id="node-creator-action-item"]', { hasText: 'Conversational Messaging' });
 		await expectImageLoaded(item.locator('img').first());
 		await page.screenshot({ path: join(DOCS, 'node-panel.png') });
+		await frame();
 
 		await item.click();
 		const actions = page.locator('[data-test-id="node-creator-item-name"]:visible');
@@ -224,6 +229,7 @@ describe('the editor', () => {
 		expect(expected).toHaveLength(28);
 		const listed = async () => (await actions.allInnerTexts()).filter((name) => expected.includes(name)).sort();
 		expect(await settled(listed, expected)).toEqual(expected);
+		await frame();
 
 		await actions.getByText('Send an SMS', { exact: true }).click();
 		await page.locator('[data-test-id="ndv"]').waitFor();
@@ -238,6 +244,7 @@ describe('the editor', () => {
 		await token.fill(sandbox.token);
 		expect(await token.getAttribute('type')).toBe('password');
 		await expectTokenHidden();
+		await frame();
 		const tested = sandbox.stats().byOperation.clientGet ?? 0;
 		// n8n tests a new credential on save and closes the form only if the test passed.
 		await modal.locator('[data-test-id="credential-save-button"]').click();
@@ -252,6 +259,7 @@ describe('the editor', () => {
 		expect(await token.getAttribute('type')).toBe('password');
 		await expectTokenHidden();
 		await modal.screenshot({ path: join(DOCS, 'credential.png') });
+		await frame();
 		await modal.getByRole('button', { name: 'Close this dialog' }).click();
 		await modal.waitFor({ state: 'hidden' });
 	});
@@ -262,6 +270,7 @@ describe('the editor', () => {
 		await params().locator('[data-test-id="parameter-input-to"] input').fill('+57 300 123 4567');
 		await params().locator('[data-test-id="parameter-input-instance"] input').fill('sms-line-1');
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill('Your order has shipped');
+		await frame();
 		const sent = sandbox.stats().byOperation.smsSend ?? 0;
 		await page.locator('[data-test-id="node-execute-button"]').click();
 		await page.locator('[data-test-id="output-panel"]').getByText('queued').first().waitFor({ timeout: 60_000 });
@@ -273,6 +282,15 @@ describe('the editor', () => {
 		});
 		await expectTokenHidden();
 		await page.screenshot({ path: join(DOCS, 'send-sms-form.png') });
+		await frame();
+	});
+
+	it('makes the README walkthrough of these steps: an animated GIF, 2 s a picture', async () => {
+		expect(frames).toHaveLength(6);
+		const pictures = await Promise.all(frames.map((picture) => sharp(picture).resize({ width: 960 }).toBuffer()));
+		const file = join(DOCS, 'walkthrough.gif');
+		await sharp(pictures, { join: { animated: true } }).gif({ delay: pictures.map(() => 2000), loop: 0 }).toFile(file);
+		expect(await sharp(file, { animated: true }).metadata()).toMatchObject({ format: 'gif', width: 960, pageHeight: 600, pages: 6, loop: 0 });
 	});
 
 	it('shows, for every operation, the fields its description shows', async () => {
