@@ -50,7 +50,9 @@ fi
 log "building the package"
 npm run build --silent >/dev/null
 if ! bash scripts/ensure-n8n.sh --check; then
-	quietly "first run: installing n8n $(node -p "require('./tools/n8n-runtime/package.json').dependencies.n8n") with Node 24 (one time, about 5 minutes and 3 GB; later starts take seconds)" \
+	# shellcheck source=scripts/n8n-env.sh
+	source scripts/n8n-env.sh
+	quietly "first run: installing n8n $N8N_EXPECTED_VERSION with Node $N8N_NODE_MAJOR (one time, about 5 minutes and 3 GB; later starts take seconds)" \
 		"$setup_logs/install-n8n.log" bash scripts/ensure-n8n.sh
 fi
 

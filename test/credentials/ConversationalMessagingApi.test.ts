@@ -57,7 +57,7 @@ describe('Conversational Messaging API credential', () => {
 		suite.sandbox.clearFaults();
 		// n8n 1.x's credential test ignores every HTTP status or none: it sees an answer without the envelope.
 		const said = ENGINE_MAJOR >= 2 ? `The Base URL answered ${status}, a redirect: the test was not carried out there.` : 'The Base URL did not answer like the Conversational Messaging API';
-		expect(result).toEqual({ status: 'Error', message: expect.stringContaining(said) });
+		expect(result.status).toBe('Error');
 		expect(result.message.startsWith(said)).toBe(true);
 		expect(result.message).toContain("Put the service's final address in the credential's Base URL (for example https:// instead of http://");
 		expect(suite.sandbox.elsewhere.requests).toEqual([]);

@@ -24,8 +24,9 @@ import { startSandbox } from '../../sandbox/server';
 import { canaryToken } from '../reliability/results';
 import type { ChatRequestBody, ModelReply, ModelServer } from './lib/model';
 import { lastUserText, SCRIPTED_MODEL, startModelServer, toolResults } from './lib/model';
+import { answerLinkIn } from './lib/answers';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, getExecution, importJson, listExecutions, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+import { createUserFolder, executionStatus, getExecution, importJson, removeUserFolder, RestSession, sandboxCredential, settledExecution, startByWebhook, startN8n, until } from './lib/n8n';
 
 const PACKAGE = 'n8n-nodes-conversational-messaging';
 const TOOL_TYPE = `${PACKAGE}.conversationalMessagingTool`;
@@ -148,16 +149,8 @@ const reviewWorkflow = agentWorkflow(
 	},
 );
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
-	for (const deadline = Date.now() + ms; ; ) {
-		const value = await read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${server ? `\n--- n8n log (tail) ---\n${server.log().slice(-4000)}` : ''}`);
-		await sleep(250);
-	}
-}
+/** The end of n8n's log, for a failure's message. */
+const logTail = () => (server ? `\n--- n8n log (tail) ---\n${server.log().slice(-4000)}` : '');
 
 interface StoredRun {
 	resultData: {
@@ -170,26 +163,12 @@ interface StoredRun {
 /** Starts a run of a workflow through its webhook, with a prompt; gives the execution's id. */
 async function startRun(workflowId: string, path: string, prompt: string, script: (body: ChatRequestBody) => ModelReply): Promise<string> {
 	scripts.set(prompt, script);
-	const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
-	// The first calls after activation can meet a 404 while the webhook registers.
-	await until(`the webhook ${path}`, async () => {
-		const response = await fetch(`${server.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
-		await response.text();
-		return response.status === 200 ? true : undefined;
-	});
-	return await until(`the execution of ${path}`, async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id) && execution.workflowId === workflowId)?.id);
+	return await startByWebhook(session, { path, workflowId, body: { prompt }, context: logTail });
 }
 
-async function statusOf(id: string): Promise<string> {
-	return (await getExecution(session, id)).execution.status;
-}
+const statusOf = (id: string) => executionStatus(session, id);
 
-async function settled(id: string): Promise<{ status: string; run: StoredRun; raw: string }> {
-	return await until(`execution ${id} to finish`, async () => {
-		const { execution, raw } = await getExecution<StoredRun>(session, id);
-		return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : { status: execution.status, run: execution.data, raw };
-	});
-}
+const settled = (id: string) => settledExecution<StoredRun>(session, id, { context: logTail });
 
 /** The agent's final output (its last run's first item). */
 function agentOutput(run: StoredRun): unknown {
@@ -223,10 +202,7 @@ beforeAll(async () => {
 	await importJson('workflow', [smsWorkflow, reviewWorkflow], { userFolder });
 	server = await startN8n({ userFolder });
 	session = await RestSession.asOwner(server.url);
-	for (const workflow of [smsWorkflow, reviewWorkflow]) {
-		const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflow.id}`);
-		await session.request('POST', `/rest/workflows/${workflow.id}/activate`, { versionId: data.versionId });
-	}
+	for (const workflow of [smsWorkflow, reviewWorkflow]) await session.activate(workflow.id);
 }, 180_000);
 
 afterAll(async () => {
@@ -324,12 +300,12 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 			const status = await statusOf(id);
 			if (['error', 'success', 'crashed', 'canceled'].includes(status)) throw new Error(`execution ${id} ended (${status}) instead of waiting: ${(await getExecution(session, id)).raw.slice(0, 3000)}`);
 			return status === 'waiting' ? true : undefined;
-		});
+		}, undefined, logTail);
 		const sms = [...sandbox.state.sentMessages.values()].filter((message) => !messagesBefore.has(message.id));
 		expect(sms).toHaveLength(1);
 		expect(sms[0]).toEqual(expect.objectContaining({ channel: 'sms', to: '573005550199', instance: 'line-1' }));
 		expect(sms[0].body).not.toContain(token);
-		const link = /Answer here: (\S+)$/.exec(sms[0].body)?.[1];
+		const link = answerLinkIn(sms[0].body);
 		expect(link).toMatch(/^https:\/\/short\.example\//);
 		// While it waits, the one new short link is the review's, not the gated tool's.
 		const newLinks = [...sandbox.state.shortLinks.values()].filter((shortLink) => !linksBefore.has(shortLink.idUrl));

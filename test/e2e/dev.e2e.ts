@@ -113,8 +113,7 @@ describe('npm run dev', () => {
 	it('takes a submission of the example contact form as a CRM lead in the sandbox', async () => {
 		const { email, password } = login(dev!.output());
 		const session = await RestSession.login(editor(), email, password);
-		const { data: workflow } = await session.request<{ data: { versionId: string } }>('GET', '/rest/workflows/cmExampleLead001');
-		await session.request('POST', '/rest/workflows/cmExampleLead001/activate', { versionId: workflow.versionId });
+		await session.activate('cmExampleLead001');
 		// The form's webhook is registered shortly after the activation answers.
 		let page = await fetch(`${editor()}/form/contact-us`);
 		for (let tries = 0; page.status === 404 && tries < 40; tries++) {

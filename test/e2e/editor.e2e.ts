@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
+import { answerLinkIn, linkTarget } from './lib/answers';
 import type { N8nServer } from './lib/n8n';
 import { createUserFolder, OWNER, REPO_ROOT, removeUserFolder, RestSession, startN8n } from './lib/n8n';
 
@@ -171,9 +172,9 @@ async function executeAndReadLink(question: string): Promise<{ link: string; url
 	const message = [...sandbox.state.sentMessages.values()].at(-1)!;
 	expect(message.body.startsWith(question)).toBe(true);
 	expect(message.body).not.toContain(sandbox.token);
-	const link = /Answer here: (\S+)$/.exec(message.body)?.[1] ?? '';
+	const link = answerLinkIn(message.body);
 	// An SMS carries a short link: the sandbox knows where it leads.
-	const url = [...sandbox.state.shortLinks.values()].find((short) => short.shortUrl === link)?.longUrl ?? link;
+	const url = linkTarget(sandbox, link);
 	expect(url).toMatch(/\/webhook-waiting\/.+\?signature=/);
 	return { link, url };
 }

@@ -165,10 +165,7 @@ beforeAll(async () => {
 	// Activated by the owner over REST, as test/queue/queue.ts does: `import:workflow` cannot
 	// activate before an owner exists.
 	session = await RestSession.asOwner(server.url);
-	for (const mode of MODES) {
-		const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId(mode)}`);
-		await session.request('POST', `/rest/workflows/${workflowId(mode)}/activate`, { versionId: data.versionId });
-	}
+	for (const mode of MODES) await session.activate(workflowId(mode));
 }, 180_000);
 
 afterEach(() => sandbox.clearFaults());

@@ -14,8 +14,24 @@ import { join } from 'path';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { canaryToken } from '../reliability/results';
+import { answerLinkIn, linkTarget } from './lib/answers';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, getExecution, importJson, listExecutions, N8N_MAJOR, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n } from './lib/n8n';
+import {
+	createUserFolder,
+	executionStatus,
+	getExecution,
+	importJson,
+	listExecutions,
+	N8N_MAJOR,
+	REPO_ROOT,
+	removeUserFolder,
+	RestSession,
+	sandboxCredential,
+	settledExecution,
+	startByWebhook,
+	startN8n,
+	until,
+} from './lib/n8n';
 
 const NODE_TYPE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
 const token = canaryToken();
@@ -111,58 +127,28 @@ function refundExample() {
 /** The examples use n8n 2.x's node versions (Set 3.5), which n8n 1.x does not have. */
 const EXAMPLES = N8N_MAJOR >= 2 ? [refundExample()] : [];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long this file waits for n8n and the sandbox before failing. */
+const WAIT_MS = 30_000;
 
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-	for (const deadline = Date.now() + ms; ; ) {
-		const value = await read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await sleep(250);
-	}
-}
+const start = (name: string, body: Record<string, unknown>) => startByWebhook(session, { path: `wait-${name}`, workflowId: workflowIdOf(name), body, ms: WAIT_MS, answers: pages });
 
-/** Starts a workflow through its webhook (the first calls after activation can meet a 404). */
-async function start(name: string, body: Record<string, unknown>): Promise<string> {
-	const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
-	await until(`the webhook of ${name}`, async () => {
-		const response = await fetch(`${server.url}/webhook/wait-${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-		pages.push(await response.text());
-		return response.status === 200 ? true : undefined;
-	});
-	return await until(`the execution of ${name}`, async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id) && execution.workflowId === workflowIdOf(name))?.id);
-}
-
-async function statusOf(id: string): Promise<string> {
-	return (await getExecution(session, id)).execution.status;
-}
+const statusOf = (id: string) => executionStatus(session, id);
 
 interface StoredRun {
 	resultData: { error?: { message?: string }; runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }>> } }>> };
 }
 
-async function settled(id: string): Promise<{ status: string; run: StoredRun; raw: string }> {
-	return await until(`execution ${id} to finish`, async () => {
-		const { execution, raw } = await getExecution<StoredRun>(session, id);
-		return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : { status: execution.status, run: execution.data, raw };
-	});
-}
+const settled = (id: string) => settledExecution<StoredRun>(session, id, { ms: WAIT_MS });
 
 const outputOf = (run: StoredRun, node: string) => run.resultData.runData[node]?.[0]?.data?.main[0] ?? [];
 
 /** The message the sandbox received with this question, and the link in it. */
 async function messageWith(question: string) {
-	const message = await until(`the message "${question}"`, () => [...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)));
-	const link = /Answer here: (\S+)$/.exec(message.body)?.[1];
-	if (!link) throw new Error(`No link in: ${message.body}`);
-	return { message, link };
+	const message = await until(`the message "${question}"`, () => [...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)), WAIT_MS);
+	return { message, link: answerLinkIn(message.body) };
 }
 
-/** Where a link leads: a short link's target from the sandbox's record, else the link itself. */
-function target(link: string): string {
-	const short = [...sandbox.state.shortLinks.values()].find((shortLink) => shortLink.shortUrl === link);
-	return short ? short.longUrl : link;
-}
+const target = (link: string) => linkTarget(sandbox, link);
 
 async function open(url: string, userAgent: string) {
 	const response = await fetch(url, { headers: { 'user-agent': userAgent } });
@@ -191,7 +177,7 @@ async function askAndOpen(name: string, channel: Channel, question: string, reci
 	const url = target(link);
 	expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?signature=/);
 	expect(url).not.toContain(token);
-	await until(`execution ${id} to wait`, async () => ((await statusOf(id)) === 'waiting' ? true : undefined));
+	await until(`execution ${id} to wait`, async () => ((await statusOf(id)) === 'waiting' ? true : undefined), WAIT_MS);
 	for (const agent of [...PREVIEW_AGENTS, BROWSER_AGENT]) {
 		const page = await open(url, agent);
 		expect(page.status).toBe(200);
@@ -211,10 +197,7 @@ beforeAll(async () => {
 	await importJson('workflow', [...WORKFLOWS, ...EXAMPLES], { userFolder });
 	server = await startN8n({ userFolder });
 	session = await RestSession.asOwner(server.url);
-	for (const workflow of [...WORKFLOWS, ...EXAMPLES]) {
-		const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflow.id}`);
-		await session.request('POST', `/rest/workflows/${workflow.id}/activate`, { versionId: data.versionId });
-	}
+	for (const workflow of [...WORKFLOWS, ...EXAMPLES]) await session.activate(workflow.id);
 }, 180_000);
 
 afterAll(async () => {
@@ -289,14 +272,14 @@ describe('Send and Wait for Response in real n8n', () => {
 	(EXAMPLES.length ? it : it.skip)('the example: the manager approves by SMS, then the customer is told by SMS', async () => {
 		const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
 		// The first calls after activation can meet a 404 while the webhook registers.
-		await until('the example webhook', async () => ((await fetch(`${server.url}/webhook/wait-refund-example`, { method: 'POST' })).status === 200 ? true : undefined));
+		await until('the example webhook', async () => ((await fetch(`${server.url}/webhook/wait-refund-example`, { method: 'POST' })).status === 200 ? true : undefined), WAIT_MS);
 		const { message, link } = await messageWith('Refund of 400 USD for order 17: approve?');
 		expect([message.to, message.instance]).toEqual(['573005550199', 'sms-line-1']);
 		expect(link).toMatch(/^https:\/\/short\.example\//);
 		const page = await open(target(link), BROWSER_AGENT);
 		expect(page.html).toContain('Approve refund');
 		await submit(target(link), { decision: 'approve' });
-		const id = await until('the example execution', async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id))?.id);
+		const id = await until('the example execution', async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id))?.id, WAIT_MS);
 		const { status } = await settled(id);
 		expect(status).toBe('success');
 		const toCustomer = [...sandbox.state.sentMessages.values()].filter((sent) => sent.to === '573001234567');

@@ -15,8 +15,9 @@ import { promisify } from 'util';
 
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
+import { answerLinkIn } from '../e2e/lib/answers';
 import type { N8nOptions, N8nServer } from '../e2e/lib/n8n';
-import { createUserFolder, freePort, getExecution, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, startN8n, webhookBulkSmsWorkflow } from '../e2e/lib/n8n';
+import { createUserFolder, freePort, getExecution, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, sleep, startN8n, until, webhookBulkSmsWorkflow } from '../e2e/lib/n8n';
 
 const run = promisify(execFile);
 
@@ -57,14 +58,6 @@ function check(name: string, ok: boolean, detail = ''): void {
 const note = (message: string) => console.error(`queue: ${message}`);
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
-	for (const deadline = Date.now() + ms; ; await sleep(250)) {
-		const value = await read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-	}
-}
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
 function tally(values: Iterable<string>): Record<string, number> {
@@ -241,10 +234,7 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	// Activated by the owner through the main instance: `import:workflow --activeState=fromJson`
 	// fails before an owner exists ("User attempted to activate a workflow without permissions").
 	const session = (cluster.session = await RestSession.asOwner(main.url));
-	for (const { id } of workflows) {
-		const { data } = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
-		await session.request('POST', `/rest/workflows/${id}/activate`, { versionId: data.versionId });
-	}
+	for (const { id } of workflows) await session.activate(id);
 	cluster.webhookUrl = `${main.url}/webhook/${WEBHOOK_PATH}`;
 	cluster.startupMs = Date.now() - began;
 	return cluster as Cluster;
@@ -399,7 +389,7 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 		return response.status === 200 ? true : undefined;
 	});
 	const message = await until('the question at the service', () => [...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)));
-	const link = /Answer here: (\S+)$/.exec(message.body)?.[1] ?? '';
+	const link = answerLinkIn(message.body);
 	const id = new RegExp(`^${main.url}/webhook-waiting/(\\d+)/[^?]+\\?signature=`).exec(link)?.[1];
 	if (!id) throw new Error(`no link to the main's /webhook-waiting/ in: ${message.body}`);
 	const statusOf = async () => (await sql(`SELECT status FROM execution_entity WHERE id = ${Number(id)}`))[0]?.[0] ?? '';

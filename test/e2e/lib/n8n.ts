@@ -246,6 +246,12 @@ export class RestSession {
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 
+	/** Activates a stored workflow (its triggers and webhooks start listening). */
+	async activate(workflowId: string): Promise<void> {
+		const { data } = await this.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
+		await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: data.versionId });
+	}
+
 	/** n8n's own credential test (the one behind the editor's Test button). */
 	async testCredential(id: string): Promise<{ status: string; message: string }> {
 		const stored = await this.request<{ data: { name: string; type: string; data: Record<string, unknown> } }>('GET', `/rest/credentials/${id}?includeData=true`);
@@ -253,6 +259,27 @@ export class RestSession {
 			credentials: { id, name: stored.data.name, type: stored.data.type, data: stored.data.data },
 		});
 		return data;
+	}
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long to wait (60 s by default), and what to add to the failure (an n8n log, say). */
+export interface WaitOptions {
+	ms?: number;
+	context?: () => string;
+}
+
+/**
+ * Reads every 250 ms until the value is defined; after `ms`, fails naming what it waited for,
+ * with what `context` adds (an n8n log, say).
+ */
+export async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 60_000, context: () => string = () => ''): Promise<T> {
+	for (const deadline = Date.now() + ms; ; ) {
+		const value = await read();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${context()}`);
+		await sleep(250);
 	}
 }
 
@@ -315,6 +342,52 @@ export async function listExecutions(session: RestSession): Promise<{ executions
 		else next = results.length === 100 ? `&lastId=${results[results.length - 1].id}` : null;
 	} while (next !== null);
 	return { executions, raw };
+}
+
+/**
+ * Starts a workflow through its webhook (POST `/webhook/<path>` with a JSON body; the first calls
+ * after activation can meet a 404 while the webhook registers); gives the id of the execution it
+ * started. Every answer's text goes to `answers`, when given.
+ */
+export async function startByWebhook(
+	session: RestSession,
+	spec: { path: string; workflowId: string; body: unknown; answers?: string[] } & WaitOptions,
+): Promise<string> {
+	const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
+	await until(
+		`the webhook ${spec.path}`,
+		async () => {
+			const response = await fetch(`${session.url}/webhook/${spec.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec.body) });
+			const text = await response.text();
+			spec.answers?.push(text);
+			return response.status === 200 ? true : undefined;
+		},
+		spec.ms,
+		spec.context,
+	);
+	return await until(
+		`the execution of ${spec.path}`,
+		async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id) && execution.workflowId === spec.workflowId)?.id,
+		spec.ms,
+		spec.context,
+	);
+}
+
+export async function executionStatus(session: RestSession, id: string): Promise<string> {
+	return (await getExecution(session, id)).execution.status;
+}
+
+/** The execution once it has finished (neither new, running nor waiting), with its run data. */
+export async function settledExecution<Data>(session: RestSession, id: string, { ms, context }: WaitOptions = {}): Promise<{ status: string; run: Data; raw: string }> {
+	return await until(
+		`execution ${id} to finish`,
+		async () => {
+			const { execution, raw } = await getExecution<Data>(session, id);
+			return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : { status: execution.status, run: execution.data, raw };
+		},
+		ms,
+		context,
+	);
 }
 
 /** An execution with its run data (`GET /rest/executions/:id`): as n8n sent it, and with the data decoded. */
