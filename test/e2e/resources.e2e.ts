@@ -1,8 +1,10 @@
 /**
  * One operation of every resource in real n8n: a Manual Trigger fans out to one node per
  * resource, run with `n8n execute` against the sandbox. Each node gives its clean item and the
- * sandbox saw the request it stands for. The compat run (`npm run test:compat`) runs this file in
- * n8n 1.x too, as its smoke test of the whole node.
+ * sandbox saw the request it stands for. Then the send loop's own reading of `{{ $json.… }}`
+ * against n8n's expression engine (`vm` in n8n 2.x, the one the engine tests cannot load). The
+ * compat run (`npm run test:compat`) runs this file in n8n 1.x too, as its smoke test of the
+ * whole node.
  */
 import { randomUUID } from 'crypto';
 
@@ -27,6 +29,51 @@ const CALLS: Record<string, { parameters: Record<string, unknown>; request: stri
 	shortLink: { parameters: { operation: 'create', longUrl: 'https://example.com/sale' }, request: 'shortLinkCreate', field: 'shortUrl' },
 };
 const RESOURCES = Object.keys(CALLS);
+
+/** Values of every kind the loop may read itself (see fieldValues.ts), and some it leaves to n8n. */
+const KINDS = [
+	{ phone: '+57 300 123 4567', line: { name: 'sms-line' }, text: 'Hola' },
+	{ phone: 573001234567, line: { name: 'sms-line' }, text: 42.5 },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: true },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: 0 },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: '' },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: ' {{ 1 + 1 }} ' },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: null },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: { nested: 'object' } },
+	{ phone: '4915112345678', line: { name: 'sms-line' }, text: ['a', 'list'] },
+	{ phone: '4915112345678', line: { name: 'sms-line' } },
+	{ phone: '4915112345678', line: 'not an object', text: 'Hola' },
+	{ phone: '4915112345678', line: { name: 7 }, text: 'Hola' },
+];
+
+/**
+ * Send SMS over KINDS, its fields `{{ $json.… }}` (read by the loop) or the same wrapped in
+ * parentheses (evaluated by n8n), continuing on errors.
+ */
+function kindsWorkflow(id: string, wrap: (path: string) => string) {
+	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type, typeVersion, position: [x, 0], parameters });
+	return {
+		id,
+		name: `Send SMS over values of every kind (${id})`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
+			node('Kinds', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: JSON.stringify({ kinds: KINDS }), options: {} }),
+			node('Split Out', 'n8n-nodes-base.splitOut', 1, 440, { fieldToSplitOut: 'kinds', options: {} }),
+			{
+				...node('Send SMS', OUR_NODE, 1, 660, { resource: 'messaging', operation: 'sendSms', to: wrap('phone'), instance: wrap('line.name'), message: wrap('text') }),
+				onError: 'continueRegularOutput',
+				credentials: { conversationalMessagingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Kinds', type: 'main', index: 0 }]] },
+			Kinds: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] },
+		},
+	};
+}
 
 let sandbox: Sandbox;
 let userFolder: string;
@@ -58,7 +105,9 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	userFolder = createUserFolder();
 	await importJson('credentials', [{ ...credential, data: { baseUrl: sandbox.url, apiToken: sandbox.token } }], { userFolder });
-	await importJson('workflow', [resourcesWorkflow()], { userFolder });
+	await importJson('workflow', [resourcesWorkflow(), kindsWorkflow('cmKindsDirect001', (path) => `={{ $json.${path} }}`), kindsWorkflow('cmKindsEvaled001', (path) => `={{ ($json.${path}) }}`)], {
+		userFolder,
+	});
 }, 180_000);
 
 afterAll(async () => {
@@ -81,5 +130,29 @@ describe('one operation of every resource in real n8n', () => {
 		expect(outcome).toEqual(Object.fromEntries(RESOURCES.map((resource) => [resource, { requests: 1, hasField: true }])));
 		expect(sandbox.stats().violations).toBe(0);
 		expect(JSON.stringify(run)).not.toContain(sandbox.token);
+	});
+});
+
+describe('{{ $json.… }} read by the send loop in real n8n', () => {
+	/** The requests the sandbox saw and the node's items, ids aside (they depend on arrival order). */
+	async function sendOverKinds(id: string) {
+		sandbox.reset();
+		const { result, run } = await executeWorkflow(id, { userFolder });
+		if (!run) throw new Error(`n8n execute printed no run:\n${result.stdout}\n${result.stderr}`);
+		const withoutIds = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/"[a-z]+_[0-9a-z]{3}[A-Za-z0-9]{5}"/g, '"<id>"')) as unknown;
+		return {
+			requests: sandbox.requests.map((request) => JSON.stringify({ path: request.path, body: request.body })).sort(),
+			items: outputOf(run, 'Send SMS').map(withoutIds),
+		};
+	}
+
+	it("gives what n8n's expression engine gives, request by request and item by item", async () => {
+		const direct = await sendOverKinds('cmKindsDirect001');
+		const evaluated = await sendOverKinds('cmKindsEvaled001');
+		expect(direct.items).toHaveLength(KINDS.length);
+		// Some were sent, some refused by the checks: both ways are compared.
+		expect(direct.requests.length).toBeGreaterThan(0);
+		expect(direct.items.some((item) => (item as { error?: unknown }).error !== undefined)).toBe(true);
+		expect(direct).toEqual(evaluated);
 	});
 });

@@ -28,8 +28,8 @@ import { NodeHelpers } from 'n8n-workflow';
 export interface RequestPlan {
 	/** requestDefaults and the operation's constant request, merged as RoutingNode merges them. */
 	base: IHttpRequestOptions;
-	/** Parameter paths and where their values go (`body.to`, `qs.page`). */
-	fields: Array<{ parameter: string; sendTo: string }>;
+	/** Parameter paths, where their values go (`body.to`, `qs.page`), and whether n8n checks the value against a type after evaluating it (`validateType`). */
+	fields: Array<{ parameter: string; sendTo: string; typeChecked: boolean }>;
 	preSend: PreSendAction[];
 	postReceive: PostReceiveAction[];
 	pagination?: (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
@@ -73,7 +73,11 @@ function visit(plan: RequestPlan, node: INode, description: INodeTypeDescription
 		const send = routing.send;
 		if (send?.property !== undefined) {
 			if (send.value !== undefined || send.propertyInDotNotation === false) unsupported('a send value or property not in dot notation', path);
-			plan.fields.push({ parameter: path, sendTo: `${send.type === 'query' ? 'qs' : 'body'}.${String(constant(send.property, path))}` });
+			plan.fields.push({
+				parameter: path,
+				sendTo: `${send.type === 'query' ? 'qs' : 'body'}.${String(constant(send.property, path))}`,
+				typeChecked: 'validateType' in property && property.validateType !== undefined,
+			});
 		}
 		if (send?.preSend) plan.preSend.push(...functions<PreSendAction>(send.preSend, path));
 		if (routing.operations?.pagination) {
