@@ -159,6 +159,35 @@ async function measureSends(sandbox: Sandbox): Promise<Map<string, Cell>> {
 	return cells;
 }
 
+/** Runs at the largest size beside the table: A when n8n evaluates its fields, and the memory floor of any node. */
+const OTHER_RUNS: Array<{ label: string; variant: Variant; settings: SendSettings; latencies: number[] }> = [
+	{ label: 'A, its fields in parentheses (`{{ ($json.phone) }}`), so that n8n evaluates them', variant: 'A', settings: { evaluated: true }, latencies: LATENCIES },
+	// One at a time at 50 ms would take 10,000 × 50 ms; latency does not change what a request leaves behind.
+	{ label: 'D without expressions, one request at a time: the floor of a node that sends one request per item through n8n', variant: 'D', settings: { floor: true }, latencies: [0] },
+];
+
+interface OtherRow {
+	latency: number;
+	label: string;
+	variant: Variant;
+	ms: number;
+	rssKb: number;
+}
+
+async function measureOtherRuns(sandbox: Sandbox, items: number): Promise<OtherRow[]> {
+	const rows: OtherRow[] = [];
+	for (const latency of LATENCIES) {
+		for (const { label, variant, settings } of OTHER_RUNS.filter((run) => run.latencies.includes(latency))) {
+			sandbox.reset();
+			if (latency) sandbox.injectFault({ kind: 'latency', ms: latency });
+			const result = await runWorker<SendResult>(sendJob(sandbox, variant, items, WARMUP, settings));
+			rows.push({ latency, label, variant, ms: result.ms, rssKb: result.maxRssKb });
+			log(`${latency} ms latency, ${items} items, ${label}: ${fixed(result.ms / items, 3)} ms/item, peak RSS ${fixed(mb(result.maxRssKb), 0)} MB`);
+		}
+	}
+	return rows;
+}
+
 interface RateRow {
 	items: number;
 	label: string;
@@ -332,8 +361,9 @@ function report(parts: {
 	pack: ReturnType<typeof packedSize>;
 	polling: PollingRow[];
 	rateRows: RateRow[];
+	otherRows: OtherRow[];
 }): string {
-	const { cells, baseline, load, pack, polling, requests, rateRows } = parts;
+	const { cells, baseline, load, pack, polling, requests, rateRows, otherRows } = parts;
 	const perItem = (latency: number, items: number, variant: Variant) => median(cells.get(`${latency}/${items}/${variant}`)?.ms ?? [NaN]) / items;
 	const netMb = (latency: number, items: number, variant: Variant) => mb(median(cells.get(`${latency}/${items}/${variant}`)?.rssKb ?? [NaN]) - baseline[variant]);
 	const liveMb = (latency: number, items: number, variant: Variant) => mb(median(cells.get(`${latency}/${items}/${variant}`)?.liveKb ?? [NaN]));
@@ -364,6 +394,16 @@ function report(parts: {
 	}
 
 	const largest = SIZES[SIZES.length - 1];
+	const otherMb = (row: OtherRow) => mb(row.rssKb - baseline[row.variant]);
+	const floorMb = otherRows.filter((row) => row.variant === 'D').map(otherMb);
+	add(
+		'',
+		`### Other runs at ${largest.toLocaleString('en')} items`,
+		'',
+		'| Latency | Run | ms/item | MB |',
+		'|---:|---|---:|---:|',
+		...otherRows.map((row) => `| ${row.latency} ms | ${row.label} | ${fixed(row.ms / largest, 3)} | ${fixed(otherMb(row), 0)} |`),
+	);
 	// The targets are set at 1,000 items and more: at 100, a run lasts a few milliseconds.
 	const targetSizes = SIZES.filter((n) => n >= 1000);
 	const ratiosAB = LATENCIES.flatMap((l) => targetSizes.map((n) => perItem(l, n, 'A') / perItem(l, n, 'B')));
@@ -381,7 +421,7 @@ function report(parts: {
 		`| A/D ≤ 1.15 at the same | ${fixed(Math.min(...ratiosAD))} to ${fixed(Math.max(...ratiosAD))} | ${verdict(Math.max(...ratiosAD) <= 1.15)} |`,
 		`| A/C ≤ 1.5 at 1,000 items, 50 ms | ${fixed(ac)} | ${verdict(ac <= 1.5)} |`,
 		...(largest > 1000 ? [`| A per item at ${largest.toLocaleString('en')} ≤ 1.2 × at 1,000 | ${scaling.map((s, i) => `${fixed(s)} (${LATENCIES[i]} ms)`).join(', ')} | ${verdict(Math.max(...scaling) <= 1.2)} |`] : []),
-		`| A peak memory at ${largest.toLocaleString('en')} items ≤ 150 MB above baseline | ${memory.map((m, i) => `${fixed(m, 0)} MB (${LATENCIES[i]} ms)`).join(', ')}; D, the floor of an n8n node, ${LATENCIES.map((l) => `${fixed(netMb(l, largest, 'D'), 0)} MB`).join(', ')}; A's heap still in use after a full GC: ${LATENCIES.map((l) => `${fixed(liveMb(l, largest, 'A'), 0)} MB`).join(', ')} | ${verdict(Math.max(...memory) <= 150)} |`,
+		`| A peak memory at ${largest.toLocaleString('en')} items ≤ 150 MB above baseline | ${memory.map((m, i) => `${fixed(m, 0)} MB (${LATENCIES[i]} ms)`).join(', ')}; D, every item at once, ${LATENCIES.map((l) => `${fixed(netMb(l, largest, 'D'), 0)} MB`).join(', ')}; D without expressions, one request at a time (the floor of a node sending one request per item through n8n), ${floorMb.map((m) => `${fixed(m, 0)} MB`).join(', ')}; A's heap still in use after a full GC: ${LATENCIES.map((l) => `${fixed(liveMb(l, largest, 'A'), 0)} MB`).join(', ')} | ${verdict(Math.max(...memory) <= 150)} |`,
 	);
 
 	const pollingOk = polling.every((p) => p.addedMs <= p.intervalMs + 250 && p.minGapMs >= p.baseMs - 50);
@@ -459,9 +499,11 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ port: 0, recordRequests: false });
 	let cells: Map<string, Cell>;
 	let baseline: Record<Variant, number>;
+	let otherRows: OtherRow[];
 	try {
 		baseline = await measureBaselines(sandbox);
 		cells = await measureSends(sandbox);
+		otherRows = await measureOtherRuns(sandbox, SIZES[SIZES.length - 1]);
 	} finally {
 		await sandbox.close();
 	}
@@ -473,7 +515,7 @@ async function main(): Promise<void> {
 	log('researcher polling (the measured runs take about 30 s)');
 	const measured = await Promise.all(QUICK ? [measurePolling(2000, 1)] : [measurePolling(2000, 1), measurePolling(30_000, 5)]);
 	const polling = [...measured, ...[2000, 30_000, 5 * 60_000].map((runMs) => simulatePolling(runMs, 5000))];
-	const generated = report({ started, loadBefore, elapsedMs: Date.now() - started.getTime(), requests, cells, baseline, load, pack, polling, rateRows });
+	const generated = report({ started, loadBefore, elapsedMs: Date.now() - started.getTime(), requests, cells, baseline, load, pack, polling, rateRows, otherRows });
 	process.stdout.write(`${generated}\n`);
 	if (QUICK) log('--quick: docs/PERFORMANCE.md left as it is');
 	else {

@@ -38,6 +38,10 @@ export type Variant = 'A' | 'B' | 'C' | 'D';
 export interface SendSettings {
 	continueOnFail?: boolean;
 	batching?: { batchSize: number; batchInterval: number };
+	/** A: each expression in parentheses, so that n8n's engine evaluates it (the loop reads a bare `{{ $json.… }}` itself). */
+	evaluated?: boolean;
+	/** D: fields without expressions, one request at a time: the least memory a node that sends one request per item through n8n can use. */
+	floor?: boolean;
 }
 
 export type Job =
@@ -161,7 +165,7 @@ interface Target {
  * getNodeParameter per field and one httpRequestWithAuthentication (our credential) per item, all
  * items at once, as the HTTP Request node starts them.
  */
-function minimalNode(workflow: Workflow, credential: ICredentialType): INodeType {
+function minimalNode(workflow: Workflow, credential: ICredentialType, oneAtATime = false): INodeType {
 	const text = (name: string) => ({ displayName: name, name, type: 'string' as const, default: '' });
 	return {
 		description: {
@@ -178,13 +182,14 @@ function minimalNode(workflow: Workflow, credential: ICredentialType): INodeType
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const items = this.getInputData();
-			const answers = await Promise.all(
-				items.map(async (_, i) => {
-					const body = { type: 'text', to: this.getNodeParameter('to', i), instance: this.getNodeParameter('instance', i), body: this.getNodeParameter('message', i) };
-					const options = { method: 'POST' as const, url: '/v1/sms', body, json: true, headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
-					return (await this.helpers.httpRequestWithAuthentication.call(this, credential.name, options)) as IDataObject;
-				}),
-			);
+			const send = async (i: number) => {
+				const body = { type: 'text', to: this.getNodeParameter('to', i), instance: this.getNodeParameter('instance', i), body: this.getNodeParameter('message', i) };
+				const options = { method: 'POST' as const, url: '/v1/sms', body, json: true, headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
+				return (await this.helpers.httpRequestWithAuthentication.call(this, credential.name, options)) as IDataObject;
+			};
+			const answers: IDataObject[] = [];
+			if (oneAtATime) for (let i = 0; i < items.length; i++) answers.push(await send(i));
+			else answers.push(...(await Promise.all(items.map((_, i) => send(i)))));
 			return [answers.map((answer, i) => ({ json: (answer.body as IDataObject) ?? answer, pairedItem: { item: i } }))];
 		},
 	};
@@ -195,14 +200,16 @@ async function sendSmsTarget(core: typeof Core, workflow: Workflow, job: Extract
 	if (job.variant === 'A' || job.variant === 'D') {
 		const { node, credential } = await loadPackage(core);
 		if (job.variant === 'D') {
-			return { type: 'bench.minimalSms', typeVersion: 1, nodeType: minimalNode(workflow, credential), credential, parameters: { to: '={{ $json.phone }}', instance: INSTANCE, message: '={{ $json.message }}' } };
+			const fields = job.floor ? { to: phoneOf(0), message: messageOf(0) } : { to: '={{ $json.phone }}', message: '={{ $json.message }}' };
+			return { type: 'bench.minimalSms', typeVersion: 1, nodeType: minimalNode(workflow, credential, job.floor), credential, parameters: { ...fields, instance: INSTANCE } };
 		}
+		const fields = job.evaluated ? { to: '={{ ($json.phone) }}', message: '={{ ($json.message) }}' } : { to: '={{ $json.phone }}', message: '={{ $json.message }}' };
 		return {
 			type: `${PACKAGE_NAME}.conversationalMessaging`,
 			typeVersion: 1,
 			nodeType: node,
 			credential,
-			parameters: { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: INSTANCE, message: '={{ $json.message }}', ...(job.batching ? { requestOptions: batching } : {}) },
+			parameters: { resource: 'messaging', operation: 'sendSms', ...fields, instance: INSTANCE, ...(job.batching ? { requestOptions: batching } : {}) },
 		};
 	}
 	const nodeType = httpRequestNode();
