@@ -10,6 +10,7 @@ import { randomUUID } from 'crypto';
 
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
+import { VALUE_KINDS } from '../helpers/valueKinds';
 import { createUserFolder, executeWorkflow, importJson, outputOf, removeUserFolder, sandboxCredential } from './lib/n8n';
 
 const OUR_NODE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
@@ -30,24 +31,8 @@ const CALLS: Record<string, { parameters: Record<string, unknown>; request: stri
 };
 const RESOURCES = Object.keys(CALLS);
 
-/** Values of every kind the loop may read itself (see fieldValues.ts), and some it leaves to n8n. */
-const KINDS = [
-	{ phone: '+57 300 123 4567', line: { name: 'sms-line' }, text: 'Hola' },
-	{ phone: 573001234567, line: { name: 'sms-line' }, text: 42.5 },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: true },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: 0 },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: '' },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: ' {{ 1 + 1 }} ' },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: null },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: { nested: 'object' } },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: ['a', 'list'] },
-	{ phone: '4915112345678', line: { name: 'sms-line' } },
-	{ phone: '4915112345678', line: 'not an object', text: 'Hola' },
-	{ phone: '4915112345678', line: { name: 7 }, text: 'Hola' },
-];
-
 /**
- * Send SMS over KINDS, its fields `{{ $json.… }}` (read by the loop) or the same wrapped in
+ * Send SMS over VALUE_KINDS, its fields `{{ $json.… }}` (read by the loop) or the same wrapped in
  * parentheses (evaluated by n8n), continuing on errors.
  */
 function kindsWorkflow(id: string, wrap: (path: string) => string) {
@@ -59,7 +44,7 @@ function kindsWorkflow(id: string, wrap: (path: string) => string) {
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
-			node('Kinds', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: JSON.stringify({ kinds: KINDS }), options: {} }),
+			node('Kinds', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: JSON.stringify({ kinds: VALUE_KINDS }), options: {} }),
 			node('Split Out', 'n8n-nodes-base.splitOut', 1, 440, { fieldToSplitOut: 'kinds', options: {} }),
 			{
 				...node('Send SMS', OUR_NODE, 1, 660, { resource: 'messaging', operation: 'sendSms', to: wrap('phone'), instance: wrap('line.name'), message: wrap('text') }),
@@ -149,7 +134,7 @@ describe('{{ $json.… }} read by the send loop in real n8n', () => {
 	it("gives what n8n's expression engine gives, request by request and item by item", async () => {
 		const direct = await sendOverKinds('cmKindsDirect001');
 		const evaluated = await sendOverKinds('cmKindsEvaled001');
-		expect(direct.items).toHaveLength(KINDS.length);
+		expect(direct.items).toHaveLength(VALUE_KINDS.length);
 		// Some were sent, some refused by the checks: both ways are compared.
 		expect(direct.requests.length).toBeGreaterThan(0);
 		expect(direct.items.some((item) => (item as { error?: unknown }).error !== undefined)).toBe(true);

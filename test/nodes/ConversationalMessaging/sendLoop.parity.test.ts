@@ -13,6 +13,7 @@ import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/shared/b
 import type { RecordedRequest } from '../../../sandbox/server';
 import { NODE_TYPE, ROUTING_ONLY_NODE_TYPE } from '../../helpers/engine';
 import { useSandbox } from '../../helpers/sandbox';
+import { VALUE_KINDS } from '../../helpers/valueKinds';
 
 const suite = useSandbox();
 const SESSION = 'parity-session';
@@ -24,24 +25,6 @@ interface Variant {
 }
 
 const phones = [{ phone: '+57 300 123 4567', text: 'Hola' }, { phone: '4915112345678', text: 'Hallo' }, { phone: '0300 12', text: 'bad phone' }];
-/** Item values of every kind (see fieldValues.ts): strings, numbers, booleans, empty, missing, null, objects, lists, and paths through them. */
-const kinds: IDataObject[] = [
-	{ phone: '+57 300 123 4567', line: { name: 'sms-line' }, text: 'Hola' },
-	{ phone: 573001234567, line: { name: 'sms-line' }, text: 42.5 },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: true },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: false },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: 0 },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: '' },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: ' {{ 1 + 1 }} ' },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: null },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: { nested: 'object' } },
-	{ phone: '4915112345678', line: { name: 'sms-line' }, text: ['a', 'list'] },
-	{ phone: '4915112345678', line: { name: 'sms-line' } },
-	{ phone: '4915112345678', line: 'not an object', text: 'Hola' },
-	{ phone: '4915112345678', line: null, text: 'Hola' },
-	{ phone: '4915112345678', line: { name: 7 }, text: 'Hola' },
-	{ phone: null, line: { name: 'sms-line' }, text: 'Hola' },
-];
 const media = (type: string, extra: IDataObject = {}) => ({ messageType: type, recipient: '={{ $json.phone }}', legacyInstance: 'qr-1', fileUrl: 'https://cdn.example.com/f.bin', ...extra });
 
 const VARIANTS: Record<string, Variant[]> = {
@@ -49,9 +32,9 @@ const VARIANTS: Record<string, Variant[]> = {
 		{ name: 'text from expressions, one bad phone', parameters: { to: '={{ $json.phone }}', instance: 'sms-line', message: '={{ $json.text }}' }, items: phones },
 		{ name: 'a message left empty by its expression', parameters: { to: '573001234567', instance: 'sms-line', message: '={{ $json.missing }}' }, items: [{}] },
 		// The loop reads `{{ $json.a.b }}` itself when the item holds a string, number or boolean there.
-		{ name: 'values of every kind read by {{ $json.… }}', parameters: { to: '={{$json.phone}}', instance: '={{ $json.line.name }}', message: '={{ $json.text }}' }, items: kinds },
+		{ name: 'values of every kind read by {{ $json.… }}', parameters: { to: '={{$json.phone}}', instance: '={{ $json.line.name }}', message: '={{ $json.text }}' }, items: VALUE_KINDS },
 		{ name: 'a key n8n refuses to read', parameters: { to: '573001234567', instance: 'sms-line', message: '={{ $json.constructor }}' }, items: [{ constructor: 'Hola' }] },
-		{ name: 'expressions the loop leaves to n8n', parameters: { to: '={{ $json.phone }} ', instance: '={{ $json["line"].name }}', message: '={{ $json.text.trim() }}' }, items: kinds.slice(0, 3) },
+		{ name: 'expressions the loop leaves to n8n', parameters: { to: '={{ $json.phone }} ', instance: '={{ $json["line"].name }}', message: '={{ $json.text.trim() }}' }, items: VALUE_KINDS.slice(0, 3) },
 	],
 	'messaging.sendSocialnet': [
 		...['audio', 'file', 'image', 'video'].map((type) => ({
@@ -144,11 +127,11 @@ describe('the send loop builds the request RoutingNode builds', () => {
 });
 
 describe('the send loop reads {{ $json.… }} itself', () => {
-	/** The expressions n8n evaluated while Send SMS ran over `kinds`. */
+	/** The expressions n8n evaluated while Send SMS ran over VALUE_KINDS. */
 	async function evaluatedOver(fields: INodeParameters): Promise<string[]> {
 		const spy = jest.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
 		try {
-			const run = await suite.run({ resource: 'messaging', operation: 'sendSms', instance: 'sms-line', ...fields }, { items: kinds.slice(0, 3), continueOnFail: true });
+			const run = await suite.run({ resource: 'messaging', operation: 'sendSms', instance: 'sms-line', ...fields }, { items: VALUE_KINDS.slice(0, 3), continueOnFail: true });
 			expect(run.items).toHaveLength(3);
 			return spy.mock.calls.map(([value]) => value).filter((value): value is string => typeof value === 'string' && value.startsWith('='));
 		} finally {
