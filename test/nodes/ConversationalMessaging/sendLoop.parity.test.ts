@@ -34,7 +34,8 @@ const VARIANTS: Record<string, Variant[]> = {
 		// The loop reads `{{ $json.a.b }}` itself when the item holds a string, number or boolean there.
 		{ name: 'values of every kind read by {{ $json.… }}', parameters: { to: '={{$json.phone}}', instance: '={{ $json.line.name }}', message: '={{ $json.text }}' }, items: VALUE_KINDS },
 		{ name: 'a key n8n refuses to read', parameters: { to: '573001234567', instance: 'sms-line', message: '={{ $json.constructor }}' }, items: [{ constructor: 'Hola' }] },
-		{ name: 'expressions the loop leaves to n8n', parameters: { to: '={{ $json.phone }} ', instance: '={{ $json["line"].name }}', message: '={{ $json.text.trim() }}' }, items: VALUE_KINDS.slice(0, 3) },
+		{ name: 'a template of reads', parameters: { to: '= {{ $json.phone }}', instance: "={{ $json['line'].name }}", message: '=Hi {{ $json.text }}, from {{ $json["line"].name }}!{{$json.text}}' }, items: VALUE_KINDS },
+		{ name: 'expressions the loop leaves to n8n', parameters: { to: '={{ $json.phone + "" }}', instance: '={{ $json.line?.name }}', message: '=Hi \\{{ $json.text }} {{ $json.text.trim() }}' }, items: VALUE_KINDS.slice(0, 3) },
 	],
 	'messaging.sendSocialnet': [
 		...['audio', 'file', 'image', 'video'].map((type) => ({
@@ -126,7 +127,7 @@ describe('the send loop builds the request RoutingNode builds', () => {
 	});
 });
 
-describe('the send loop reads {{ $json.… }} itself', () => {
+describe('the send loop fills expressions that only read the item', () => {
 	/** The expressions n8n evaluated while Send SMS ran over VALUE_KINDS. */
 	async function evaluatedOver(fields: INodeParameters): Promise<string[]> {
 		const spy = jest.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
@@ -141,6 +142,7 @@ describe('the send loop reads {{ $json.… }} itself', () => {
 
 	it("leaves n8n's expression engine out when the item holds a plain value there, and only then", async () => {
 		expect(await evaluatedOver({ to: '={{ $json.phone }}', message: '={{ $json.text }}' })).toEqual([]);
+		expect(await evaluatedOver({ to: "={{ $json['phone'] }}", message: '=Hi {{ $json.text }}, from {{ $json.line.name }}!' })).toEqual([]);
 		expect(await evaluatedOver({ to: '={{ $json.phone }}', message: '={{ ($json.text) }}' })).toEqual(Array(3).fill('={{ ($json.text) }}'));
 		// Item 2's text is a number, item 3's a boolean: read too; a missing key goes to n8n.
 		expect(await evaluatedOver({ to: '={{ $json.phone }}', message: '={{ $json.missing }}' })).toEqual(Array(3).fill('={{ $json.missing }}'));

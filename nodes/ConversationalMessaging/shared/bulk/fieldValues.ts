@@ -11,26 +11,40 @@ export const READ_AHEAD = 2 * CHUNK;
 /** An item's values, in the order of the plan's fields, or its own error (a failed expression). */
 export type Reading = { values: unknown[] } | { error: unknown };
 
-/** `={{ $json.a.b }}` and nothing else, keys made of letters, digits and underscores. */
-const JSON_PATH = /^=\{\{\s*\$json((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*\}\}$/;
+/** `{{ $json.a.b }}`, `{{ $json['first name'] }}`: keys by name or in quotes. */
+const JSON_READ = /\{\{\s*\$json((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[^'\\{}]*'|"[^"\\{}]*")\s*\])+)\s*\}\}/g;
+const KEY = /\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
+
+/** A field's value as text and item paths: `=Hi {{ $json.name }}!` is `['Hi ', ['name'], '!']`. */
+export type Template = Array<string | string[]>;
 
 /**
- * The path a field's raw value names when it is only `{{ $json.a.b }}` (keys n8n lets an
- * expression read), else undefined.
+ * The template a field's raw value is when every `{{ }}` in it only reads the item (keys n8n lets
+ * an expression read) and its text holds no brace or backslash (which n8n's template syntax
+ * gives meanings); else undefined, and n8n evaluates the value.
  */
-export function jsonPathOf(raw: unknown): string[] | undefined {
-	if (typeof raw !== 'string' || typeof isSafeObjectProperty !== 'function') return undefined;
-	const path = JSON_PATH.exec(raw)?.[1].slice(1).split('.');
-	return path?.every((key) => isSafeObjectProperty(key)) ? path : undefined;
+export function templateOf(raw: unknown): Template | undefined {
+	if (typeof raw !== 'string' || !raw.startsWith('=') || typeof isSafeObjectProperty !== 'function') return undefined;
+	const template: Template = [];
+	let end = 1;
+	for (const read of raw.matchAll(JSON_READ)) {
+		template.push(raw.slice(end, read.index), [...read[1].matchAll(KEY)].map((key) => key[1] ?? key[2] ?? key[3]));
+		end = read.index + read[0].length;
+	}
+	template.push(raw.slice(end));
+	const texts = template.filter((part): part is string => typeof part === 'string');
+	const paths = template.filter((part): part is string[] => typeof part !== 'string');
+	if (!paths.length || texts.some((text) => /[{}\\]/.test(text)) || !paths.flat().every((key) => isSafeObjectProperty(key))) return undefined;
+	return template.filter((part) => part !== '');
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
 /**
- * The string, finite number or boolean at the path, through plain objects' own properties: what
- * n8n's expression engines answer for `{{ $json.a.b }}` there. Undefined for anything else, which
- * n8n then evaluates (objects, arrays, dates, missing keys and errors keep n8n's own answer).
+ * The string, finite number or boolean at the path, through plain objects' own properties.
+ * Undefined for anything else, which n8n then evaluates (objects, arrays, dates, null, missing
+ * keys and errors keep n8n's own answer).
  */
 export function primitiveAt(json: unknown, path: string[]): string | number | boolean | undefined {
 	let value = json;
@@ -42,13 +56,24 @@ export function primitiveAt(json: unknown, path: string[]): string | number | bo
 }
 
 /**
+ * What n8n's expression engines answer for the template over the item: one read alone gives the
+ * value itself, text around reads gives the text with each value as a string. Undefined when a
+ * read finds no plain value.
+ */
+export function fill(template: Template, json: unknown): string | number | boolean | undefined {
+	const values = template.map((part) => (typeof part === 'string' ? part : primitiveAt(json, part)));
+	if (values.includes(undefined)) return undefined;
+	return values.length === 1 ? values[0] : values.join('');
+}
+
+/**
  * The values of the plan's fields, read a chunk of items at a time: n8n's expression engine
  * evaluates a run of items together markedly faster than one item between requests. Chunks are
  * read one after another, each after the answers that have come in meanwhile, so that reading
  * goes on while requests are on their way. Every item is read once, when it starts.
  *
- * A field whose value is only `{{ $json.a.b }}` is read from the item when that holds a string,
- * a number or a boolean, with n8n's exact answer (test/nodes/ConversationalMessaging/
+ * A field whose expressions only read the item (`{{ $json.phone }}`, `Hi {{ $json.name }}!`) is
+ * filled from the item when it holds strings, numbers or booleans there, with n8n's exact answer (test/nodes/ConversationalMessaging/
  * sendLoop.parity.test.ts and test/e2e/resources.e2e.ts, on both of n8n's expression engines):
  * n8n's engine costs most of an item's time and, with the `vm` engine, keeps every evaluation's
  * data until its isolate collects garbage (docs/PERFORMANCE.md).
@@ -57,7 +82,7 @@ export class FieldValues {
 	private readonly chunks = new Map<number, { readings: Promise<Reading[]>; left: number }>();
 	private lastRead: Promise<unknown> = Promise.resolve();
 	private readonly items: INodeExecutionData[];
-	private readonly jsonPaths: Array<string[] | undefined>;
+	private readonly templates: Array<Template | undefined>;
 
 	constructor(
 		private readonly fns: IExecuteFunctions,
@@ -65,8 +90,8 @@ export class FieldValues {
 		private readonly itemCount: number,
 	) {
 		this.items = fns.getInputData();
-		this.jsonPaths = fields.map(({ parameter, typeChecked }) =>
-			typeChecked ? undefined : jsonPathOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
+		this.templates = fields.map(({ parameter, typeChecked }) =>
+			typeChecked ? undefined : templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
 		);
 	}
 
@@ -87,8 +112,8 @@ export class FieldValues {
 	}
 
 	private value(field: number, itemIndex: number): unknown {
-		const path = this.jsonPaths[field];
-		const direct = path ? primitiveAt(this.items[itemIndex]?.json, path) : undefined;
+		const template = this.templates[field];
+		const direct = template ? fill(template, this.items[itemIndex]?.json) : undefined;
 		return direct ?? this.fns.getNodeParameter(this.fields[field].parameter, itemIndex, undefined);
 	}
 
