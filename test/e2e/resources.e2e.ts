@@ -10,6 +10,7 @@ import { randomUUID } from 'crypto';
 
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
+import { withoutSandboxIds } from '../helpers/ids';
 import { VALUE_KINDS } from '../helpers/valueKinds';
 import { createUserFolder, executeWorkflow, importJson, outputOf, removeUserFolder, sandboxCredential } from './lib/n8n';
 
@@ -127,10 +128,9 @@ describe('expressions that only read the item, filled by the send loop in real n
 		sandbox.reset();
 		const { result, run } = await executeWorkflow(id, { userFolder });
 		if (!run) throw new Error(`n8n execute printed no run:\n${result.stdout}\n${result.stderr}`);
-		const withoutIds = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/"[a-z]+_[0-9a-z]{3}[A-Za-z0-9]{5}"/g, '"<id>"')) as unknown;
 		return {
 			requests: sandbox.requests.map((request) => JSON.stringify({ path: request.path, body: request.body })).sort(),
-			items: ['Send SMS', 'Send SMS text'].map((name) => outputOf(run, name).map(withoutIds)),
+			items: ['Send SMS', 'Send SMS text'].map((name) => outputOf(run, name).map(withoutSandboxIds)),
 		};
 	}
 

@@ -12,6 +12,7 @@ import { Expression } from 'n8n-workflow';
 import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/shared/bulk/options';
 import type { RecordedRequest } from '../../../sandbox/server';
 import { NODE_TYPE, ROUTING_ONLY_NODE_TYPE } from '../../helpers/engine';
+import { withoutSandboxIds } from '../../helpers/ids';
 import { useSandbox } from '../../helpers/sandbox';
 import { VALUE_KINDS } from '../../helpers/valueKinds';
 
@@ -84,8 +85,6 @@ const VARIANTS: Record<string, Variant[]> = {
 	],
 };
 
-/** Ids the sandbox makes depend on the order requests arrive in, which concurrency may change. */
-const normalise = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null).replace(/"[a-z]+_[0-9a-z]{3}[A-Za-z0-9]{5}"/g, '"<id>"'));
 
 const describeRequests = (requests: RecordedRequest[]) =>
 	requests
@@ -93,7 +92,7 @@ const describeRequests = (requests: RecordedRequest[]) =>
 		.map((request) => JSON.stringify(request))
 		.sort();
 
-const describeItems = (items: INodeExecutionData[]) => items.map((item) => ({ json: normalise(item.json), pairedItem: item.pairedItem, error: item.error?.message, description: item.error?.description }));
+const describeItems = (items: INodeExecutionData[]) => items.map((item) => ({ json: withoutSandboxIds(item.json), pairedItem: item.pairedItem, error: item.error?.message, description: item.error?.description }));
 
 async function runAs(nodeType: string, parameters: INodeParameters, items: IDataObject[], continueOnFail: boolean) {
 	suite.sandbox.reset();

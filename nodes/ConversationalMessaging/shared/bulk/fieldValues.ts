@@ -73,10 +73,10 @@ export function fill(template: Template, json: unknown): string | number | boole
  * goes on while requests are on their way. Every item is read once, when it starts.
  *
  * A field whose expressions only read the item (`{{ $json.phone }}`, `Hi {{ $json.name }}!`) is
- * filled from the item when it holds strings, numbers or booleans there, with n8n's exact answer (test/nodes/ConversationalMessaging/
- * sendLoop.parity.test.ts and test/e2e/resources.e2e.ts, on both of n8n's expression engines):
- * n8n's engine costs most of an item's time and, with the `vm` engine, keeps every evaluation's
- * data until its isolate collects garbage (docs/PERFORMANCE.md).
+ * filled from the item when it holds strings, numbers or booleans there, with n8n's exact answer
+ * (test/nodes/ConversationalMessaging/sendLoop.parity.test.ts and test/e2e/resources.e2e.ts, on
+ * both of n8n's expression engines): n8n's engine costs most of an item's time and, with the `vm`
+ * engine, keeps every evaluation's data until its isolate collects garbage (docs/PERFORMANCE.md).
  */
 export class FieldValues {
 	private readonly chunks = new Map<number, { readings: Promise<Reading[]>; left: number }>();
@@ -87,7 +87,6 @@ export class FieldValues {
 	constructor(
 		private readonly fns: IExecuteFunctions,
 		private readonly fields: RequestPlan['fields'],
-		private readonly itemCount: number,
 	) {
 		this.items = fns.getInputData();
 		this.templates = fields.map(({ parameter, typeChecked }) =>
@@ -104,7 +103,7 @@ export class FieldValues {
 				return this.readChunk(index);
 			});
 			this.lastRead = readings;
-			chunk = { readings, left: Math.min(CHUNK, this.itemCount - index * CHUNK) };
+			chunk = { readings, left: Math.min(CHUNK, this.items.length - index * CHUNK) };
 			this.chunks.set(index, chunk);
 		}
 		if (--chunk.left === 0) this.chunks.delete(index);
@@ -119,7 +118,7 @@ export class FieldValues {
 
 	private readChunk(chunk: number): Reading[] {
 		const readings: Reading[] = [];
-		for (let itemIndex = chunk * CHUNK; itemIndex < Math.min(this.itemCount, (chunk + 1) * CHUNK); itemIndex++) {
+		for (let itemIndex = chunk * CHUNK; itemIndex < Math.min(this.items.length, (chunk + 1) * CHUNK); itemIndex++) {
 			try {
 				readings.push({ values: this.fields.map((_, field) => this.value(field, itemIndex)) });
 			} catch (error) {

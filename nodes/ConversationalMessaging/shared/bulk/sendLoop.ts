@@ -255,7 +255,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		const plan = planRequest(description, node);
 		const run: Run = {
 			plan,
-			values: new FieldValues(this, plan.fields, items.length),
+			values: new FieldValues(this, plan.fields),
 			settings: requestSettings(this, requestOptions, credentials),
 			pacer: new Pacer(maxInFlight),
 			maxWaitMs: (sendOptions.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
