@@ -1,10 +1,12 @@
 // Fault injection: sandbox-only, no such thing exists in the real service.
 import * as http from 'http';
 
+import type { OperationId } from './handlers';
 import { errorEnvelope, readBody, sendJson } from './http-io';
 
 export interface FaultMatch {
-	operationId?: string;
+	/** One operationId, or a list: the request's must be one of them. */
+	operationId?: string | string[];
 	/** Exact request path without query string. */
 	path?: string;
 	/** Query parameters the request must carry, with these values. */
@@ -23,9 +25,18 @@ export type Fault = { match?: FaultMatch; times?: number } & (
 	 * origin), by default the sandbox's other loopback host (`elsewhere`).
 	 */
 	| { kind: 'redirect'; status: number; to?: string }
+	/**
+	 * The service carries the request out (the handler runs, the state keeps what it did), then the
+	 * connection is cut before any byte of the answer: the client cannot tell whether it happened.
+	 */
+	| { kind: 'cutAfterCommit' }
 );
-export type TerminalFault = Exclude<Fault, { kind: 'latency' }>;
-const FAULT_KINDS = new Set<string>(['latency', 'status', 'errTrue', 'malformed', 'empty', 'drop', 'redirect']);
+/** The faults that answer instead of the service. */
+export type TerminalFault = Exclude<Fault, { kind: 'latency' | 'cutAfterCommit' }>;
+const FAULT_KINDS = new Set<string>(['latency', 'status', 'errTrue', 'malformed', 'empty', 'drop', 'redirect', 'cutAfterCommit']);
+
+/** The operations that send a message (each leaves one in `state.sentMessages`): what --cut-after-commit cuts. */
+export const SEND_OPERATION_IDS: OperationId[] = ['smsSend', 'socialnetSend', 'legacyMessageSend', 'liveChatMessageSend'];
 
 /** The body of `POST /__sandbox/faults`: one fault or an array of them. */
 export function parseFaults(raw: string): { faults: Fault[] } | { error: string } {
@@ -56,22 +67,33 @@ export class FaultList {
 		this.active = [];
 	}
 
-	/** What a request meets: the sum of the matching latencies and the first matching terminal fault. */
-	take(operationId: string | null, path: string, query: Record<string, unknown>): { latency: number; terminal?: TerminalFault } {
+	/**
+	 * What a request meets: the sum of the matching latencies and the first matching fault of the
+	 * other kinds, one outcome per request: a terminal fault (answers instead of the service) or
+	 * cutAfterCommit (the service answers, the answer is lost).
+	 */
+	take(operationId: string | null, path: string, query: Record<string, unknown>): { latency: number; terminal?: TerminalFault; cutAfterCommit: boolean } {
 		let latency = 0;
 		let terminal: TerminalFault | undefined;
+		let cutAfterCommit = false;
 		for (const f of this.active) {
-			const m = f.fault.match;
-			const queryDiffers = m?.query && Object.entries(m.query).some(([name, value]) => query[name] !== value);
-			if (f.left <= 0 || (m?.operationId && m.operationId !== operationId) || (m?.path && m.path !== path) || queryDiffers) continue;
+			if (f.left <= 0 || !matches(f.fault.match, operationId, path, query)) continue;
 			if (f.fault.kind === 'latency') latency += f.fault.ms;
-			else if (terminal) continue;
+			else if (terminal || cutAfterCommit) continue;
+			else if (f.fault.kind === 'cutAfterCommit') cutAfterCommit = true;
 			else terminal = f.fault;
 			f.left--;
 		}
 		if (this.active.some((f) => f.left <= 0)) this.active = this.active.filter((f) => f.left > 0);
-		return { latency, terminal };
+		return { latency, terminal, cutAfterCommit };
 	}
+}
+
+function matches(m: FaultMatch | undefined, operationId: string | null, path: string, query: Record<string, unknown>): boolean {
+	if (!m) return true;
+	if (m.operationId && ![m.operationId].flat().includes(operationId as string)) return false;
+	if (m.path && m.path !== path) return false;
+	return !m.query || Object.entries(m.query).every(([name, value]) => query[name] === value);
 }
 
 /** Answers as the fault says; returns the HTTP status sent (0 when the connection is dropped). */

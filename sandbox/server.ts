@@ -1,7 +1,7 @@
 // Local emulator of the Conversational Messaging Service. Routing and request validation come from
 // sandbox/openapi.yaml through openapi-backend; state is in memory and deterministic from the seed.
 // This file is the HTTP server: the request pipeline, the /__sandbox/* control routes and the
-// Sandbox handle; contract.ts, state.ts, handlers.ts, faults.ts and rate-limit.ts hold the rest.
+// Sandbox handle; contract.ts, state.ts, handlers.ts, faults.ts, rate-limit.ts and outage.ts hold the rest.
 import * as http from 'http';
 import type { Operation, Request as ApiRequest } from 'openapi-backend';
 
@@ -9,13 +9,15 @@ import { describeError, loadContract } from './contract';
 import { FaultList, parseFaults, sendFault, startElsewhere, type ElsewhereRequest, type Fault } from './faults';
 import { makeHandlers, ServiceError, viewResearcher, type Body, type OperationId } from './handlers';
 import { errorEnvelope, readBody, sendJson } from './http-io';
+import { Outage, parseOutageBody } from './outage';
 import { parseRateLimitBody, RateLimiter, sendRefusal, type RateLimit, type Refusal } from './rate-limit';
 import { makeRng, seedState, type SandboxState } from './state';
 
 // What other files import from the sandbox, from its one entry point.
 export { CONTRACT_PATH, loadContract } from './contract';
-export type { ElsewhereRequest, Fault, FaultMatch } from './faults';
+export { SEND_OPERATION_IDS, type ElsewhereRequest, type Fault, type FaultMatch } from './faults';
 export { OPERATION_IDS, type OperationId } from './handlers';
+export type { OutageView } from './outage';
 export type { RateLimit } from './rate-limit';
 export { SHORT_LINK_BASE } from './state';
 export type { Agent, Campaign, Client, Contact, CrmLead, LiveChatSession, Product, Researcher, ResearcherFile, SandboxState, SentMessage, ShortLink } from './state';
@@ -60,7 +62,10 @@ export interface RecordedRequest {
 	errors: string[];
 	/** Where a valid token was found, else where a token was offered, else null. */
 	tokenLocation: TokenLocation | null;
-	/** HTTP status sent; 0 when the connection was dropped. */
+	/**
+	 * HTTP status sent; 0 when the connection was dropped. With cutAfterCommit, the status the
+	 * service answered with, which the cut kept from the client.
+	 */
 	status: number;
 	/** The injected fault it met, or the rate limit that refused it. */
 	fault: Fault['kind'] | Refusal['kind'] | null;
@@ -78,6 +83,8 @@ export interface SandboxStats {
 	rateLimited: number;
 	/** Refused with 503: more than the rate limit's maxConcurrent in hand. */
 	overloaded: number;
+	/** Outages started (one extended by another counts once). */
+	outages: number;
 }
 
 export interface Sandbox {
@@ -103,8 +110,24 @@ export interface Sandbox {
 	readonly rateLimit: RateLimit | null;
 	/** Sets (with a full bucket) or, with null, lifts the rate limit until reset(). Throws on an invalid limit. */
 	setRateLimit(limit: RateLimit | null): void;
-	/** Back to the seeded state, initial token, no faults, the option's rate limit, no recorded requests. */
+	/**
+	 * Stops listening for `ms`, then listens again on the same host and port: meanwhile new
+	 * connections are refused (ECONNREFUSED); connections already accepted stay open and their
+	 * requests are answered. Resolves when it listens again, or when close() ends the outage;
+	 * rejects if the port cannot be had again, or on an invalid `ms` (an integer from 0 up).
+	 * Asked for during an outage, it extends it to whichever end is later.
+	 */
+	outage(ms: number): Promise<void>;
+	/** False during an outage. */
+	readonly listening: boolean;
+	/** During an outage, when it is due to end (Date.now() time); else undefined. */
+	readonly outageEndsAt: number | undefined;
+	/**
+	 * Back to the seeded state, initial token, no faults, the option's rate limit, no recorded
+	 * requests. An outage under way goes on.
+	 */
 	reset(): void;
+	/** Also during an outage: ends it without listening again. */
 	close(): Promise<void>;
 }
 
@@ -124,7 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const requests: RecordedRequest[] = [];
 	let stats: SandboxStats;
 	const resetStats = () => {
-		stats = { total: 0, byOperation: {}, violations: 0, tokenLocations: { body: 0, 'query:token': 0, 'query:api-token': 0, none: 0 }, lastViolations: [], rateLimited: 0, overloaded: 0 };
+		stats = { total: 0, byOperation: {}, violations: 0, tokenLocations: { body: 0, 'query:token': 0, 'query:api-token': 0, none: 0 }, lastViolations: [], rateLimited: 0, overloaded: 0, outages: 0 };
 	};
 	resetStats();
 	const handlers = makeHandlers({
@@ -183,6 +206,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			if ('error' in parsed) return sendJson(res, 400, parsed);
 			parsed.faults.forEach((f) => sandbox.injectFault(f));
 			return sendJson(res, 200, { faults: faults.size });
+		}
+		if (route === 'GET /__sandbox/outage') return sendJson(res, 200, outage.view);
+		if (route === 'POST /__sandbox/outage') {
+			const parsed = parseOutageBody(raw);
+			if ('error' in parsed) return sendJson(res, 400, parsed);
+			// Only once the answer is out: the caller learns the outage is coming before it cannot connect.
+			res.once('finish', () => startOutage(parsed.ms));
+			return sendJson(res, 200, { ms: parsed.ms });
 		}
 		if (route === 'GET /__sandbox/rate-limit') return sendJson(res, 200, limiter.current);
 		if (route === 'PUT /__sandbox/rate-limit') {
@@ -270,7 +301,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			stats[refusal.kind]++;
 			return sendRefusal(res, refusal);
 		}
-		const { latency, terminal } = faults.take(operationId, path, query);
+		const { latency, terminal, cutAfterCommit } = faults.take(operationId, path, query);
 		if (latency) {
 			rec.fault = 'latency';
 			await delay(latency);
@@ -280,24 +311,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			rec.status = sendFault(req, res, terminal, elsewhere.url);
 			return;
 		}
-		const fail = (e: ServiceError) => {
-			rec.status = options.errorsAsHttp200 ? 200 : e.status;
-			sendError(res, e.status, e.message);
-		};
-		if (routeError) return fail(routeError);
-		if (!accepted) return fail(new ServiceError(401, 'Unauthorized'));
-		if (errors.length) return fail(new ServiceError(400, errors.join('; ')));
-		try {
-			const payload = handlers[operationId as OperationId]({
+		const refused = routeError ?? (!accepted ? new ServiceError(401, 'Unauthorized') : errors.length ? new ServiceError(400, errors.join('; ')) : undefined);
+		const answer = serve(refused, () =>
+			handlers[operationId as OperationId]({
 				params: input?.params ?? {},
 				query: (input?.query ?? {}) as Record<string, unknown>,
 				body: (body ?? {}) as Body,
 				now: Date.now(),
-			});
-			rec.status = 200;
-			sendJson(res, 200, { statusCode: 200, body: { err: false, ...payload } });
+			}),
+		);
+		rec.status = answer.status;
+		if (cutAfterCommit) {
+			// Done and recorded; the connection is lost before the first byte of the answer.
+			rec.fault = 'cutAfterCommit';
+			req.socket.destroy();
+			return;
+		}
+		sendJson(res, answer.status, answer.payload);
+	};
+
+	/** The service's answer: the error found before the handler, else what the handler did (or its error). */
+	const serve = (refused: ServiceError | undefined, run: () => Body): { status: number; payload: unknown } => {
+		const failure = (e: ServiceError) => ({ status: options.errorsAsHttp200 ? 200 : e.status, payload: errorEnvelope(e.status, e.message) });
+		if (refused) return failure(refused);
+		try {
+			return { status: 200, payload: { statusCode: 200, body: { err: false, ...run() } } };
 		} catch (err) {
-			fail(err instanceof ServiceError ? err : new ServiceError(500, `Sandbox failure: ${err.message}`));
+			return failure(err instanceof ServiceError ? err : new ServiceError(500, `Sandbox failure: ${err.message}`));
 		}
 	};
 
@@ -312,6 +352,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	});
 	const port = (server.address() as { port: number }).port;
 	const elsewhere = await startElsewhere();
+	const outage = new Outage(server, '127.0.0.1', port, () => stats.outages++);
+	// From the control route, where no one awaits it: a failure to listen again is told, not thrown.
+	const startOutage = (ms: number) => {
+		outage.begin(ms).catch((err: Error) => console.error(err.message));
+	};
 
 	const sandbox: Sandbox = {
 		url: `http://127.0.0.1:${port}`,
@@ -339,6 +384,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return limiter.current;
 		},
 		setRateLimit: (limit) => limiter.set(limit),
+		outage: (ms) => outage.begin(ms),
+		get listening() {
+			return outage.view.listening;
+		},
+		get outageEndsAt() {
+			return outage.view.endsAt;
+		},
 		reset: () => {
 			rng = makeRng(seed);
 			seq = 0;
@@ -353,6 +405,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		close: async () => {
 			for (const t of timers) clearTimeout(t);
 			timers.clear();
+			await outage.stop();
+			// In an outage the server is not listening, and close() hands its callback
+			// ERR_SERVER_NOT_RUNNING once the connections are gone: closed all the same.
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			server.closeAllConnections();
 			await Promise.all([closed, elsewhere.close()]);

@@ -1,4 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
+import * as net from 'net';
 import { DEMO_TOKEN, startSandbox, type Sandbox } from '../../sandbox/server';
 
 let sb: Sandbox;
@@ -87,6 +88,73 @@ describe('fault kinds', () => {
 		await expect(client()).rejects.toThrow();
 		expect(sb.requests[0]).toMatchObject({ fault: 'drop', status: 0 });
 		expect((await client()).status).toBe(200);
+	});
+});
+
+describe('cutAfterCommit', () => {
+	test('the service carries the send out and records it, then the connection is cut before any byte of the answer', async () => {
+		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
+		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET', message: 'socket hang up' });
+		expect([...sb.state.sentMessages.values()]).toEqual([expect.objectContaining({ channel: 'sms', to: '573001234567', body: 'x' })]);
+		expect(sb.requests[0]).toMatchObject({ operationId: 'smsSend', fault: 'cutAfterCommit', status: 200 });
+		expect((await sms()).status).toBe(200);
+		expect(sb.state.sentMessages.size).toBe(2);
+	});
+
+	test('whatever the service answers is cut, an error too: the status it chose is recorded', async () => {
+		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
+		await expect(http.post('/v1/sms', { token: 'wrong', type: 'text', body: 'x', to: '573001234567', instance: 'i' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+		expect(sb.requests[0]).toMatchObject({ fault: 'cutAfterCommit', status: 401 });
+		expect(sb.state.sentMessages.size).toBe(0);
+	});
+
+	test('not one byte of the answer reaches the socket', async () => {
+		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
+		const body = JSON.stringify({ token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' });
+		const received = await new Promise<string>((resolve, reject) => {
+			let bytes = '';
+			const socket = net.connect(sb.port, '127.0.0.1', () => {
+				socket.write(`POST /v1/sms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+			});
+			socket.on('data', (chunk) => (bytes += chunk));
+			socket.on('close', () => resolve(bytes));
+			socket.on('error', reject);
+		});
+		expect(received).toBe('');
+		expect(sb.state.sentMessages.size).toBe(1);
+	});
+
+	test('injected over HTTP, for a list of operations', async () => {
+		const added = await axios.post(`${sb.url}/__sandbox/faults`, { kind: 'cutAfterCommit', match: { operationId: ['smsSend', 'socialnetSend'] }, times: 2 });
+		expect(added.data).toEqual({ faults: 1 });
+		expect((await client()).status).toBe(200);
+		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET' });
+		await expect(http.post('/v1/socialnet/send-chat', { token: sb.token, type: 'text', body: 'y', to: '573001234567', instance: 'i' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+		expect((await sms()).status).toBe(200);
+		expect(sb.requests.map((r) => r.fault)).toEqual([null, 'cutAfterCommit', 'cutAfterCommit', null]);
+		expect(sb.state.sentMessages.size).toBe(3);
+	});
+
+	test('the rate limit comes first: a refused request is not carried out and does not use up the fault', async () => {
+		sb.setRateLimit({ perSecond: 0.001, burst: 1, maxConcurrent: 1 });
+		sb.injectFault({ kind: 'cutAfterCommit', times: 2 });
+		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET' });
+		// The cut request freed its room: this one meets the empty bucket, not the concurrency limit.
+		expect((await sms()).status).toBe(429);
+		expect(sb.state.sentMessages.size).toBe(1);
+		expect(sb.requests.map((r) => [r.fault, r.status])).toEqual([['cutAfterCommit', 200], ['rateLimited', 429]]);
+		sb.setRateLimit(null);
+		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET' });
+		expect((await sms()).status).toBe(200);
+		expect(sb.state.sentMessages.size).toBe(3);
+	});
+
+	test('one outcome per request: a terminal fault injected first wins and leaves the cut for the next request', async () => {
+		sb.injectFault({ kind: 'status', status: 500, times: 1 });
+		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
+		expect((await sms()).status).toBe(500);
+		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET' });
+		expect(sb.state.sentMessages.size).toBe(1);
 	});
 });
 
