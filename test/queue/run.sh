@@ -2,7 +2,9 @@
 # n8n queue mode at scale: PostgreSQL + Redis (Debian's, on free loopback ports in a temp folder),
 # the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, which writes
 # docs/SCALE.md. Everything started here is stopped by process id on exit, then checked gone.
-#   npm run test:queue            (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT, QUEUE_KILL_REQUESTS resize it)
+#   npm run test:queue            (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT, QUEUE_KILL_REQUESTS,
+#                                  QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS, QUEUE_OUTAGE_CONTACTS,
+#                                  QUEUE_OUTAGE_CUTS resize it)
 # n8n logs of the last run: .tmp/queue/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
