@@ -87,9 +87,9 @@ const CASES: FaultCase[] = [
 		allFail: true,
 	},
 	{
-		name: 'HTTP 429 that lasts (Max Wait When Rate Limited: 2 s)',
+		name: 'HTTP 429 that lasts (Max Wait: 2 s)',
 		fault: { kind: 'status', status: 429, retryAfter: 1 },
-		parameters: { messagingSendOptions: { maxRateLimitWait: 2 } },
+		parameters: { messagingSendOptions: { maxWait: 2 } },
 		message: 'The service answered 429: Too Many Requests',
 		description: ['The service still refused the request after 3 tries and 2 s of waiting (it asks to wait 1 s); it was not carried out', 'Lower Max Requests in Flight'],
 		httpCode: '429',

@@ -37,11 +37,11 @@ const SCENARIOS: Scenario[] = [
 	{ name: 'success' },
 	{ name: 'HTTP 500', fault: { kind: 'status', status: 500 } },
 	{ name: 'HTTP 502 with an HTML body', fault: { kind: 'status', status: 502, html: true } },
-	// The send operations wait and retry a 429 within Max Wait When Rate Limited: none here.
+	// The send operations wait and retry a 429 within Max Wait: none here.
 	{
 		name: 'HTTP 429 with Retry-After',
 		fault: { kind: 'status', status: 429, retryAfter: 7 },
-		parameters: Object.fromEntries(['contact', 'legacyMessage', 'liveChat', 'messaging'].map((resource) => [`${resource}SendOptions`, { maxRateLimitWait: 0 }])),
+		parameters: Object.fromEntries(['contact', 'legacyMessage', 'liveChat', 'messaging'].map((resource) => [`${resource}SendOptions`, { maxWait: 0 }])),
 	},
 	{ name: 'Request timeout', fault: { kind: 'latency', ms: TIMEOUT_MS * 3 }, parameters: { requestOptions: { timeout: TIMEOUT_MS } } },
 	{ name: 'Connection refused', refused: true },

@@ -144,6 +144,15 @@ export async function throwFailure(
 	failure: ServiceFailure,
 	credentials?: ICredentialDataDecryptedObject,
 ): Promise<never> {
+	throw await failureError.call(this, failure, credentials);
+}
+
+/** The error of a failure, with the token taken out of its words. */
+export async function failureError(
+	this: IExecuteSingleFunctions,
+	failure: ServiceFailure,
+	credentials?: ICredentialDataDecryptedObject,
+): Promise<NodeApiError> {
 	const { apiToken } = credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME));
 	const token = String(apiToken ?? '');
 	const message = redact(failure.message, token);
@@ -155,7 +164,7 @@ export async function throwFailure(
 	});
 	// NodeApiError swaps the message of a known error code (ECONNRESET, ...) for a generic one.
 	error.message = message;
-	throw error;
+	return error;
 }
 
 /** Reads the envelope, throws its failure, or returns its payload. */

@@ -1,14 +1,74 @@
-import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
 import type { ServiceFailure } from './envelope';
-import { throwFailure } from './envelope';
+import { failureError, throwFailure } from './envelope';
 
+const NOT_SENT = 'Nothing reached the service, so sending this item again cannot send it twice.';
 const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
 
 /** Network failures after which the service may have carried the request out. */
 const UNSURE_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'];
+
+/** Connection failures: the request was never written to the service. */
+const UNREACHED_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'];
+
+/**
+ * Whether a request failed before it reached the service, so that sending it again cannot send
+ * it twice: no connection (refused, no route, no such host, a connect timeout) or a TLS handshake
+ * that did not complete. A timeout or a cut after the connection was made is not: the request may
+ * have been written.
+ */
+export function neverReached(error: unknown): boolean {
+	return unreachedReason(networkErrorsIn(error)) !== undefined;
+}
+
+/** Why a request never reached the service, in words; undefined when it may have. */
+function unreachedReason({ codes, messages, syscalls }: NetworkErrors): string | undefined {
+	const has = (...wanted: string[]) => codes.some((code) => wanted.includes(code));
+	if (has('ECONNREFUSED')) return 'the connection was refused';
+	if (has('ENOTFOUND', 'EAI_AGAIN')) return 'its host name could not be resolved';
+	if (has(...UNREACHED_CODES)) return 'there was no route to it';
+	const duringConnect = syscalls.includes('connect') || messages.some((message) => /^connect E[A-Z]+/.test(message));
+	if (duringConnect && has('ETIMEDOUT', 'ECONNRESET')) return 'the connection could not be made';
+	if (messages.some((message) => /before secure TLS connection was established/i.test(message))) return 'the secure (TLS) connection could not be set up';
+	return undefined;
+}
+
+/** Errors of items the node gave up without sending them (./bulk/sendLoop.ts). */
+const notSent = new WeakSet<object>();
+
+/**
+ * Fails an item whose request never reached the service: after `waitedMs` of waiting for the
+ * service to come back, or at once (undefined) when this process has not reached it yet (a wrong
+ * Base URL should not make a workflow wait).
+ */
+export async function throwNotSent(this: IExecuteSingleFunctions, error: unknown, waitedMs?: number): Promise<never> {
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const host = hostOf(credentials.baseUrl);
+	const network = networkErrorsIn(error);
+	const reason = unreachedReason(network) ?? 'it did not answer';
+	const failure: ServiceFailure =
+		waitedMs === undefined
+			? {
+					message: `Could not connect to the service at ${host}: ${reason}`,
+					description: `${NOT_SENT} Check the Base URL of the credential, and that the service is running.`,
+					httpCode: network.codes[0] ?? 'ECONNREFUSED',
+				}
+			: {
+					message: `The service at ${host} could not be reached for ${Math.round(waitedMs / 1000)} s (${reason}): this item was not sent`,
+					description: `${NOT_SENT} The service did not come back within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.`,
+					httpCode: network.codes[0] ?? 'ECONNREFUSED',
+				};
+	const failed = await failureError.call(this, failure, credentials);
+	notSent.add(failed);
+	throw failed;
+}
+
+function hostOf(baseUrl: unknown): string {
+	return String(baseUrl ?? '').replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '') || 'the Base URL';
+}
 
 /**
  * Whether a request that failed this way may still have been carried out by the service: no
@@ -16,6 +76,7 @@ const UNSURE_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'ER
  * Such a request must never be sent again by the node.
  */
 export function mayHaveBeenCarriedOut(error: unknown): boolean {
+	if (typeof error === 'object' && error !== null && notSent.has(error)) return false;
 	const code = String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '');
 	return UNSURE_CODES.includes(code) || /^2\d\d$/.test(code);
 }
@@ -31,6 +92,8 @@ interface ErrorLink {
 interface NetworkErrors {
 	codes: string[];
 	messages: string[];
+	/** The system calls that failed (`connect`, `getaddrinfo`), where the error says. */
+	syscalls: string[];
 }
 
 interface WrappedError {
@@ -47,10 +110,11 @@ interface WrappedError {
  */
 function remnantsOf(error: unknown): NetworkErrors {
 	const { httpCode, messages, cause, errorResponse } = (error ?? {}) as WrappedError;
-	if (cause !== undefined || errorResponse !== undefined || !Array.isArray(messages)) return { codes: [], messages: [] };
+	if (cause !== undefined || errorResponse !== undefined || !Array.isArray(messages)) return { codes: [], messages: [], syscalls: [] };
 	return {
 		codes: typeof httpCode === 'string' && /^E[A-Z_]+$/.test(httpCode) ? [httpCode] : [],
 		messages: messages.filter((message): message is string => typeof message === 'string'),
+		syscalls: [],
 	};
 }
 
@@ -61,12 +125,14 @@ function remnantsOf(error: unknown): NetworkErrors {
 function networkErrorsIn(error: unknown): NetworkErrors {
 	const codes: string[] = [];
 	const messages: string[] = [];
+	const syscalls: string[] = [];
 	for (let link = error as ErrorLink | undefined, depth = 0; link && depth < 5; depth++, link = link.cause as ErrorLink | undefined) {
 		if (link.isAxiosError !== true && typeof link.syscall !== 'string') continue;
 		if (typeof link.code === 'string') codes.push(link.code);
 		if (typeof link.message === 'string') messages.push(link.message);
+		if (typeof link.syscall === 'string') syscalls.push(link.syscall);
 	}
-	return codes.length || messages.length ? { codes, messages } : remnantsOf(error);
+	return codes.length || messages.length ? { codes, messages, syscalls } : remnantsOf(error);
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */
@@ -114,8 +180,7 @@ async function rethrowReadable(this: IExecutePaginationFunctions, error: unknown
 	// The node's own errors (an error envelope, a refused value) are thrown as they are.
 	if (!network.codes.length && !network.messages.length) throw error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const host = String(credentials.baseUrl ?? '').replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '') || 'the Base URL';
-	const failure = describeNetworkFailure(network, host);
+	const failure = describeNetworkFailure(network, hostOf(credentials.baseUrl));
 	if (!failure) throw error;
 	return await throwFailure.call(this, failure, credentials);
 }

@@ -49,10 +49,10 @@ describe('error envelopes', () => {
 
 	it('a send that the service keeps refusing with 429 fails once the wait allowed is used up, saying it was not carried out', async () => {
 		suite.sandbox.injectFault({ kind: 'status', status: 429, retryAfter: 7 });
-		const run = await suite.run({ ...sms, messagingSendOptions: { maxRateLimitWait: 5 } }, { items: phones(1) });
+		const run = await suite.run({ ...sms, messagingSendOptions: { maxWait: 5 } }, { items: phones(1) });
 		expect(run.error?.message).toBe('The service answered 429: Too Many Requests');
 		expect(run.error?.description).toBe(
-			'The service still refused the request after 1 try and 0 s of waiting (it asks to wait 7 s); it was not carried out. Lower Max Requests in Flight or raise Max Wait When Rate Limited (Send Options), or send fewer items at a time.',
+			'The service still refused the request after 1 try and 0 s of waiting (it asks to wait 7 s); it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.',
 		);
 		expect(run.requests).toHaveLength(1);
 	});

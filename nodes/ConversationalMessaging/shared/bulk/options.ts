@@ -16,13 +16,13 @@ export const BULK_OPERATIONS: Record<string, string[]> = {
  * a server whose accept queue filled, and a cut connection is never sent again (docs/PERFORMANCE.md).
  */
 export const DEFAULT_MAX_IN_FLIGHT = 500;
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 300;
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
 /** How many times one item is sent again after the service said "too fast". */
 export const MAX_RATE_LIMIT_RETRIES = 10;
 
 export interface SendOptions {
 	maxInFlight?: number;
-	maxRateLimitWait?: number;
+	maxWait?: number;
 }
 
 /** One "Send Options" collection per resource with bulk operations (parameter names are unique in the node). */
@@ -38,12 +38,12 @@ export function sendOptions(resource: string): INodeProperties {
 				'How many items are sent at the same time at most. When the service answers that requests come too fast (HTTP 429), the node slows down by itself and sends the refused items again after the wait the service asks.',
 		}),
 		field({
-			displayName: 'Max Wait When Rate Limited (Seconds)',
-			name: 'maxRateLimitWait',
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWait',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
-			description: `How long one item may wait in total for the service to accept it (at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message`,
+			default: DEFAULT_MAX_WAIT_SECONDS,
+			description: `How long the node waits for the service. When it answers "too fast" (HTTP 429), one item waits at most this long in total (over at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message. When it cannot be reached (a restart, a network outage), sending pauses until it answers again; after this long, the items not yet sent fail, and say they were not sent.`,
 		}),
 	]);
 }

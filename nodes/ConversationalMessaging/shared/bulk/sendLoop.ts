@@ -17,13 +17,15 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 import { CREDENTIAL_NAME } from '../constants';
 import type { ServiceFailure } from '../envelope';
 import { headerValue, readEnvelope, throwFailure } from '../envelope';
-import { mayHaveBeenCarriedOut } from '../network';
+import { mayHaveBeenCarriedOut, neverReached, throwNotSent } from '../network';
 import { writePath } from '../validation';
 import type { SendOptions } from './options';
-import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
+import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
 import type { Outcome } from './outcomes';
 import { outcomesOf } from './outcomes';
 import { FieldValues, READ_AHEAD } from './fieldValues';
+import type { Member, Ticket } from './lane';
+import { Cancelled, GaveUp, joinLane } from './lane';
 import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
 import { mergeInto, planRequest } from './plan';
@@ -42,7 +44,8 @@ interface Run {
 	/** The request settings n8n's RoutingNode would add (timeout, proxy, SSL, allowed domains). */
 	settings: Partial<IHttpRequestOptions>;
 	values: FieldValues;
-	pacer: Pacer;
+	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
+	lane: Member;
 	maxWaitMs: number;
 	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
@@ -116,35 +119,63 @@ async function postProcess(item: IExecuteSingleFunctions, actions: PostReceiveAc
 function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePaginationFunctions['makeRoutingRequest'] {
 	return async function (requestData: DeclarativeRestApiSettings.ResultOptions) {
 		let waitedMs = 0;
-		for (let attempt = 0; ; attempt++) {
-			await run.pacer.acquire();
-			let response: IN8nHttpFullResponse;
-			try {
-				response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
-					...requestData.options,
-					...run.settings,
-					returnFullResponse: true,
-				} as IHttpRequestOptions)) as IN8nHttpFullResponse;
-			} finally {
-				run.pacer.release();
-			}
-			const refused = refusal(response);
+		for (let attempt = 0; ; ) {
+			const response = await sendOnce(run, item, requestData);
+			if (!response) continue;
+			const { ticket } = response;
+			const refused = refusal(response.response);
 			if (!refused) {
-				run.pacer.accept();
-				return await postProcess(item, run.plan.postReceive, response);
+				run.lane.accept(ticket);
+				return await postProcess(item, run.plan.postReceive, response.response);
 			}
-			run.pacer.refuse(refused.overloaded);
+			run.lane.refuse(ticket, refused.overloaded);
 			const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
 			if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > run.maxWaitMs) {
 				return await throwFailure.call(item, {
 					...refused.failure,
-					description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`}; it was not carried out. Lower Max Requests in Flight or raise Max Wait When Rate Limited (Send Options), or send fewer items at a time.`,
+					description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`}; it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.`,
 				});
 			}
 			waitedMs += wait;
+			attempt++;
 			await run.waitAside(wait);
 		}
 	};
+}
+
+/**
+ * Sends the request once, in its turn. Undefined when it never reached the service during an
+ * outage (it waits its turn again); fails the item when the execution gave up on the service, or
+ * at once when this process has not reached the service yet (a wrong Base URL, not an outage).
+ */
+async function sendOnce(
+	run: Run,
+	item: IExecuteSingleFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
+	const ticket = await run.lane.acquire();
+	if (ticket instanceof GaveUp) return await throwNotSent.call(item, ticket.lastError, ticket.waitedMs);
+	if (ticket instanceof Cancelled) throw new NodeOperationError(item.getNode(), 'The execution was cancelled while waiting for the service');
+	let failure: unknown;
+	try {
+		const response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
+			...requestData.options,
+			...run.settings,
+			returnFullResponse: true,
+		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
+		return { response, ticket };
+	} catch (error) {
+		failure = error;
+	} finally {
+		run.lane.release();
+	}
+	if (!neverReached(failure)) {
+		run.lane.reached(ticket);
+		throw failure;
+	}
+	if (!run.lane.answered) return await throwNotSent.call(item, failure);
+	run.lane.unreachable(ticket, failure);
+	return undefined;
 }
 
 /** The item's request from the plan and its field values, through the pre-send hooks (the checks). */
@@ -177,9 +208,11 @@ function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number):
  * by the node's description (the same fields, routing, pre-send checks and envelope reader that
  * n8n's RoutingNode runs for the other operations). Unlike RoutingNode it reads each field once
  * per item, keeps a bounded number of requests in flight, adapts to the service's rate limits
- * (sending a refused item again, that item only), and remembers what it sent, so that n8n's
- * Retry On Fail sends no item twice. It never sends a request again after a timeout or a cut
- * connection: the service may have carried it out.
+ * (sending a refused item again, that item only) together with every other execution of this
+ * process that sends to the same account, waits out an outage of the service (sending again only
+ * what never reached it), and remembers what it sent, so that n8n's Retry On Fail sends no item
+ * twice. It never sends a request again after a timeout or a cut connection: the service may
+ * have carried it out.
  */
 export function sendLoop(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -206,6 +239,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
 		const settle = (itemIndex: number, outcome: Outcome | { failed: NodeApiError | NodeOperationError }) => {
+			run.lane.remaining--;
 			if ('sent' in outcome) {
 				outcomes.set(itemIndex, outcome);
 				results[itemIndex] = outcome.sent;
@@ -235,7 +269,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		/**
 		 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work
 		 * (items waiting aside do not count): the next items' values are read while requests are
-		 * on their way; the pacer decides when each request goes.
+		 * on their way; the lane decides when each request goes.
 		 */
 		const startItems = () => {
 			while (working < maxInFlight + READ_AHEAD && next < items.length && !stopped()) {
@@ -247,18 +281,18 @@ export function sendLoop(description: INodeTypeDescription) {
 					working--;
 					startItems();
 				});
-				if (next === items.length) run.pacer.lastItemsStarted();
 			}
 			if (!unsettled) allSettled();
 		};
 
 		const plan = planRequest(description, node);
+		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
 		const run: Run = {
 			plan,
 			values: new FieldValues(this, plan.fields),
 			settings: requestSettings(this, requestOptions, credentials),
-			pacer: new Pacer(maxInFlight),
-			maxWaitMs: (sendOptions.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
+			lane: joinLane(credentials, { maxInFlight, maxWaitMs, cancelled: () => Boolean(signal?.aborted) }),
+			maxWaitMs,
 			waitAside: async (ms) => {
 				working--;
 				startItems();
@@ -266,10 +300,15 @@ export function sendLoop(description: INodeTypeDescription) {
 				working++;
 			},
 		};
-		await new Promise<void>((resolve) => {
-			allSettled = resolve;
-			startItems();
-		});
+		run.lane.remaining = items.length;
+		try {
+			await new Promise<void>((resolve) => {
+				allSettled = resolve;
+				startItems();
+			});
+		} finally {
+			run.lane.leave();
+		}
 
 		if (failures.size) throw failures.get(Math.min(...failures.keys()));
 		if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled while sending');

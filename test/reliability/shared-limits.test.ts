@@ -1,0 +1,190 @@
+/**
+ * Production conditions for the send loop, in n8n's engine against the sandbox: executions that
+ * send to one account at once share its limit (one lane per account in this process, none left
+ * when they end, two accounts apart); an outage of the service is waited out, and only what never
+ * reached it is sent again; past Max Wait the unsent items fail saying so. Counts are asserted,
+ * never times (the figures are `npm run bench`'s).
+ */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { accountKey, openLanes } from '../../nodes/ConversationalMessaging/shared/bulk/lane';
+import { neverReached } from '../../nodes/ConversationalMessaging/shared/network';
+import { runNode } from '../helpers/engine';
+
+const phoneOf = (run: string, index: number) => `57${run}${String(index).padStart(8, '0')}`;
+
+function smsParameters(sendOptions: INodeParameters = {}): INodeParameters {
+	return { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}', messagingSendOptions: sendOptions };
+}
+
+/** Sends `count` SMS in each of `executions` executions at once; returns each execution's output. */
+async function sendAtOnce(sandbox: Sandbox, run: string, executions: number, count: number, options: { continueOnFail?: boolean; sendOptions?: INodeParameters } = {}) {
+	return await Promise.all(
+		Array.from({ length: executions }, (_, execution) =>
+			runNode({
+				parameters: smsParameters(options.sendOptions),
+				items: Array.from({ length: count }, (_, index) => ({ phone: phoneOf(run, execution * count + index), text: `${run} ${execution}.${index}` })),
+				credentials: { baseUrl: sandbox.url, apiToken: sandbox.token },
+				continueOnFail: options.continueOnFail,
+			}),
+		),
+	);
+}
+
+/** How many times the service recorded each phone of the run, by phone. */
+function deliveries(sandbox: Sandbox, run: string): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const message of sandbox.state.sentMessages.values()) {
+		const to = String((message as unknown as { to: string }).to);
+		if (to.startsWith(`57${run}`)) counts.set(to, (counts.get(to) ?? 0) + 1);
+	}
+	return counts;
+}
+
+const errorsOf = (items: INodeExecutionData[]) => items.filter((item) => item.json.error !== undefined);
+
+/** A service that stops listening resets the connections still in its accept queue, after their requests were written: those may have been carried out, and say so. */
+function expectOnlyCutsFailed(items: INodeExecutionData[]): void {
+	for (const item of errorsOf(items)) {
+		expect(item.error?.message).toMatch(/was cut before its answer arrived$/);
+		expect(item.error?.description).toMatch(/may still have carried out the request/);
+	}
+}
+
+/** Starts an outage of `ms` once `share` of the run's messages reached the service. */
+function outageWhen(sandbox: Sandbox, run: string, total: number, share: number, ms: number): Promise<void> {
+	return new Promise((resolve) => {
+		const timer = setInterval(() => {
+			if (deliveries(sandbox, run).size < total * share) return;
+			clearInterval(timer);
+			void sandbox.outage(ms).then(resolve);
+		}, 2);
+	});
+}
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ recordRequests: false });
+});
+afterAll(async () => await sandbox.close());
+afterEach(() => sandbox.setRateLimit(null));
+
+describe('executions sending to one account share its limit', () => {
+	it('10 executions of 60 SMS against 100/s: every phone once, no item failed, at most 1.5 requests per item, no lane left', async () => {
+		sandbox.setRateLimit({ perSecond: 100, burst: 10 });
+		const before = sandbox.stats().total;
+		const runs = await sendAtOnce(sandbox, '11', 10, 60);
+		expect(runs.map((run) => run.error?.message)).toEqual(runs.map(() => undefined));
+		expect(runs.flatMap((run) => errorsOf(run.items))).toEqual([]);
+		const counts = deliveries(sandbox, '11');
+		expect(counts.size).toBe(600);
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+		expect((sandbox.stats().total - before) / 600).toBeLessThanOrEqual(1.5);
+		expect(openLanes()).toBe(0);
+	});
+
+	it('one lane per account, named by a hash that holds no token: two tokens or two Base URLs are two lanes', async () => {
+		const key = accountKey({ baseUrl: 'https://api.example.com/v1/', apiToken: 'secret-token-1' });
+		expect(key).toMatch(/^[0-9a-f]{64}$/);
+		expect(key).toBe(accountKey({ baseUrl: 'https://api.example.com', apiToken: 'secret-token-1' }));
+		expect(key).not.toBe(accountKey({ baseUrl: 'https://api.example.com', apiToken: 'secret-token-2' }));
+		expect(key).not.toBe(accountKey({ baseUrl: 'https://other.example.com', apiToken: 'secret-token-1' }));
+
+		// Two accounts at once: a slow one (20/s) and another; while both send, two lanes.
+		const other = await startSandbox({ recordRequests: false });
+		try {
+			sandbox.setRateLimit({ perSecond: 20, burst: 5 });
+			let lanesSeen = 0;
+			const watcher = setInterval(() => (lanesSeen = Math.max(lanesSeen, openLanes())), 2);
+			const [slow, fast] = await Promise.all([sendAtOnce(sandbox, '12', 1, 30), sendAtOnce(other, '13', 1, 300)]);
+			clearInterval(watcher);
+			expect(lanesSeen).toBe(2);
+			expect([...slow, ...fast].map((run) => run.error?.message)).toEqual([undefined, undefined]);
+			// The other account was never held back to the slow one's pace: it was never refused, and its lane saw no refusal to learn from.
+			expect(other.stats().rateLimited).toBe(0);
+			expect(deliveries(other, '13').size).toBe(300);
+			expect(openLanes()).toBe(0);
+		} finally {
+			await other.close();
+		}
+	});
+});
+
+describe('an outage of the service', () => {
+	it('a 1 s outage in the middle of 600 SMS at 200/s (continue-on-fail): waited out; the only failures are connections the stopping service cut, each saying it may have been carried out; none sent twice', async () => {
+		sandbox.setRateLimit({ perSecond: 200, burst: 20 });
+		const outages = sandbox.stats().outages;
+		const outage = outageWhen(sandbox, '21', 600, 1 / 3, 1000);
+		const [run] = await sendAtOnce(sandbox, '21', 1, 600, { continueOnFail: true });
+		await outage;
+		expect(sandbox.stats().outages).toBe(outages + 1);
+		expectOnlyCutsFailed(run.items);
+		const counts = deliveries(sandbox, '21');
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+		// Every phone not delivered belongs to a failed item (a cut the service may not have read).
+		const failedPhones = new Set(errorsOf(run.items).map((item) => phoneOf('21', (item.pairedItem as { item: number }).item)));
+		for (let index = 0; index < 600; index++) if (!counts.has(phoneOf('21', index))) expect(failedPhones).toContain(phoneOf('21', index));
+	});
+
+	it('an outage longer than Max Wait: the unsent items fail saying they were not sent, none is sent twice', async () => {
+		sandbox.setRateLimit({ perSecond: 200, burst: 20 });
+		const outage = outageWhen(sandbox, '22', 600, 1 / 3, 3000);
+		const [run] = await sendAtOnce(sandbox, '22', 1, 600, { continueOnFail: true, sendOptions: { maxWait: 1 } });
+		await outage;
+		const notSent = errorsOf(run.items).filter((item) => /could not be reached/.test(item.error?.message ?? ''));
+		expect(notSent.length).toBeGreaterThan(0);
+		for (const item of notSent) {
+			expect(item.error?.message).toMatch(/could not be reached for 1 s \(the connection was refused\): this item was not sent$/);
+			expect(item.error?.description).toMatch(/^Nothing reached the service, so sending this item again cannot send it twice\./);
+			expect(deliveries(sandbox, '22').has(phoneOf('22', (item.pairedItem as { item: number }).item))).toBe(false);
+		}
+		expectOnlyCutsFailed(run.items.filter((item) => !notSent.includes(item)));
+		const counts = deliveries(sandbox, '22');
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+	});
+
+	it('a connection cut after the service carried the request out: that item fails saying so, and is not sent again', async () => {
+		sandbox.injectFault({ kind: 'cutAfterCommit', times: 5, match: { path: '/v1/sms' } });
+		const [run] = await sendAtOnce(sandbox, '23', 1, 100, { continueOnFail: true });
+		const failed = errorsOf(run.items);
+		expect(failed).toHaveLength(5);
+		failed.forEach((item) => expect(item.error?.description).toMatch(/may still have carried out the request/));
+		const counts = deliveries(sandbox, '23');
+		expect(counts.size).toBe(100);
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+	});
+
+	it('a Base URL where nothing listens, never reached before: fails at once, saying nothing was sent', async () => {
+		const gone = await startSandbox();
+		const url = gone.url;
+		await gone.close();
+		const started = Date.now();
+		const run = await runNode({ parameters: smsParameters(), items: [{ phone: '573001234567', text: 'hi' }], credentials: { baseUrl: url, apiToken: 'x' } });
+		expect(run.error?.message).toMatch(/^Could not connect to the service at 127\.0\.0\.1:\d+: the connection was refused$/);
+		expect((run.error as { description?: string }).description).toMatch(/Nothing reached the service.*Check the Base URL/);
+		// Not the 300 s of Max Wait: a wrong address is not waited out (a bound, not a timing figure).
+		expect(Date.now() - started).toBeLessThan(30_000);
+		expect(openLanes()).toBe(0);
+	});
+});
+
+describe('which failures never reached the service', () => {
+	const system = (code: string, syscall: string, message = `${syscall} ${code} 127.0.0.1:1`) => Object.assign(new Error(message), { code, syscall });
+	const axios = (cause: Error, code?: string) => Object.assign(new Error(cause.message), { isAxiosError: true, code, cause });
+
+	it.each([
+		['connection refused', axios(system('ECONNREFUSED', 'connect'), 'ECONNREFUSED'), true],
+		['unknown host', axios(system('ENOTFOUND', 'getaddrinfo'), 'ENOTFOUND'), true],
+		['DNS lookup failed for now', axios(system('EAI_AGAIN', 'getaddrinfo'), 'EAI_AGAIN'), true],
+		['no route to host', axios(system('EHOSTUNREACH', 'connect'), 'EHOSTUNREACH'), true],
+		['connect timeout', axios(system('ETIMEDOUT', 'connect'), 'ETIMEDOUT'), true],
+		['TLS handshake cut', axios(Object.assign(new Error('Client network socket disconnected before secure TLS connection was established'), { code: 'ECONNRESET' }), 'ECONNRESET'), true],
+		['connection reset after the request was written', axios(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'ECONNRESET'), false],
+		['answer timeout', axios(new Error('timeout of 1000ms exceeded'), 'ECONNABORTED'), false],
+		["the node's own error", new Error('The service answered 400'), false],
+	])('%s', (_name, error, expected) => {
+		expect(neverReached(error)).toBe(expected);
+	});
+});
