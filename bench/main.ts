@@ -4,6 +4,13 @@
  * measurement in a fresh worker process (bench/worker.ts); then bulk sends against a
  * rate-limited sandbox, load time, packed size and the researcher's polling. Writes the figures
  * into docs/PERFORMANCE.md between its bench markers. `--quick`: a short run that only prints.
+ *
+ * The shared-limit and outage tables (bench/shared.ts) run last; alone with `--shared`, which
+ * rewrites only their part of the document (between the bench:shared markers). `--shared --quick`:
+ * 4,000 SMS and the 2 s outage only, printed. `--only <cells>` (implies --shared, prints only):
+ * e.g. `--only 20x4000`, `--only A:100x10000:cof`, `--only outage`, `--only crm,A:cut`; `--list`
+ * names the cells. `--timeout <s>`: kill a shared-table worker after that long (default: 3 x
+ * ideal + the outage + 330 s).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -14,12 +21,27 @@ import type { RecordedRequest, Sandbox } from '../sandbox/server';
 import { startSandbox } from '../sandbox/server';
 import { nextPollDelay } from '../nodes/ConversationalMessaging/resources/researcher/run';
 import type { Job, LoadResult, ResearcherResult, SendResult, SendSettings, Variant } from './worker';
+import type { SharedRow } from './shared';
+import { checkExecutionsRequests, measureShared, selectCells, sharedCells, sharedReport } from './shared';
 
 const ROOT = join(__dirname, '..');
 const DOC = join(ROOT, 'docs/PERFORMANCE.md');
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
-const QUICK = process.argv.includes('--quick');
+const SHARED_START = '<!-- bench:shared:start -->';
+const SHARED_END = '<!-- bench:shared:end -->';
+const ARGS = process.argv.slice(2);
+/** The value of `--name value` or `--name=value`. */
+const option = (name: string): string | undefined => {
+	const at = ARGS.indexOf(`--${name}`);
+	if (at >= 0) return ARGS[at + 1];
+	return ARGS.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+};
+const QUICK = ARGS.includes('--quick');
+const ONLY = (option('only') ?? '').split(',').filter(Boolean);
+const SHARED = ARGS.includes('--shared') || ONLY.length > 0;
+const LIST = ARGS.includes('--list');
+const TIMEOUT_MS = option('timeout') ? Number(option('timeout')) * 1000 : undefined;
 
 const LATENCIES = [0, 50];
 /** Repetitions per item count: medians of fresh processes, fewer where one run takes long. */
@@ -42,9 +64,12 @@ const mb = (kb: number) => kb / 1024;
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
 /** Exit by signal: the process died, which measures nothing (isolated-vm rarely crashes at exit here). */
-class WorkerKilled extends Error {}
+class WorkerKilled extends Error {
+	name = 'WorkerKilled';
+}
 
-function spawnWorker<T>(job: Job): Promise<T> {
+/** `timeoutMs`: the worker is killed (SIGKILL) after that long, and the promise rejects. */
+function spawnWorker<T>(job: Job, timeoutMs?: number): Promise<T> {
 	return new Promise((resolve, reject) => {
 		// Same Node 24 as this process; type stripping instead of tsx, so module loading is not hooked.
 		const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', '--expose-gc', join(__dirname, 'worker.ts'), JSON.stringify(job)], {
@@ -54,20 +79,38 @@ function spawnWorker<T>(job: Job): Promise<T> {
 			stdio: ['ignore', 'pipe', 'inherit'],
 		});
 		let out = '';
+		let timedOut = false;
+		const timer =
+			timeoutMs === undefined
+				? undefined
+				: setTimeout(() => {
+						timedOut = true;
+						child.kill('SIGKILL');
+					}, timeoutMs);
 		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			if (timedOut) return reject(new Error(`stuck: the worker was killed after ${Math.round((timeoutMs ?? 0) / 1000)} s`));
 			if (signal) return reject(new WorkerKilled(`worker ${JSON.stringify(job)} killed by ${signal}`));
 			if (code !== 0) return reject(new Error(`worker ${JSON.stringify(job)} exited with ${code}`));
-			resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as T);
+			try {
+				resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as T);
+			} catch (error) {
+				reject(new Error(`worker ${JSON.stringify(job)} wrote no result (${(error as Error).message}): ${out.slice(0, 200)}`));
+			}
 		});
 	});
 }
 
-/** A worker killed by a signal is run again, twice at most; any other failure stops the bench. */
-async function runWorker<T>(job: Job): Promise<T> {
+/**
+ * A worker killed by a signal is run again, twice at most; any other failure stops the bench.
+ * `beforeEach`: runs before every attempt (a sandbox reset, so that a run again is not counted twice).
+ */
+async function runWorker<T>(job: Job, beforeEach?: () => void): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
 		try {
+			beforeEach?.();
 			return await spawnWorker<T>(job);
 		} catch (error) {
 			if (!(error instanceof WorkerKilled) || attempt === 3) throw error;
@@ -95,8 +138,7 @@ async function checkSameRequests(): Promise<{ summary: string; expressionsPerIte
 	const expressionsPerItem: Partial<Record<Variant, number>> = {};
 	try {
 		for (const variant of VARIANTS) {
-			sandbox.reset();
-			const result = await runWorker<SendResult>({ ...sendJob(sandbox, variant, 2, 0), countExpressions: variant !== 'C' });
+			const result = await runWorker<SendResult>({ ...sendJob(sandbox, variant, 2, 0), countExpressions: variant !== 'C' }, () => sandbox.reset());
 			seen[variant] = [...sandbox.requests];
 			if (result.expressions !== undefined) expressionsPerItem[variant] = result.expressions / 2;
 		}
@@ -217,7 +259,7 @@ async function measureRateLimited(): Promise<RateRow[]> {
 		for (const { label, variant, settings } of RATE_CONFIGS) {
 			const sandbox = await startSandbox({ port: 0, recordRequests: false, rateLimit: RATE });
 			try {
-				const result = await runWorker<SendResult>(sendJob(sandbox, variant, items, 0, settings));
+				const result = await runWorker<SendResult>(sendJob(sandbox, variant, items, 0, settings), () => sandbox.reset());
 				const sends = new Map<string, number>();
 				for (const message of sandbox.state.sentMessages.values()) sends.set(message.to, (sends.get(message.to) ?? 0) + 1);
 				const counts = [...sends.values()];
@@ -362,6 +404,8 @@ function report(parts: {
 	polling: PollingRow[];
 	rateRows: RateRow[];
 	otherRows: OtherRow[];
+	/** The shared-limit and outage section, already written (bench/shared.ts). */
+	shared?: string;
 }): string {
 	const { cells, baseline, load, pack, polling, requests, rateRows, otherRows } = parts;
 	const perItem = (latency: number, items: number, variant: Variant) => median(cells.get(`${latency}/${items}/${variant}`)?.ms ?? [NaN]) / items;
@@ -448,6 +492,7 @@ function report(parts: {
 			(p) => `| ${seconds(p.runMs)} | ${seconds(p.baseMs)} | ${p.source} | ${p.polls} | ${seconds(p.addedMs)} | ${seconds(p.intervalMs)} | ${seconds(p.minGapMs)} / ${seconds(p.maxGapMs)} |`,
 		),
 	);
+	if (parts.shared) add('', SHARED_START, parts.shared, SHARED_END);
 	return lines.join('\n');
 }
 
@@ -482,6 +527,36 @@ function rateTable(rows: RateRow[]): string[] {
 	];
 }
 
+/** Replaces the shared-limit section only (inside the generated part; added at its end the first time). */
+function writeSharedDoc(section: string): void {
+	const current = readFileSync(DOC, 'utf8');
+	const end = current.indexOf(END);
+	if (end < 0) throw new Error(`${DOC} has no ${END}`);
+	const start = current.indexOf(SHARED_START);
+	const stop = current.indexOf(SHARED_END);
+	const wrapped = `${SHARED_START}\n${section}\n${SHARED_END}`;
+	const next = start >= 0 && stop > start ? `${current.slice(0, start)}${wrapped}${current.slice(stop + SHARED_END.length)}` : `${current.slice(0, end)}\n${wrapped}\n${current.slice(end)}`;
+	writeFileSync(DOC, next);
+}
+
+/** The shared-limit and outage tables: the request check, then each cell; the section's text. */
+async function runShared(started: Date, quick: boolean): Promise<{ section: string; rows: SharedRow[] }> {
+	const cells = selectCells(sharedCells(quick), ONLY);
+	log(`shared limit and outages: ${cells.map((c) => c.id).join(', ')}`);
+	// Skipped for single cells (--only), run while tuning: it takes a few seconds and nothing is written.
+	let requests = 'not checked (--only)';
+	if (!ONLY.length) {
+		log('checking that A and B send the same requests for Send SMS and Inject CRM Lead');
+		requests = await checkExecutionsRequests(spawnWorker);
+		log(requests);
+	}
+	const sharedStarted = Date.now();
+	const [loadBefore] = loadavg();
+	const rows = await measureShared(cells, spawnWorker, log, TIMEOUT_MS);
+	const header = `Generated by \`npm run bench${SHARED && !ONLY.length ? ' -- --shared' : ''}\` on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, these tables in ${fixed((Date.now() - sharedStarted) / 60_000, 1)} min (commit ${commit()}; ${machine()}; 1-minute load average ${fixed(loadBefore)} before them, ${fixed(loadavg()[0])} after; ${versions()}).`;
+	return { section: sharedReport(rows, header, requests), rows };
+}
+
 function writeDoc(generated: string): void {
 	const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : `# Performance\n\n${START}\n${END}\n`;
 	const start = current.indexOf(START);
@@ -493,6 +568,20 @@ function writeDoc(generated: string): void {
 async function main(): Promise<void> {
 	const started = new Date();
 	const [loadBefore] = loadavg();
+	if (LIST) {
+		for (const c of sharedCells(QUICK)) process.stdout.write(`${c.id}\t${c.label}, ${c.job.executions} x ${c.job.itemsPerExecution}\t(tags: ${c.tags.join(' ')})\n`);
+		return;
+	}
+	if (SHARED) {
+		const { section } = await runShared(started, QUICK);
+		process.stdout.write(`${section}\n`);
+		if (QUICK || ONLY.length) log(`${ONLY.length ? '--only' : '--quick'}: docs/PERFORMANCE.md left as it is`);
+		else {
+			writeSharedDoc(section);
+			log(`written to ${DOC} (the shared-limit section only)`);
+		}
+		return;
+	}
 	log(`checking that A, B and C send the same requests`);
 	const requests = await checkSameRequests();
 	log(requests.summary);
@@ -515,7 +604,9 @@ async function main(): Promise<void> {
 	log('researcher polling (the measured runs take about 30 s)');
 	const measured = await Promise.all(QUICK ? [measurePolling(2000, 1)] : [measurePolling(2000, 1), measurePolling(30_000, 5)]);
 	const polling = [...measured, ...[2000, 30_000, 5 * 60_000].map((runMs) => simulatePolling(runMs, 5000))];
-	const generated = report({ started, loadBefore, elapsedMs: Date.now() - started.getTime(), requests, cells, baseline, load, pack, polling, rateRows, otherRows });
+	// --quick leaves them out: they take about 10 minutes (--shared --quick runs a short set).
+	const shared = QUICK ? undefined : (await runShared(started, false)).section;
+	const generated = report({ started, loadBefore, elapsedMs: Date.now() - started.getTime(), requests, cells, baseline, load, pack, polling, rateRows, otherRows, shared });
 	process.stdout.write(`${generated}\n`);
 	if (QUICK) log('--quick: docs/PERFORMANCE.md left as it is');
 	else {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # npm run bench: per-item cost of the node against n8n's HTTP Request node and plain node:http,
 # load time, packed size and researcher polling, with the cached n8n runtime (Node 24).
-# Writes docs/PERFORMANCE.md. Arguments go to bench/main.ts (--quick: short run, prints only).
+# Writes docs/PERFORMANCE.md. Arguments go to bench/main.ts (--quick: short run, prints only;
+# --shared: only the shared-limit, CRM and outage tables; --only <cells>: some of those, prints
+# only; --list: their names). See docs/PERFORMANCE.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$root"

@@ -44,9 +44,31 @@ export interface SendSettings {
 	floor?: boolean;
 }
 
+/** Settings of an `executions` job. */
+export interface ExecutionsSettings {
+	continueOnFail?: boolean;
+	/** A: Send Options' max wait, in seconds (the option named maxWait or maxRateLimitWait, whichever the node has). */
+	maxWait?: number;
+	/** B: Options > Batching. */
+	batching?: { batchSize: number; batchInterval: number };
+}
+
 export type Job =
 	/** items = 0: the process's own baseline (everything loaded, warm-up done, nothing sent). */
 	| ({ kind: 'send'; variant: Variant; items: number; warmup: number; baseUrl: string; token: string; countExpressions?: boolean } & SendSettings)
+	/**
+	 * `executions` runs of Source → target started at once in this one process, each with its own
+	 * `itemsPerExecution` phones (execution k sends phones k × itemsPerExecution onwards).
+	 */
+	| ({
+			kind: 'executions';
+			variant: 'A' | 'B';
+			operation: 'sendSms' | 'injectCrmLead';
+			executions: number;
+			itemsPerExecution: number;
+			baseUrl: string;
+			token: string;
+	  } & ExecutionsSettings)
 	| { kind: 'load' }
 	| { kind: 'researcher'; baseUrl: string; token: string; researcherId: string; pollInterval: number };
 
@@ -62,6 +84,37 @@ export interface SendResult {
 	error?: string;
 	/** Expressions n8n evaluated during the measured run, when counted. */
 	expressions?: number;
+}
+
+/**
+ * What a failed item's message says (message and description): `unsure`, that the service may
+ * have carried it out (a connection cut or a timeout after the request was written); `unreachable`,
+ * that the service could not be reached and the item was not sent; `other`, anything else.
+ */
+export type FailureKind = 'unsure' | 'unreachable' | 'other';
+
+export interface ExecutionSummary {
+	/** From the start of all executions to this one's end. */
+	ms: number;
+	/** Output items, error items included. */
+	items: number;
+	errorItems: number;
+	/** The error that stopped the execution (without continue-on-fail). */
+	error?: string;
+	errorKind?: FailureKind;
+}
+
+export interface ExecutionsResult {
+	/** From the first execution's start to the last one's end. */
+	ms: number;
+	maxRssKb: number;
+	executions: ExecutionSummary[];
+	/** Distinct failure messages, of error items and of stopped executions. */
+	messages: Array<{ kind: FailureKind; message: string; description?: string; items: number; executions: number }>;
+	/** Every error item's phone number (offset + index), by kind. */
+	failed: Record<FailureKind, number[]>;
+	/** The Send Options field the max wait went to, when one was set. */
+	maxWaitOption?: string;
 }
 
 export interface LoadResult {
@@ -83,6 +136,7 @@ export interface ResearcherResult {
 }
 
 const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
+const SEND_OPTIONS = 'messagingSendOptions';
 const INSTANCE = 'bench-line';
 const phoneOf = (i: number) => `5730${String(i).padStart(8, '0')}`;
 const messageOf = (i: number) => `Your order ${i} is ready for pickup`;
@@ -235,7 +289,7 @@ async function sendSmsTarget(core: typeof Core, workflow: Workflow, job: Extract
 	};
 }
 
-/** Emits `count` contacts: the input of the node measured. */
+/** Emits `count` contacts from number `offset` on: the input of the node measured. */
 function itemsSource(workflow: Workflow): INodeType {
 	return {
 		description: {
@@ -247,17 +301,21 @@ function itemsSource(workflow: Workflow): INodeType {
 			defaults: { name: 'Bench Source' },
 			inputs: [workflow.NodeConnectionTypes.Main],
 			outputs: [workflow.NodeConnectionTypes.Main],
-			properties: [{ displayName: 'Count', name: 'count', type: 'number', default: 0 }],
+			properties: [
+				{ displayName: 'Count', name: 'count', type: 'number', default: 0 },
+				{ displayName: 'Offset', name: 'offset', type: 'number', default: 0 },
+			],
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const count = this.getNodeParameter('count', 0) as number;
-			return [Array.from({ length: count }, (_, i) => ({ json: { phone: phoneOf(i), message: messageOf(i) } }))];
+			const offset = this.getNodeParameter('offset', 0) as number;
+			return [Array.from({ length: count }, (_, i) => ({ json: { phone: phoneOf(offset + i), message: messageOf(offset + i) } }))];
 		},
 	};
 }
 
 /** What the n8n server supplies around the engine: decrypted credentials, hooks, URLs. */
-function additionalData(core: typeof Core, workflow: Workflow, credential: ICredentialType | undefined, data: ICredentialDataDecryptedObject): IWorkflowExecuteAdditionalData {
+function additionalData(core: typeof Core, workflow: Workflow, credential: ICredentialType | undefined, data: ICredentialDataDecryptedObject, executionId = '1'): IWorkflowExecuteAdditionalData {
 	// As n8n's CredentialsHelper does for a credential whose authenticate is a function.
 	class BenchCredentialsHelper extends workflow.ICredentialsHelper {
 		getParentTypes() {
@@ -291,8 +349,8 @@ function additionalData(core: typeof Core, workflow: Workflow, credential: ICred
 	const base = 'http://127.0.0.1:5678';
 	return {
 		credentialsHelper: new BenchCredentialsHelper(),
-		hooks: new core.ExecutionLifecycleHooks('manual', '1', { id: 'bench', name: 'bench', nodes: [], connections: {}, active: false } as never),
-		executionId: '1',
+		hooks: new core.ExecutionLifecycleHooks('manual', executionId, { id: 'bench', name: 'bench', nodes: [], connections: {}, active: false } as never),
+		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: `${base}/rest`,
 		instanceBaseUrl: base,
@@ -311,7 +369,10 @@ function additionalData(core: typeof Core, workflow: Workflow, credential: ICred
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/** Runs Source (count items) → target through n8n's WorkflowExecute; returns the target's output and error. */
+/**
+ * Runs Source (count items from number offset on) → target through n8n's WorkflowExecute; returns
+ * the target's output and error. Calls may overlap: each is an execution of its own.
+ */
 function engineRunner(core: typeof Core, workflow: Workflow, target: Target, baseUrl: string, token: string, settings: SendSettings = {}) {
 	const sourceType = 'bench.itemsSource';
 	const types: Record<string, INodeType | IVersionedNodeType> = { [sourceType]: itemsSource(workflow), [target.type]: target.nodeType };
@@ -324,9 +385,10 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 		getByNameAndVersion: byVersion,
 		getKnownTypes: () => ({}),
 	};
-	const data = additionalData(core, workflow, target.credential, { baseUrl, apiToken: token });
-	return async (count: number): Promise<{ items: INodeExecutionData[]; error?: string }> => {
-		const source: INode = { id: 'source', name: 'Source', type: sourceType, typeVersion: 1, position: [0, 0], parameters: { count } };
+	let executions = 0;
+	return async (count: number, offset = 0): Promise<{ items: INodeExecutionData[]; error?: string; errorDescription?: string }> => {
+		const data = additionalData(core, workflow, target.credential, { baseUrl, apiToken: token }, String(++executions));
+		const source: INode = { id: 'source', name: 'Source', type: sourceType, typeVersion: 1, position: [0, 0], parameters: { count, offset } };
 		const node: INode = {
 			id: 'target',
 			name: 'Target',
@@ -350,7 +412,8 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 		});
 		const task = run.data.resultData.runData.Target?.[0];
 		const error = run.data.resultData.error ?? task?.error;
-		return { items: task?.data?.main?.[0] ?? [], error: error?.message };
+		const description = (error as { description?: unknown } | undefined)?.description;
+		return { items: task?.data?.main?.[0] ?? [], error: error?.message, ...(typeof description === 'string' ? { errorDescription: description } : {}) };
 	};
 }
 
@@ -435,6 +498,137 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 	};
 }
 
+type ExecutionsJob = Extract<Job, { kind: 'executions' }>;
+
+/** The Send Options field of the max wait: `maxWait`, or `maxRateLimitWait` before it was renamed. */
+function maxWaitOption(node: INodeType): string {
+	const sendOptions = node.description.properties.find((property) => property.name === SEND_OPTIONS);
+	const names = ((sendOptions?.options ?? []) as Array<{ name: string }>).map((option) => option.name);
+	const name = ['maxWait', 'maxRateLimitWait'].find((candidate) => names.includes(candidate));
+	if (!name) throw new Error(`the node's ${SEND_OPTIONS} has no max wait option (has: ${names.join(', ')})`);
+	return name;
+}
+
+/** A or B for an `executions` job: Send SMS or Inject CRM Lead, and the same request through the HTTP Request node. */
+async function executionsTarget(core: typeof Core, job: ExecutionsJob): Promise<Target & { maxWaitOption?: string }> {
+	const sms = job.operation === 'sendSms';
+	if (job.variant === 'A') {
+		const { node, credential } = await loadPackage(core);
+		const option = job.maxWait === undefined ? undefined : maxWaitOption(node);
+		const fields = sms
+			? { to: '={{ $json.phone }}', message: '={{ $json.message }}' }
+			: { contactPhone: '={{ $json.phone }}', leadMessage: '={{ $json.message }}', channel: 'chatapp' };
+		return {
+			type: `${PACKAGE_NAME}.conversationalMessaging`,
+			typeVersion: 1,
+			nodeType: node,
+			credential,
+			parameters: { resource: 'messaging', operation: job.operation, ...fields, instance: INSTANCE, ...(option ? { [SEND_OPTIONS]: { [option]: job.maxWait } } : {}) },
+			...(option ? { maxWaitOption: option } : {}),
+		};
+	}
+	const nodeType = httpRequestNode();
+	const pair = (name: string, value: string) => ({ name, value });
+	// The request A sends (bench/main.ts checks it): Inject CRM Lead adds @c.us to the phone.
+	const body = sms
+		? [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)]
+		: [pair('to', '={{ $json.phone }}@c.us'), pair('text', '={{ $json.message }}'), pair('channel', 'chatapp'), pair('instance', INSTANCE), pair('token', job.token)];
+	return {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: nodeType.description.defaultVersion ?? nodeType.currentVersion,
+		nodeType,
+		parameters: {
+			method: 'POST',
+			url: `${job.baseUrl}/v1/${sms ? 'sms' : 'crm'}`,
+			sendHeaders: true,
+			headerParameters: { parameters: [pair('Accept', 'application/json')] },
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: body },
+			options: job.batching ? { batching: { batch: job.batching } } : {},
+		},
+	};
+}
+
+const UNSURE = /may (still )?have (been )?carried (it )?out|may have been (carried out|sent|delivered)/i;
+const UNREACHED = /(could ?not|couldn't|cannot|can't|unable to) (be )?(reach|connect)|unreachable|not reachable/i;
+const NOT_SENT = /\bnot (been )?sent\b|\bnever sent\b|\bnot carried out\b|\bnothing (was )?sent\b|\bnothing reached\b/i;
+
+function kindOf(message: string, description = ''): FailureKind {
+	const text = `${message} ${description}`;
+	if (UNSURE.test(text)) return 'unsure';
+	if (UNREACHED.test(text) && NOT_SENT.test(text)) return 'unreachable';
+	return 'other';
+}
+
+/** The message and description of an output item that carries an error (ours, or the HTTP Request node's). */
+function itemError(item: INodeExecutionData): { message: string; description?: string } | undefined {
+	const error = item.error as { message?: unknown; description?: unknown } | undefined;
+	const fromJson = item.json?.error as unknown;
+	if (error === undefined && fromJson === undefined) return undefined;
+	const json = (typeof fromJson === 'object' && fromJson !== null ? fromJson : {}) as { message?: unknown; description?: unknown };
+	const message = typeof error?.message === 'string' ? error.message : typeof fromJson === 'string' ? fromJson : String(json.message ?? JSON.stringify(fromJson));
+	const description = typeof error?.description === 'string' ? error.description : typeof json.description === 'string' ? json.description : undefined;
+	return { message, ...(description ? { description } : {}) };
+}
+
+/** Which item of the execution's input an output item answers. */
+function pairedIndex(item: INodeExecutionData, fallback: number): number {
+	const paired = item.pairedItem;
+	if (typeof paired === 'number') return paired;
+	if (Array.isArray(paired)) return paired[0]?.item ?? fallback;
+	return paired?.item ?? fallback;
+}
+
+/** N executions at once in this process, as n8n runs concurrent executions of a workflow (one main process, or one worker). */
+async function executions(job: ExecutionsJob): Promise<ExecutionsResult> {
+	const { core, workflow } = await loadEngine();
+	const target = await executionsTarget(core, job);
+	const run = engineRunner(core, workflow, target, job.baseUrl, job.token, { continueOnFail: job.continueOnFail });
+	const messages = new Map<string, ExecutionsResult['messages'][number]>();
+	const note = (message: string, description: string | undefined, field: 'items' | 'executions') => {
+		const kind = kindOf(message, description);
+		const entry = messages.get(message) ?? { kind, message, ...(description ? { description } : {}), items: 0, executions: 0 };
+		entry[field]++;
+		messages.set(message, entry);
+		return kind;
+	};
+	const failed: ExecutionsResult['failed'] = { unsure: [], unreachable: [], other: [] };
+	let done = 0;
+	const started = performance.now();
+	const progress = setInterval(() => {
+		process.stderr.write(`worker: ${done}/${job.executions} executions ended after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+	}, 15_000);
+	const summaries = await Promise.all(
+		Array.from({ length: job.executions }, async (_, k): Promise<ExecutionSummary> => {
+			const offset = k * job.itemsPerExecution;
+			const output = await run(job.itemsPerExecution, offset);
+			const ms = performance.now() - started;
+			done++;
+			let errorItems = 0;
+			output.items.forEach((item, i) => {
+				const error = itemError(item);
+				if (!error) return;
+				errorItems++;
+				failed[note(error.message, error.description, 'items')].push(offset + pairedIndex(item, i));
+			});
+			const summary: ExecutionSummary = { ms, items: output.items.length, errorItems };
+			if (output.error) Object.assign(summary, { error: output.error, errorKind: note(output.error, output.errorDescription, 'executions') });
+			return summary;
+		}),
+	);
+	clearInterval(progress);
+	return {
+		ms: Math.max(...summaries.map((summary) => summary.ms)),
+		maxRssKb: process.resourceUsage().maxRSS,
+		executions: summaries,
+		messages: [...messages.values()].sort((a, b) => b.items + b.executions - (a.items + a.executions)),
+		failed,
+		...(target.maxWaitOption ? { maxWaitOption: target.maxWaitOption } : {}),
+	};
+}
+
 async function load(): Promise<LoadResult> {
 	const started = performance.now();
 	const { core, workflow } = await loadEngine();
@@ -486,10 +680,11 @@ async function researcher(job: Extract<Job, { kind: 'researcher' }>): Promise<Re
 
 async function main(): Promise<void> {
 	const job = JSON.parse(process.argv[2]) as Job;
-	const result = job.kind === 'send' ? await send(job) : job.kind === 'load' ? await load() : await researcher(job);
+	const result = job.kind === 'send' ? await send(job) : job.kind === 'executions' ? await executions(job) : job.kind === 'load' ? await load() : await researcher(job);
 	// As n8n does on shutdown: exiting with live isolates can crash isolated-vm.
 	await loadedWorkflow?.Expression.disposeExpressionEngine();
-	process.stdout.write(`${JSON.stringify(result)}\n`);
+	// Written to a pipe, stdout is asynchronous: exit only once the whole line is out (an executions result can pass 64 KiB).
+	await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(result)}\n`, (error) => (error ? reject(error) : resolve())));
 }
 
 main().then(
