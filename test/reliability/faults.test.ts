@@ -79,7 +79,7 @@ const CASES: FaultCase[] = [
 	{
 		name: 'Connection refused (closed port)',
 		baseUrl: closedPortUrl,
-		message: /^Could not connect to the service at 127\.0\.0\.1:\d+: the connection was refused$/,
+		message: /^Could not connect to the service at 127\.0\.0\.1:\d+ for 10 s: the connection was refused$/,
 		description: ['Check the Base URL of the credential'],
 		httpCode: 'ECONNREFUSED',
 		source: 'node',

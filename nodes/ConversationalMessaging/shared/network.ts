@@ -9,58 +9,72 @@ const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
 
 /** Network failures after which the service may have carried the request out. */
-const UNSURE_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'];
+const UNSURE_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'];
 
-/** Connection failures: the request was never written to the service. */
-const UNREACHED_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'];
+/** Failures of a connection being made: the request was not written. */
+const CONNECT_CODES = ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'ETIMEDOUT', 'ECONNRESET'];
 
-/**
- * Whether a request failed before it reached the service, so that sending it again cannot send
- * it twice: no connection (refused, no route, no such host, a connect timeout) or a TLS handshake
- * that did not complete. A timeout or a cut after the connection was made is not: the request may
- * have been written.
- */
-export function neverReached(error: unknown): boolean {
-	return unreachedReason(networkErrorsIn(error)) !== undefined;
+/** Failures after which the connection had been made: the service was there. */
+const CUT_CODES = ['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
+
+/** Why a request never reached the service, and the system's code for it. */
+export interface Unreached {
+	reason: string;
+	code: string;
 }
 
-/** Why a request never reached the service, in words; undefined when it may have. */
-function unreachedReason({ codes, messages, syscalls }: NetworkErrors): string | undefined {
-	const has = (...wanted: string[]) => codes.some((code) => wanted.includes(code));
-	if (has('ECONNREFUSED')) return 'the connection was refused';
-	if (has('ENOTFOUND', 'EAI_AGAIN')) return 'its host name could not be resolved';
-	if (has(...UNREACHED_CODES)) return 'there was no route to it';
-	const duringConnect = syscalls.includes('connect') || messages.some((message) => /^connect E[A-Z]+/.test(message));
-	if (duringConnect && has('ETIMEDOUT', 'ECONNRESET')) return 'the connection could not be made';
-	if (messages.some((message) => /before secure TLS connection was established/i.test(message))) return 'the secure (TLS) connection could not be set up';
+/**
+ * Why a request failed before it reached the service, so that sending it again cannot send it
+ * twice: no such host, or a connection that could not be made (refused, no route, timed out or
+ * reset while connecting), or a TLS handshake that did not complete. Undefined when the request
+ * may have been written: the same codes after the connection was made (a lost route, a reset, a
+ * timeout while waiting for the answer) may follow a request the service carried out.
+ */
+export function unreachedBy(error: unknown): Unreached | undefined {
+	return unreachedIn(networkErrorsIn(error));
+}
+
+function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | undefined {
+	const code = (...wanted: string[]) => codes.find((found) => wanted.includes(found));
+	const lookup = code('ENOTFOUND', 'EAI_AGAIN');
+	if (lookup) return { reason: 'its host name could not be resolved', code: lookup };
+	const connecting = syscalls.includes('connect') || messages.some((message) => /^connect E[A-Z]+/.test(message));
+	const refused = code('ECONNREFUSED');
+	if (refused) return { reason: 'the connection was refused', code: refused };
+	const connect = connecting ? code(...CONNECT_CODES) : undefined;
+	if (connect) return { reason: connect === 'ETIMEDOUT' || connect === 'ECONNRESET' ? 'the connection could not be made' : 'there was no route to it', code: connect };
+	if (messages.some((message) => /before secure TLS connection was established/i.test(message))) return { reason: 'the secure (TLS) connection could not be set up', code: code(...CUT_CODES) ?? 'ECONNRESET' };
 	return undefined;
+}
+
+/** Whether a request that failed had its connection made (then cut): the service was there. */
+export function cutAfterConnecting(error: unknown): boolean {
+	return unreachedBy(error) === undefined && networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
 }
 
 /** Errors of items the node gave up without sending them (./bulk/sendLoop.ts). */
 const notSent = new WeakSet<object>();
 
 /**
- * Fails an item whose request never reached the service: after `waitedMs` of waiting for the
- * service to come back, or at once (undefined) when this process has not reached it yet (a wrong
- * Base URL should not make a workflow wait).
+ * Fails an item whose request never reached the service, after `waitedMs` of waiting for the
+ * service to answer; `firstContact`: the process had not reached it yet, which is more often a
+ * wrong Base URL than an outage.
  */
-export async function throwNotSent(this: IExecuteSingleFunctions, error: unknown, waitedMs?: number): Promise<never> {
+export async function throwNotSent(this: IExecuteSingleFunctions, cause: Unreached, waitedMs: number, firstContact: boolean): Promise<never> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const host = hostOf(credentials.baseUrl);
-	const network = networkErrorsIn(error);
-	const reason = unreachedReason(network) ?? 'it did not answer';
-	const failure: ServiceFailure =
-		waitedMs === undefined
-			? {
-					message: `Could not connect to the service at ${host}: ${reason}`,
-					description: `${NOT_SENT} Check the Base URL of the credential, and that the service is running.`,
-					httpCode: network.codes[0] ?? 'ECONNREFUSED',
-				}
-			: {
-					message: `The service at ${host} could not be reached for ${Math.round(waitedMs / 1000)} s (${reason}): this item was not sent`,
-					description: `${NOT_SENT} The service did not come back within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.`,
-					httpCode: network.codes[0] ?? 'ECONNREFUSED',
-				};
+	const waited = waitedMs >= 1000 ? ` for ${Math.round(waitedMs / 1000)} s` : '';
+	const failure: ServiceFailure = firstContact
+		? {
+				message: `Could not connect to the service at ${host}${waited}: ${cause.reason}`,
+				description: `${NOT_SENT} Check the Base URL of the credential, and that the service is running.`,
+				httpCode: cause.code,
+			}
+		: {
+				message: `The service at ${host} could not be reached${waited} (${cause.reason}): this item was not sent`,
+				description: `${NOT_SENT} The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.`,
+				httpCode: cause.code,
+			};
 	const failed = await failureError.call(this, failure, credentials);
 	notSent.add(failed);
 	throw failed;
@@ -82,6 +96,7 @@ export function mayHaveBeenCarriedOut(error: unknown): boolean {
 }
 
 interface ErrorLink {
+	errors?: unknown;
 	code?: unknown;
 	message?: unknown;
 	cause?: unknown;
@@ -126,17 +141,22 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 	const codes: string[] = [];
 	const messages: string[] = [];
 	const syscalls: string[] = [];
-	for (let link = error as ErrorLink | undefined, depth = 0; link && depth < 5; depth++, link = link.cause as ErrorLink | undefined) {
-		if (link.isAxiosError !== true && typeof link.syscall !== 'string') continue;
+	const read = (link: ErrorLink) => {
 		if (typeof link.code === 'string') codes.push(link.code);
-		if (typeof link.message === 'string') messages.push(link.message);
+		if (typeof link.message === 'string' && link.message) messages.push(link.message);
 		if (typeof link.syscall === 'string') syscalls.push(link.syscall);
+	};
+	for (let link = error as ErrorLink | undefined, depth = 0; link && depth < 5; depth++, link = link.cause as ErrorLink | undefined) {
+		// Node tries each address of a host in turn (autoSelectFamily) and reports them together.
+		if (Array.isArray(link.errors)) for (const attempt of link.errors as ErrorLink[]) if (attempt && typeof attempt.syscall === 'string') read(attempt);
+		if (link.isAxiosError !== true && typeof link.syscall !== 'string') continue;
+		read(link);
 	}
 	return codes.length || messages.length ? { codes, messages, syscalls } : remnantsOf(error);
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */
-function describeNetworkFailure({ codes, messages }: NetworkErrors, host: string): ServiceFailure | undefined {
+function describeNetworkFailure({ codes, messages, syscalls }: NetworkErrors, host: string): ServiceFailure | undefined {
 	const has = (...wanted: string[]) => codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => messages.some((message) => pattern.test(message));
 	const refused = has('ECONNREFUSED');
@@ -155,6 +175,14 @@ function describeNetworkFailure({ codes, messages }: NetworkErrors, host: string
 			httpCode: unknownHost,
 		};
 	}
+	const unreached = unreachedIn({ codes, messages, syscalls });
+	if (unreached) {
+		return {
+			message: `Could not connect to the service at ${host}: ${unreached.reason}`,
+			description: `${NOT_SENT} Check the network between n8n and the service, and that the service is running.`,
+			httpCode: unreached.code,
+		};
+	}
 	const timedOut = has('ETIMEDOUT', 'ESOCKETTIMEDOUT') ?? (has('ECONNABORTED') && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
 	if (timedOut) {
 		return {
@@ -163,7 +191,7 @@ function describeNetworkFailure({ codes, messages }: NetworkErrors, host: string
 			httpCode: timedOut,
 		};
 	}
-	const cut = has('ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED') ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
+	const cut = has('ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN') ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
 	if (cut) {
 		return {
 			message: `The connection to the service at ${host} was cut before its answer arrived`,

@@ -4,26 +4,29 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { apiBaseUrl } from '../../../../credentials/ConversationalMessagingApi.credentials';
+import type { Unreached } from '../network';
 import { Pacer, Slots } from './pacer';
 
 /**
  * The send loops of this process that send to one service account (one Base URL and token),
  * whatever execution runs them: they share one pace, since the service limits the account, not
  * the execution, and they wait out an outage together. A lane exists while an execution sends
- * through it, keyed by a hash of the account (no token is kept), and is dropped with the last.
+ * through it, keyed by a hash of the account (it keeps no token, nor any request or error that
+ * could hold one), and is dropped with the last.
  *
- * An outage: a request that never reached the service (./network.ts, neverReached) pauses every
+ * An outage: a request that never reached the service (../network.ts, unreachedBy) pauses every
  * request of the lane; one request at a time probes the service, PROBE_FIRST_MS after the
- * failure and then at intervals growing by PROBE_GROWTH up to PROBE_MAX_MS; the first answer to a
- * request sent since the outage began ends it, and sending starts over at the pace found before.
- * An execution waits for the service at most its Max Wait; then every item it has not sent fails
- * with a message that says so.
+ * failure, then at intervals growing by PROBE_GROWTH up to PROBE_MAX_MS (a probe that hangs
+ * longer than PROBE_MAX_MS lets another go). An answer to a request sent since the outage began
+ * ends it, and sending starts over at the pace found before. An execution waits for the service
+ * at most its Max Wait over all outages, and FIRST_CONTACT_MS at most while the lane has never
+ * been answered (a wrong Base URL should not hold a workflow for minutes); then every item it
+ * has not sent fails with a message that says so.
  */
 const PROBE_FIRST_MS = 250;
 const PROBE_GROWTH = 1.5;
 const PROBE_MAX_MS = 2000;
-/** The longest a waiting request sleeps before it looks again at the outage, its budget and cancellation. */
-const LOOK_AGAIN_MS = 1000;
+const FIRST_CONTACT_MS = 10_000;
 
 const lanes = new Map<string, Lane>();
 
@@ -33,40 +36,44 @@ export interface Ticket {
 	at: number;
 }
 
-/** The execution gave up waiting for an unreachable service: its items are not sent. */
+/** The execution stopped waiting for an unreachable service, after `waitedMs` at least: its items are not sent. */
 export class GaveUp {
 	constructor(
-		readonly lastError: unknown,
+		readonly cause: Unreached,
 		readonly waitedMs: number,
+		readonly firstContact: boolean,
 	) {}
 }
 
-/** The execution was cancelled while its items waited for the service. */
-export class Cancelled {}
+/** The execution was stopped (cancelled, or failed on another item) while its items waited. */
+export class Stopped {}
 
 interface Outage {
 	since: number;
 	nextProbeAt: number;
 	interval: number;
-	probing: boolean;
-	ended: Promise<void>;
-	end: () => void;
-	lastError: unknown;
+	/** When the probe in flight was let through, or 0. */
+	probeAt: number;
+	cause: Unreached;
 }
 
 class Lane {
 	readonly pacer: Pacer;
 	readonly members = new Set<Member>();
-	/** Whether the service has answered a request of this lane: until then, a connection failure means a wrong Base URL rather than an outage. */
+	/** Whether the service has answered a request of this lane. */
 	answered = false;
 	outage?: Outage;
 	/** When the last outage ended: requests let through before then say nothing new. */
 	private outageEndedAt = 0;
+	/** Resolved, and replaced, whenever the outage changes or its next probe is due. */
+	private changed!: Promise<void>;
+	private wake!: () => void;
 
 	constructor(
 		private readonly key: string,
 		maxInFlight: number,
 	) {
+		this.renew();
 		this.pacer = new Pacer(maxInFlight, () => {
 			let remaining = 0;
 			for (const member of this.members) remaining += member.remaining;
@@ -89,33 +96,76 @@ class Lane {
 		return Math.max(...[...this.members].map((member) => member.maxInFlight));
 	}
 
-	/** A request got an answer, or at least a connection: a request sent since the outage began ends it. */
+	/** The next change of the outage (one promise for every waiting request, renewed at each change). */
+	next(): Promise<void> {
+		return this.changed;
+	}
+
+	private renew(): void {
+		this.changed = new Promise<void>((resolve) => (this.wake = resolve));
+	}
+
+	private notify(): void {
+		const wake = this.wake;
+		this.renew();
+		wake();
+	}
+
+	/** The service answered (or cut a connection it had accepted): a request sent since the outage began ends it. */
 	reached(ticket: Ticket): void {
 		this.answered = true;
 		const outage = this.outage;
-		if (!outage || (!ticket.probe && ticket.at < outage.since)) return;
+		if (!outage || ticket.at < outage.since) return;
+		const now = Date.now();
+		for (const member of this.members) member.endOutage(outage.since, now);
 		this.outage = undefined;
-		this.outageEndedAt = Date.now();
-		outage.end();
+		this.outageEndedAt = now;
 		this.pacer.restart();
+		this.notify();
 	}
 
 	/** A request never reached the service: an outage begins, or its probe failed and the next waits longer. */
-	unreachable(ticket: Ticket, error: unknown): void {
+	unreachable(ticket: Ticket, cause: Unreached): void {
 		const now = Date.now();
 		const outage = this.outage;
 		if (!outage) {
 			if (ticket.at < this.outageEndedAt) return;
-			let end = () => {};
-			const ended = new Promise<void>((resolve) => (end = resolve));
-			this.outage = { since: now, nextProbeAt: now + PROBE_FIRST_MS, interval: PROBE_FIRST_MS, probing: false, ended, end, lastError: error };
+			this.outage = { since: now, nextProbeAt: now + PROBE_FIRST_MS, interval: PROBE_FIRST_MS, probeAt: 0, cause };
+			void this.tick(this.outage);
 			return;
 		}
-		outage.lastError = error;
-		if (!ticket.probe) return;
-		outage.probing = false;
-		outage.interval = Math.min(PROBE_MAX_MS, outage.interval * PROBE_GROWTH);
+		outage.cause = cause;
+		if (ticket.probe && ticket.at >= outage.since) this.probeDone(outage, now, true);
+	}
+
+	/** A request ended without telling whether the service is there (a timeout, a refused value): a probe may go again. */
+	inconclusive(ticket: Ticket): void {
+		const outage = this.outage;
+		if (outage && ticket.probe && ticket.at >= outage.since) this.probeDone(outage, Date.now(), false);
+	}
+
+	/** Whether this request may go as the outage's probe: none is in flight, or the one in flight hangs. */
+	takeProbe(outage: Outage, now: number): boolean {
+		const free = outage.probeAt === 0 || now - outage.probeAt >= PROBE_MAX_MS;
+		if (!free || now < outage.nextProbeAt) return false;
+		outage.probeAt = now;
 		outage.nextProbeAt = now + outage.interval;
+		return true;
+	}
+
+	private probeDone(outage: Outage, now: number, failed: boolean): void {
+		outage.probeAt = 0;
+		if (failed) outage.interval = Math.min(PROBE_MAX_MS, outage.interval * PROBE_GROWTH);
+		outage.nextProbeAt = now + outage.interval;
+	}
+
+	/** While the outage lasts, wakes the waiting requests when a probe is due, and at least every PROBE_MAX_MS (for their budgets and cancellation). */
+	private async tick(outage: Outage): Promise<void> {
+		// Until the outage ends, or the lane is dropped (its last execution gave up or ended).
+		while (this.outage === outage && this.members.size > 0) {
+			await sleep(Math.max(1, Math.min(PROBE_MAX_MS, outage.nextProbeAt - Date.now())));
+			if (this.outage === outage) this.notify();
+		}
 	}
 }
 
@@ -125,27 +175,25 @@ export class Member {
 	remaining = 0;
 	private readonly slots: Slots;
 	private readonly joinedAt = Date.now();
+	/** Time spent waiting in outages that have ended. */
+	private waitedMs = 0;
 	private gaveUp?: GaveUp;
 
 	constructor(
 		private readonly lane: Lane,
 		readonly maxInFlight: number,
 		private readonly maxWaitMs: number,
-		private readonly cancelled: () => boolean,
+		private readonly stopped: () => boolean,
 	) {
 		this.slots = new Slots(maxInFlight);
 		lane.join(this);
 	}
 
-	get answered(): boolean {
-		return this.lane.answered;
-	}
-
 	/**
 	 * Waits out an outage, then for a place among this execution's and the lane's requests and
-	 * for the pace. Instead of a place: why this execution stopped waiting for the service.
+	 * for the pace. Instead of a place: why this execution stopped waiting.
 	 */
-	async acquire(): Promise<Ticket | GaveUp | Cancelled> {
+	async acquire(): Promise<Ticket | GaveUp | Stopped> {
 		const probe = await this.passOutage();
 		if (typeof probe !== 'boolean') return probe;
 		await this.slots.take();
@@ -168,13 +216,21 @@ export class Member {
 		this.lane.pacer.refuse(overloaded);
 	}
 
-	/** The request connected, whatever came of it. */
+	/** The request's connection was made, whatever came of it. */
 	reached(ticket: Ticket): void {
 		this.lane.reached(ticket);
 	}
 
-	unreachable(ticket: Ticket, error: unknown): void {
-		this.lane.unreachable(ticket, error);
+	unreachable(ticket: Ticket, cause: Unreached): void {
+		this.lane.unreachable(ticket, cause);
+	}
+
+	inconclusive(ticket: Ticket): void {
+		this.lane.inconclusive(ticket);
+	}
+
+	endOutage(since: number, now: number): void {
+		this.waitedMs += now - Math.max(since, this.joinedAt);
 	}
 
 	leave(): void {
@@ -182,21 +238,19 @@ export class Member {
 	}
 
 	/** Whether this request is the outage's probe; or why this execution stopped waiting. */
-	private async passOutage(): Promise<boolean | GaveUp | Cancelled> {
+	private async passOutage(): Promise<boolean | GaveUp | Stopped> {
 		for (;;) {
 			if (this.gaveUp) return this.gaveUp;
 			const outage = this.lane.outage;
 			if (!outage) return false;
-			if (this.cancelled()) return new Cancelled();
+			if (this.stopped()) return new Stopped();
 			const now = Date.now();
-			const waited = now - Math.max(outage.since, this.joinedAt);
-			if (waited >= this.maxWaitMs) return (this.gaveUp = new GaveUp(outage.lastError, waited));
-			if (!outage.probing && now >= outage.nextProbeAt) {
-				outage.probing = true;
-				return true;
-			}
-			const untilProbe = outage.probing ? LOOK_AGAIN_MS : outage.nextProbeAt - now;
-			await Promise.race([outage.ended, sleep(Math.max(1, Math.min(untilProbe, this.maxWaitMs - waited, LOOK_AGAIN_MS)))]);
+			const firstContact = !this.lane.answered;
+			const waited = this.waitedMs + now - Math.max(outage.since, this.joinedAt);
+			const budget = firstContact ? Math.min(this.maxWaitMs, FIRST_CONTACT_MS) : this.maxWaitMs;
+			if (waited >= budget) return (this.gaveUp = new GaveUp(outage.cause, budget, firstContact));
+			if (this.lane.takeProbe(outage, now)) return true;
+			await this.lane.next();
 		}
 	}
 }
@@ -207,11 +261,11 @@ export function accountKey(credentials: ICredentialDataDecryptedObject): string 
 }
 
 /** Joins the lane of the credential's account, made for it when no execution of this process sends to it. */
-export function joinLane(credentials: ICredentialDataDecryptedObject, settings: { maxInFlight: number; maxWaitMs: number; cancelled: () => boolean }): Member {
+export function joinLane(credentials: ICredentialDataDecryptedObject, settings: { maxInFlight: number; maxWaitMs: number; stopped: () => boolean }): Member {
 	const key = accountKey(credentials);
 	let lane = lanes.get(key);
 	if (!lane) lanes.set(key, (lane = new Lane(key, settings.maxInFlight)));
-	return new Member(lane, settings.maxInFlight, settings.maxWaitMs, settings.cancelled);
+	return new Member(lane, settings.maxInFlight, settings.maxWaitMs, settings.stopped);
 }
 
 /** How many lanes this process holds: none once no execution sends. */

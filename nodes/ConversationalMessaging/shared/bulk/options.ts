@@ -43,7 +43,7 @@ export function sendOptions(resource: string): INodeProperties {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_MAX_WAIT_SECONDS,
-			description: `How long the node waits for the service. When it answers "too fast" (HTTP 429), one item waits at most this long in total (over at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message. When it cannot be reached (a restart, a network outage), sending pauses until it answers again; after this long, the items not yet sent fail, and say they were not sent.`,
+			description: `How long the node waits for the service. When it answers "too fast" (HTTP 429, or 503 with Retry-After), one item waits at most this long in total (over at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message. When it cannot be reached (a restart, a network outage), sending pauses until it answers again; after this long, the items not yet sent fail, and say they were not sent.`,
 		}),
 	]);
 }

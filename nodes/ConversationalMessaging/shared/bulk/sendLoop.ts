@@ -17,7 +17,7 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 import { CREDENTIAL_NAME } from '../constants';
 import type { ServiceFailure } from '../envelope';
 import { headerValue, readEnvelope, throwFailure } from '../envelope';
-import { mayHaveBeenCarriedOut, neverReached, throwNotSent } from '../network';
+import { cutAfterConnecting, mayHaveBeenCarriedOut, throwNotSent, unreachedBy } from '../network';
 import { writePath } from '../validation';
 import type { SendOptions } from './options';
 import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
@@ -25,7 +25,7 @@ import type { Outcome } from './outcomes';
 import { outcomesOf } from './outcomes';
 import { FieldValues, READ_AHEAD } from './fieldValues';
 import type { Member, Ticket } from './lane';
-import { Cancelled, GaveUp, joinLane } from './lane';
+import { GaveUp, joinLane, Stopped } from './lane';
 import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
 import { mergeInto, planRequest } from './plan';
@@ -144,9 +144,8 @@ function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePagina
 }
 
 /**
- * Sends the request once, in its turn. Undefined when it never reached the service during an
- * outage (it waits its turn again); fails the item when the execution gave up on the service, or
- * at once when this process has not reached the service yet (a wrong Base URL, not an outage).
+ * Sends the request once, in its turn. Undefined when it never reached the service (it waits its
+ * turn again, after the outage); fails the item when the execution stopped waiting for the service.
  */
 async function sendOnce(
 	run: Run,
@@ -154,8 +153,8 @@ async function sendOnce(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
 	const ticket = await run.lane.acquire();
-	if (ticket instanceof GaveUp) return await throwNotSent.call(item, ticket.lastError, ticket.waitedMs);
-	if (ticket instanceof Cancelled) throw new NodeOperationError(item.getNode(), 'The execution was cancelled while waiting for the service');
+	if (ticket instanceof GaveUp) return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
+	if (ticket instanceof Stopped) throw stoppedError(item);
 	let failure: unknown;
 	try {
 		const response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
@@ -169,13 +168,26 @@ async function sendOnce(
 	} finally {
 		run.lane.release();
 	}
-	if (!neverReached(failure)) {
-		run.lane.reached(ticket);
-		throw failure;
+	const unreached = unreachedBy(failure);
+	if (unreached) {
+		run.lane.unreachable(ticket, unreached);
+		return undefined;
 	}
-	if (!run.lane.answered) return await throwNotSent.call(item, failure);
-	run.lane.unreachable(ticket, failure);
-	return undefined;
+	if (cutAfterConnecting(failure)) run.lane.reached(ticket);
+	else run.lane.inconclusive(ticket);
+	throw failure;
+}
+
+/** The errors of items not sent because the execution stopped: they do not stand for its failure. */
+const stoppedErrors = new WeakSet<object>();
+
+function stoppedError(item: IExecuteSingleFunctions): NodeOperationError {
+	const error = new NodeOperationError(item.getNode(), 'The execution stopped before this item was sent', {
+		itemIndex: item.getItemIndex(),
+		description: 'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
+	});
+	stoppedErrors.add(error);
+	return error;
 }
 
 /** The item's request from the plan and its field values, through the pre-send hooks (the checks). */
@@ -246,8 +258,11 @@ export function sendLoop(description: INodeTypeDescription) {
 				return;
 			}
 			const error = 'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
-			if (!continueOnFail) failures.set(itemIndex, error);
-			else results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
+			if (!continueOnFail) {
+				if (!stoppedErrors.has(error)) failures.set(itemIndex, error);
+				return;
+			}
+			results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
 		};
 
 		const runItem = async (itemIndex: number) => {
@@ -272,6 +287,11 @@ export function sendLoop(description: INodeTypeDescription) {
 		 * on their way; the lane decides when each request goes.
 		 */
 		const startItems = () => {
+			// A stopped run starts no more items: the lane's pace no longer counts them.
+			if (stopped() && next < items.length) {
+				run.lane.remaining -= items.length - next;
+				next = items.length;
+			}
 			while (working < maxInFlight + READ_AHEAD && next < items.length && !stopped()) {
 				const itemIndex = next++;
 				unsettled++;
@@ -291,7 +311,7 @@ export function sendLoop(description: INodeTypeDescription) {
 			plan,
 			values: new FieldValues(this, plan.fields),
 			settings: requestSettings(this, requestOptions, credentials),
-			lane: joinLane(credentials, { maxInFlight, maxWaitMs, cancelled: () => Boolean(signal?.aborted) }),
+			lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 			maxWaitMs,
 			waitAside: async (ms) => {
 				working--;
