@@ -107,6 +107,8 @@ export interface ExecutionSummary {
 export interface ExecutionsResult {
 	/** From the first execution's start to the last one's end. */
 	ms: number;
+	/** When the executions were started, in ms since the epoch (performance.timeOrigin + now, comparable with the bench process's). */
+	startedAt: number;
 	maxRssKb: number;
 	executions: ExecutionSummary[];
 	/** Distinct failure messages, of error items and of stopped executions. */
@@ -621,6 +623,7 @@ async function executions(job: ExecutionsJob): Promise<ExecutionsResult> {
 	clearInterval(progress);
 	return {
 		ms: Math.max(...summaries.map((summary) => summary.ms)),
+		startedAt: performance.timeOrigin + started,
 		maxRssKb: process.resourceUsage().maxRSS,
 		executions: summaries,
 		messages: [...messages.values()].sort((a, b) => b.items + b.executions - (a.items + a.executions)),
