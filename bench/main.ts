@@ -23,7 +23,7 @@ import { startSandbox } from '../sandbox/server';
 import { nextPollDelay } from '../nodes/ConversationalMessaging/resources/researcher/run';
 import type { Job, LoadResult, ResearcherResult, SendResult, SendSettings, Variant } from './worker';
 import type { SharedRow } from './shared';
-import { checkExecutionsRequests, measureShared, selectCells, sharedCells, sharedReport, spliceCrm } from './shared';
+import { checkExecutionsRequests, measureShared, requestShape, selectCells, sharedCells, sharedReport, spliceCrm } from './shared';
 
 const ROOT = join(__dirname, '..');
 const DOC = join(ROOT, 'docs/PERFORMANCE.md');
@@ -148,19 +148,9 @@ async function checkSameRequests(): Promise<{ summary: string; expressionsPerIte
 	} finally {
 		await sandbox.close();
 	}
-	const shape = (r: RecordedRequest) =>
-		JSON.stringify({
-			method: r.method,
-			path: r.path,
-			body: Object.fromEntries(Object.entries(r.body as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))),
-			contentType: r.headers['content-type'],
-			accept: r.headers.accept,
-			connection: r.headers.connection,
-			valid: r.valid,
-		});
-	const reference = (seen.A ?? []).map(shape);
+	const reference = (seen.A ?? []).map(requestShape);
 	for (const variant of VARIANTS) {
-		const shapes = (seen[variant] ?? []).map(shape).sort();
+		const shapes = (seen[variant] ?? []).map(requestShape).sort();
 		if (reference.length !== 2 || JSON.stringify(shapes) !== JSON.stringify([...reference].sort())) {
 			throw new Error(`${variant} does not send what A sends:\n${shapes.join('\n')}\nA:\n${reference.join('\n')}`);
 		}

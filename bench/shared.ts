@@ -12,7 +12,7 @@
  */
 import { loadavg } from 'node:os';
 
-import type { RateLimit, Sandbox } from '../sandbox/server';
+import type { RateLimit, RecordedRequest, Sandbox } from '../sandbox/server';
 import { startSandbox } from '../sandbox/server';
 import type { ExecutionsResult, FailureKind, Job } from './worker';
 
@@ -403,6 +403,19 @@ export async function measureShared(cells: SharedCell[], spawn: Spawn, log: (lin
 }
 
 /** A and B must send the same request for both operations of these tables; phones of two executions must differ. */
+/** What two variants must send alike: method, path, body (keys sorted), headers that matter, validity. */
+export function requestShape(r: RecordedRequest): string {
+	return JSON.stringify({
+		method: r.method,
+		path: r.path,
+		body: Object.fromEntries(Object.entries(r.body as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))),
+		contentType: r.headers['content-type'],
+		accept: r.headers.accept,
+		connection: r.headers.connection,
+		valid: r.valid,
+	});
+}
+
 export async function checkExecutionsRequests(spawn: Spawn): Promise<string> {
 	const sandbox = await startSandbox({ port: 0, recordRequests: true });
 	const summaries: string[] = [];
@@ -414,18 +427,7 @@ export async function checkExecutionsRequests(spawn: Spawn): Promise<string> {
 				const result = await spawn<ExecutionsResult>({ kind: 'executions', variant, operation, executions: 2, itemsPerExecution: 1, continueOnFail: false, baseUrl: sandbox.url, token: sandbox.token });
 				const failure = result.executions.find((execution) => execution.error || execution.items !== 1);
 				if (failure) throw new Error(`${variant} ${operation}: an execution failed: ${failure.error ?? `${failure.items} items`}`);
-				seen[variant] = sandbox.requests
-					.map((r) =>
-						JSON.stringify({
-							method: r.method,
-							path: r.path,
-							body: Object.fromEntries(Object.entries(r.body as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))),
-							contentType: r.headers['content-type'],
-							accept: r.headers.accept,
-							valid: r.valid,
-						}),
-					)
-					.sort();
+				seen[variant] = sandbox.requests.map(requestShape).sort();
 			}
 			if (seen.A.length !== 2 || seen.A[0] === seen.A[1] || JSON.stringify(seen.A) !== JSON.stringify(seen.B)) {
 				throw new Error(`${operation}: B does not send what A sends, or two executions sent the same:\nA:\n${seen.A.join('\n')}\nB:\n${seen.B.join('\n')}`);

@@ -268,25 +268,29 @@ async function sendSmsTarget(core: typeof Core, workflow: Workflow, job: Extract
 			parameters: { resource: 'messaging', operation: 'sendSms', ...fields, instance: INSTANCE, ...(job.batching ? { requestOptions: batching } : {}) },
 		};
 	}
-	const nodeType = httpRequestNode();
 	const pair = (name: string, value: string) => ({ name, value });
+	// The request A sends: same method, path, headers and JSON body, token included.
+	const body = [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)];
+	return httpRequestTarget(`${job.baseUrl}/v1/sms`, body, job.batching);
+}
+
+/** B: n8n's HTTP Request node POSTing these JSON body fields, with Options > Batching if given. */
+function httpRequestTarget(url: string, body: Array<{ name: string; value: string }>, batching?: { batchSize: number; batchInterval: number }): Target {
+	const nodeType = httpRequestNode();
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: nodeType.description.defaultVersion ?? nodeType.currentVersion,
 		nodeType,
-		// The request A sends: same method, path, headers and JSON body, token included.
 		parameters: {
 			method: 'POST',
-			url: `${job.baseUrl}/v1/sms`,
+			url,
 			sendHeaders: true,
-			headerParameters: { parameters: [pair('Accept', 'application/json')] },
+			headerParameters: { parameters: [{ name: 'Accept', value: 'application/json' }] },
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)],
-			},
-			options: batching,
+			bodyParameters: { parameters: body },
+			options: batching ? { batching: { batch: batching } } : {},
 		},
 	};
 }
@@ -529,28 +533,12 @@ async function executionsTarget(core: typeof Core, job: ExecutionsJob): Promise<
 			...(option ? { maxWaitOption: option } : {}),
 		};
 	}
-	const nodeType = httpRequestNode();
 	const pair = (name: string, value: string) => ({ name, value });
 	// The request A sends (bench/main.ts checks it): Inject CRM Lead adds @c.us to the phone.
 	const body = sms
 		? [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)]
 		: [pair('to', '={{ $json.phone }}@c.us'), pair('text', '={{ $json.message }}'), pair('channel', 'chatapp'), pair('instance', INSTANCE), pair('token', job.token)];
-	return {
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: nodeType.description.defaultVersion ?? nodeType.currentVersion,
-		nodeType,
-		parameters: {
-			method: 'POST',
-			url: `${job.baseUrl}/v1/${sms ? 'sms' : 'crm'}`,
-			sendHeaders: true,
-			headerParameters: { parameters: [pair('Accept', 'application/json')] },
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: { parameters: body },
-			options: job.batching ? { batching: { batch: job.batching } } : {},
-		},
-	};
+	return httpRequestTarget(`${job.baseUrl}/v1/${sms ? 'sms' : 'crm'}`, body, job.batching);
 }
 
 const UNSURE = /may (still )?have (been )?carried (it )?out|may have been (carried out|sent|delivered)/i;
