@@ -37,8 +37,7 @@ async function sendAtOnce(sandbox: Sandbox, run: string, executions: number, cou
 function deliveries(sandbox: Sandbox, run: string): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const message of sandbox.state.sentMessages.values()) {
-		const to = String((message as unknown as { to: string }).to);
-		if (to.startsWith(`57${run}`)) counts.set(to, (counts.get(to) ?? 0) + 1);
+		if (message.to.startsWith(`57${run}`)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
 	}
 	return counts;
 }

@@ -47,9 +47,9 @@ function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | 
 	return undefined;
 }
 
-/** Whether a request that failed had its connection made (then cut): the service was there. */
+/** Whether a request that reached the service (unreachedBy found nothing) was cut after connecting: the service was there. */
 export function cutAfterConnecting(error: unknown): boolean {
-	return unreachedBy(error) === undefined && networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
+	return networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
 }
 
 /** Errors of items the node gave up without sending them (./bulk/sendLoop.ts). */
