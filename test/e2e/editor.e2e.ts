@@ -179,10 +179,16 @@ async function executeAndReadLink(question: string): Promise<{ link: string; url
 	return { link, url };
 }
 
-/** The page the recipient sees, in a phone-sized tab of the same browser. */
+/**
+ * The page the recipient sees, in a phone-sized tab of the same browser. The SMS goes out a moment
+ * before n8n stores the execution as waiting; until then n8n answers 409 ("is running already").
+ */
 async function recipientPage(url: string): Promise<Page> {
 	const recipient = await browser.newPage({ viewport: { width: 420, height: 320 } });
-	await recipient.goto(url);
+	for (const deadline = Date.now() + 30_000; (await recipient.goto(url))?.status() === 409; ) {
+		if (Date.now() > deadline) throw new Error(`n8n never stored the execution as waiting: ${url}`);
+		await recipient.waitForTimeout(250);
+	}
 	return recipient;
 }
 
