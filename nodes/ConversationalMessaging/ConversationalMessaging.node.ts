@@ -24,7 +24,10 @@ export class ConversationalMessaging implements INodeType {
 		icon: { light: 'file:conversationalMessaging.svg', dark: 'file:conversationalMessaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The chosen operation's action in words. A literal, as n8n's lint wants; a test keeps it
+		// equal to `operationSubtitle` of the Operation selectors.
+		subtitle:
+			'={{ ({"agent.create":"Create an agent","agent.delete":"Delete an agent","agent.get":"Get an agent","campaign.get":"Get a campaign","campaign.getDetails":"Get the details of a campaign","campaign.getAll":"Get many campaigns","client.get":"Get the client account","contact.add":"Add a contact to a list","contact.getAll":"Get many contacts of a list","legacyMessage.get":"Get a legacy chatapp message","legacyMessage.send":"Send a legacy chatapp message","liveChat.createSession":"Create a live chat session","liveChat.sendMessage":"Send a live chat message","messaging.checkChatappNumber":"Check whether a number is on chatapp","messaging.injectCrmLead":"Inject a lead into the CRM","messaging.sendAndWait":"Send a message and wait for a response","messaging.sendSms":"Send an SMS","messaging.sendSocialnet":"Send a socialnet message","product.create":"Create a product","product.delete":"Delete a product","product.get":"Get a product","product.update":"Update a product","researcher.addFiles":"Add files to a researcher","researcher.create":"Create a researcher","researcher.get":"Get a researcher","researcher.run":"Run a researcher","shortLink.create":"Create a short link","shortLink.update":"Update a short link"})[$parameter["resource"] + "." + $parameter["operation"]] }}',
 		description:
 			'Send chatapp, socialnet, SMS and live chat messages, inject CRM leads, manage contacts, agents, short links and shop products, and run AI researchers',
 		defaults: { name: 'Conversational Messaging' },

@@ -66,11 +66,11 @@ interface FaultCase extends Omit<ServiceFaultCase, 'fault'> {
 const CASES: FaultCase[] = [
 	...SERVICE_FAULTS,
 	{
-		name: 'Request timeout (Options > Timeout)',
+		name: 'Request timeout (Settings > Request Options > Timeout)',
 		fault: { kind: 'latency', ms: LATENCY_MS },
 		parameters: { requestOptions: { timeout: TIMEOUT_MS } },
 		message: /^The service at 127\.0\.0\.1:\d+ did not answer in time$/,
-		description: ['may still have carried out the request', 'Raise Options > Timeout'],
+		description: ['may still have carried out the request', 'Raise Settings > Request Options > Timeout'],
 		httpCode: 'ETIMEDOUT',
 		source: 'node',
 		verdict: 'readable: the host, no answer in time, that it may have been carried out, raise Timeout',

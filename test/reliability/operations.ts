@@ -89,7 +89,7 @@ export const OPERATIONS: OperationCase[] = [
 	{
 		operationId: 'crmLeadInject',
 		parameters: { resource: 'messaging', operation: 'injectCrmLead', contactPhone: '+57 300 123 4567', instance: 'line-1', leadMessage: 'Wants a quote', channel: 'chatapp' },
-		mainFields: { contactPhone: 'Contact Phone', instance: 'Instance', leadMessage: 'Message', channel: 'Channel' },
+		mainFields: { contactPhone: 'Contact Phone', instance: 'Instance', leadMessage: 'Message', channel: 'Follow-Up Channel' },
 	},
 	{
 		operationId: 'chatappNumberCheck',

@@ -69,8 +69,8 @@ export function phoneField(spec: {
 	});
 }
 
-/** The text of a message. */
-export function messageTextField(spec: { resource: string; operation: string; name: string; sendTo: string; description?: string }): INodeProperties {
+/** The text of a message; without `sendTo`, a custom operation reads it. */
+export function messageTextField(spec: { resource: string; operation: string; name: string; sendTo?: string; description?: string }): INodeProperties {
 	const { resource, operation, name, sendTo, description = 'Text of the message' } = spec;
 	return field({
 		displayName: 'Message',

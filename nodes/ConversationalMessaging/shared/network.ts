@@ -187,7 +187,7 @@ function describeNetworkFailure({ codes, messages, syscalls }: NetworkErrors, ho
 	if (timedOut) {
 		return {
 			message: `The service at ${host} did not answer in time`,
-			description: `${UNSURE_IF_SENT} Raise Options > Timeout if the service is slow, or try again later.`,
+			description: `${UNSURE_IF_SENT} Raise Settings > Request Options > Timeout if the service is slow, or try again later.`,
 			httpCode: timedOut,
 		};
 	}

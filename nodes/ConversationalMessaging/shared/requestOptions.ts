@@ -33,7 +33,8 @@ export const requestOptions: INodeProperties = {
 							type: 'number',
 							typeOptions: { minValue: -1 },
 							default: 50,
-							description: 'Input will be split in batches to throttle requests. -1 for disabled. 0 will be treated as 1.',
+							description:
+								'How many items start together before the node waits Batch Interval; 0 or -1 count as 1 (to turn Batching off, remove it or set the interval to 0). For bulk sends, Send Options > Max Requests in Flight also applies: Batching sets when each item may start, Max Requests in Flight how many requests are open at once, and the slower of the two sets the pace.',
 						},
 						{
 							displayName: 'Batch Interval (Milliseconds)',
@@ -41,7 +42,7 @@ export const requestOptions: INodeProperties = {
 							type: 'number',
 							typeOptions: { minValue: 0 },
 							default: 1000,
-							description: 'Time (in milliseconds) between each batch of requests. 0 for disabled.',
+							description: 'Time (in milliseconds) between the starts of two batches. 0 turns Batching off.',
 						},
 					],
 				},
@@ -69,7 +70,8 @@ export const requestOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 10000,
-			description: 'Time in ms to wait for the server to send response headers (and start the response body) before aborting the request',
+			description:
+				'How long one request waits, in milliseconds, for the service to start answering before it is given up',
 		},
 	],
 };

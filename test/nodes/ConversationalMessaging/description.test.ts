@@ -3,19 +3,47 @@
  */
 import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loader/constants';
 import { DirectoryLoader } from 'n8n-core';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 
-const { properties } = new ConversationalMessaging().description;
+const node = new ConversationalMessaging();
+const { properties } = node.description;
+
+/** Whether n8n's RoutingNode runs some operation that shows this property (not only the node's own loop). */
+const routedSomewhere = (property: INodeProperties): boolean => {
+	const resources = (property.displayOptions?.show?.resource ?? []) as string[];
+	const operations = (property.displayOptions?.show?.operation ?? []) as string[];
+	if (!resources.length || !operations.length) return true;
+	return resources.some((resource) => operations.some((operation) => !node.customOperations?.[resource]?.[operation]));
+};
+
+/** The canvas subtitle, built from the Operation selectors: each operation's action. */
+function operationSubtitle(): string {
+	const actions: Record<string, string> = {};
+	for (const property of properties.filter((candidate) => candidate.name === 'operation')) {
+		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
+			for (const option of property.options as INodePropertyOptions[]) actions[`${resource}.${String(option.value)}`] = option.action ?? option.name;
+		}
+	}
+	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+}
 
 describe('the node description', () => {
+	it('shows the operation in words under the node on the canvas', () => {
+		// n8n's lint takes only a literal subtitle: this keeps it equal to the Operation selectors.
+		expect(node.description.subtitle).toBe(operationSubtitle());
+	});
+
 	it('gives every field that can hold an expression a name of its own', () => {
 		// n8n's RoutingNode evaluates a parameter once for every top-level property of that name,
 		// shown or not, twice per item: a name shared by k properties costs k times the
 		// evaluations of an expression in it (docs/PERFORMANCE.md). Return All and Limit keep
-		// n8n's usual names and hold constants in practice.
+		// n8n's usual names and hold constants in practice. The send loop evaluates shown fields
+		// only, so fields of its operations alone may share a name (Send SMS's and Send and
+		// Wait's `message`).
 		const names = properties
-			.filter((property) => !property.noDataExpression && !['returnAll', 'limit'].includes(property.name))
+			.filter((property) => !property.noDataExpression && !['returnAll', 'limit'].includes(property.name) && routedSomewhere(property))
 			.map((property) => property.name);
 		const repeated = names.filter((name, index) => names.indexOf(name) !== index);
 		expect(repeated).toEqual([]);

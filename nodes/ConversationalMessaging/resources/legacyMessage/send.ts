@@ -11,7 +11,7 @@ export const legacyMessageSendOperation: INodePropertyOptions = operation({
 	name: 'Send',
 	value: 'send',
 	action: 'Send a legacy chatapp message',
-	description: 'Send a chatapp message through a QR-paired instance (legacy; prefer Messaging for business lines)',
+	description: 'Send a text, media, location or other chatapp message through a QR-paired instance (legacy)',
 	method: 'POST',
 	url: '/v1/msg-wh',
 });

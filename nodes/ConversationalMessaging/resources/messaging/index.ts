@@ -8,7 +8,7 @@ import { legacyMessageDescription } from '../legacyMessage';
 import { liveChatDescription } from '../liveChat';
 import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';
 import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
-import { channelField, sendAndWaitFields, sendAndWaitOperation } from './sendAndWait';
+import { channelField, oneQuestionNotice, sendAndWaitFields, sendAndWaitOperation } from './sendAndWait';
 import { messageField, sendSmsFields, sendSmsOperation } from './sendSms';
 import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
 
@@ -22,6 +22,7 @@ export const messagingDescription: INodeProperties[] = [
 		'sendSms',
 	),
 	instance,
+	oneQuestionNotice,
 	channelField,
 	...channelFields([instance, ...sendSmsFields, ...sendSocialnetFields, ...legacyMessageDescription, ...liveChatDescription]),
 	...sendSmsFields,

@@ -18,15 +18,41 @@ export const injectCrmLeadOperation: INodePropertyOptions = operation({
 	],
 });
 
+/** The service names a lead's contact by phone on both channels (`to`: digits then @c.us). */
+const CONTACT_PHONE_DESCRIPTION =
+	'Phone of the lead: country code followed by the number. The service identifies the contact by this number on both channels; it is sent as its digits followed by @c.us (added if missing).';
+
 export const injectCrmLeadFields: INodeProperties[] = [
+	field({
+		displayName: 'Follow-Up Channel',
+		name: 'channel',
+		type: 'options',
+		required: true,
+		displayOptions: show,
+		options: [
+			{ name: 'Chatapp', value: 'chatapp', description: 'Agents answer the lead on chatapp' },
+			{ name: 'Socialnet Messenger', value: 'sn-messenger', description: 'Agents answer the lead on the socialnet messenger' },
+		],
+		default: 'chatapp',
+		description: 'Channel on which agents follow the lead up',
+		sendTo: 'body.channel',
+	}),
+	// Not shown by channel: the channel can be an expression, the rule holds for both.
+	{
+		displayName:
+			"The service names a lead's contact by phone number on both channels: for a socialnet lead too, enter the contact's phone with its country code (e.g. 573001234567), not a socialnet recipient ID.",
+		name: 'contactPhoneNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show,
+	},
 	field({
 		displayName: 'Contact Phone',
 		name: 'contactPhone',
 		required: true,
 		placeholder: '573001234567',
 		displayOptions: show,
-		description:
-			'Phone of the lead: country code followed by the number. It is sent as the chatapp contact ID (digits then @c.us); the suffix is added if missing.',
+		description: CONTACT_PHONE_DESCRIPTION,
 		sendTo: 'body.to',
 		checks: [chatappId('body.to', 'Contact Phone')],
 	}),
@@ -36,20 +62,6 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		name: 'leadMessage',
 		sendTo: 'body.text',
 		description: 'Text of the lead, such as the message the contact left in a form',
-	}),
-	field({
-		displayName: 'Channel',
-		name: 'channel',
-		type: 'options',
-		required: true,
-		displayOptions: show,
-		options: [
-			{ name: 'Chatapp', value: 'chatapp' },
-			{ name: 'Socialnet Messenger', value: 'sn-messenger' },
-		],
-		default: 'chatapp',
-		description: 'Channel on which the lead is followed up',
-		sendTo: 'body.channel',
 	}),
 	additionalFields('leadFields', show, [
 		field({

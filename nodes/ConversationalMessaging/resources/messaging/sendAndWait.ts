@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { messageTextField } from '../../shared/messages';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../shared/sendAndWait/channels';
 import { limitWaitTimeOption } from '../../shared/sendAndWait/waitTill';
 
@@ -34,23 +35,37 @@ export const channelField: INodeProperties = {
 	description: 'Where the question goes',
 };
 
-/** One "Shorten Link" per default: on for SMS, off for the other channels. */
-const shortenChannels = (byDefault: boolean) => CHANNEL_NAMES.filter((name) => SEND_AND_WAIT_CHANNELS[name].shortenByDefault === byDefault);
-const shortenLink: INodeProperties = {
+/** SMS only: an SMS has little room, the other channels carry the full link. */
+const shortenLinkField: INodeProperties = {
 	displayName: 'Shorten Link',
 	name: 'shortenLink',
 	type: 'boolean',
 	noDataExpression: true,
 	default: true,
-	description: "Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent (an SMS has little room)",
+	displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { sendAndWaitChannel: CHANNEL_NAMES.filter((name) => SEND_AND_WAIT_CHANNELS[name].offersShortLink) }),
+	description:
+		"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 };
-const shortenLinkFields: INodeProperties[] = [
-	{ ...shortenLink, displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { sendAndWaitChannel: shortenChannels(true) }) },
-	{ ...shortenLink, default: false, displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { sendAndWaitChannel: shortenChannels(false) }) },
-];
 
-/** After the channel's recipient and the question (`message`, shared with Send SMS). */
+/** Said in the form, before the run would refuse several items. */
+export const oneQuestionNotice: INodeProperties = {
+	displayName:
+		'Send and Wait asks one question per execution: it refuses more than one input item. To ask one question per item, put a Loop Over Items node (batch size 1) before it.',
+	name: 'sendAndWaitNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: show,
+};
+
+/** After the channel's recipient. */
 export const sendAndWaitFields: INodeProperties[] = [
+	// Without routing: the question goes out through the channel's plain send (run.ts).
+	messageTextField({
+		resource: 'messaging',
+		operation: SEND_AND_WAIT_OPERATION,
+		name: 'message',
+		description: 'The question to ask. The link to the answer page is added after it.',
+	}),
 	{
 		displayName: 'Response Type',
 		name: 'responseType',
@@ -97,7 +112,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 			},
 		],
 	},
-	...shortenLinkFields,
+	shortenLinkField,
 	{
 		displayName: 'Options',
 		name: 'options',

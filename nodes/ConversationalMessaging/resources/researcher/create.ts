@@ -52,7 +52,7 @@ export const researcherCreateFields: INodeProperties[] = [
 		name: 'policyId',
 		required: true,
 		displayOptions: show,
-		description: 'Identifier of the policy that defines the kind of investigation',
+		description: "Identifier of the policy that defines the kind of investigation (the service receives it as the researcher's type)",
 		sendTo: 'body.type',
 	}),
 	researcherFilesField('files', show),

@@ -113,7 +113,8 @@ export const researcherRunFields: INodeProperties[] = [
 				displayName: 'Wait for Completion',
 				name: 'waitForCompletion',
 				type: 'boolean',
-				default: false,
+				// Added from Options to be used: on once added.
+				default: true,
 				description: 'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
 			}),
 			field({
@@ -126,12 +127,12 @@ export const researcherRunFields: INodeProperties[] = [
 				displayOptions: { show: { waitForCompletion: [true] } },
 			}),
 			field({
-				displayName: 'Timeout (Minutes)',
+				displayName: 'Give Up After (Minutes)',
 				name: 'timeout',
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 30,
-				description: 'How long to wait at most before failing; the run goes on in the service',
+				description: 'How long to wait for the run at most before the node fails; the run itself goes on in the service',
 				displayOptions: { show: { waitForCompletion: [true] } },
 			}),
 		],

@@ -14,8 +14,8 @@ export interface SendAndWaitChannel {
 	textParameter: string;
 	/** The plain send's instance and recipient fields, in form order, and their names under Send and Wait. */
 	fields: Record<string, string>;
-	/** Whether the link is shortened unless the user says otherwise: SMS texts are short. */
-	shortenByDefault: boolean;
+	/** Whether the form offers Shorten Link: SMS texts are short; the other channels send the full link. */
+	offersShortLink: boolean;
 }
 
 export const SEND_AND_WAIT_CHANNELS = {
@@ -27,7 +27,7 @@ export const SEND_AND_WAIT_CHANNELS = {
 		parameters: { messageType: 'chat' },
 		textParameter: 'chatText',
 		fields: { legacyInstance: 'sendAndWaitChatappInstance', recipient: 'sendAndWaitChatappRecipient' },
-		shortenByDefault: false,
+		offersShortLink: false,
 	},
 	liveChat: {
 		displayName: 'Live Chat',
@@ -37,7 +37,7 @@ export const SEND_AND_WAIT_CHANNELS = {
 		parameters: {},
 		textParameter: 'liveChatMessage',
 		fields: { liveChatInstance: 'sendAndWaitLiveChatInstance', sessionId: 'sendAndWaitLiveChatSession' },
-		shortenByDefault: false,
+		offersShortLink: false,
 	},
 	sms: {
 		displayName: 'SMS',
@@ -47,7 +47,7 @@ export const SEND_AND_WAIT_CHANNELS = {
 		parameters: {},
 		textParameter: 'message',
 		fields: { instance: 'sendAndWaitSmsInstance', to: 'sendAndWaitSmsRecipient' },
-		shortenByDefault: true,
+		offersShortLink: true,
 	},
 	socialnet: {
 		displayName: 'Socialnet',
@@ -57,7 +57,7 @@ export const SEND_AND_WAIT_CHANNELS = {
 		parameters: { socialnetType: 'text' },
 		textParameter: 'socialnetText',
 		fields: { instance: 'sendAndWaitSocialnetInstance', recipientId: 'sendAndWaitSocialnetRecipient' },
-		shortenByDefault: false,
+		offersShortLink: false,
 	},
 } satisfies Record<string, SendAndWaitChannel>;
 

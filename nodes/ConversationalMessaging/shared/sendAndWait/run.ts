@@ -95,7 +95,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 
 		await checkMessage(description, asStep(this, channel, { [channel.textParameter]: text(resumeUrl) }));
 		let link = resumeUrl;
-		if (this.getNodeParameter('shortenLink', 0, channel.shortenByDefault) === true) {
+		if (channel.offersShortLink && this.getNodeParameter('shortenLink', 0, true) === true) {
 			const [shortened] = await send.call(asStep(this, SHORTEN_STEP, { longUrl: resumeUrl }));
 			link = shortUrlOf(this, shortened);
 		}

@@ -9,7 +9,8 @@ export const limitWaitTimeOption: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description: 'Whether the workflow goes on by itself, without an answer, after some time or at a date and time',
-	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	// The sub-fields' own defaults, so the form shows what the node will do.
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
 	options: [
 		{
 			displayName: 'Values',
