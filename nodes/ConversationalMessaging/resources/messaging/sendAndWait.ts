@@ -77,6 +77,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer' },
 		],
 		default: 'approval',
+		description: 'How the recipient answers on the page the link opens',
 	},
 	{
 		displayName: 'Approval Options',
@@ -85,6 +86,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { responseType: ['approval'] }),
+		description: 'The buttons the recipient sees: approve only, or approve and decline, and their labels',
 		options: [
 			{
 				displayName: 'Values',
