@@ -59,8 +59,8 @@ export const contactAddFields: INodeProperties[] = [
 					displayName: 'Value',
 					name: 'value',
 					values: [
-						{ displayName: 'Field', name: 'key', type: 'string', default: '', placeholder: 'city' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						{ displayName: 'Field', name: 'key', type: 'string', default: '', placeholder: 'city', description: 'Name of the value, as the contact list stores it' },
+						{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'The value to store' },
 					],
 				},
 			],

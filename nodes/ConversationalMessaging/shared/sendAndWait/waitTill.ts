@@ -21,6 +21,7 @@ export const limitWaitTimeOption: INodeProperties = {
 					name: 'limitType',
 					type: 'options',
 					default: 'afterTimeInterval',
+					description: 'Whether the limit is a time to wait or a date and time',
 					options: [
 						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
 						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until a date and time' },
