@@ -57,8 +57,8 @@ interface Form {
 /** The form n8n should show for these parameters, by the description's display options. */
 function expectedForm(values: INodeParameters): Form {
 	const parameters = NodeHelpers.getNodeParameters(description.properties, values, true, false, typeVersion, description) as INodeParameters;
-	// Node settings (Request Options) are on the Settings tab, not in this form.
-	const shown = description.properties.filter((p) => !p.isNodeSetting && NodeHelpers.displayParameter(parameters, p, typeVersion, description));
+	// Node settings (Request Options) are on the Settings tab, not in this form; notices have no label.
+	const shown = description.properties.filter((p) => !p.isNodeSetting && p.type !== 'notice' && NodeHelpers.displayParameter(parameters, p, typeVersion, description));
 	const collections: Record<string, string[]> = {};
 	for (const collection of shown.filter((p) => p.type === 'collection')) {
 		collections[collection.name] = (collection.options as INodeProperties[])
