@@ -99,7 +99,7 @@ interface Contact {
 }
 const callId = (burst: number, r: number) => `b${burst}-r${pad(r, 4)}`;
 function contactsOf(burst: number, r: number, contacts = CONTACTS): Contact[] {
-	return Array.from({ length: contacts }, (_, m) => ({ phone: `57${burst}3${pad(r, 4)}${pad(m, 3)}`, text: `${callId(burst, r)}-m${pad(m, 3)}` }));
+	return Array.from({ length: contacts }, (_, m) => ({ phone: `573${burst}0${pad(r, 4)}${pad(m, 3)}`, text: `${callId(burst, r)}-m${pad(m, 3)}` }));
 }
 
 /**

@@ -13,7 +13,8 @@ import { accountKey, openLanes } from '../../nodes/ConversationalMessaging/share
 import { unreachedBy } from '../../nodes/ConversationalMessaging/shared/network';
 import { runNode } from '../helpers/engine';
 
-const phoneOf = (run: string, index: number) => `57${run}${String(index).padStart(8, '0')}`;
+// +57 3<run><index>: a Colombian mobile number (10 digits after 57, starting with 3), as the phone check wants.
+const phoneOf = (run: string, index: number) => `573${run}${String(index).padStart(7, '0')}`;
 
 function smsParameters(sendOptions: INodeParameters = {}): INodeParameters {
 	return { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}', messagingSendOptions: sendOptions };
@@ -37,7 +38,7 @@ async function sendAtOnce(sandbox: Sandbox, run: string, executions: number, cou
 function deliveries(sandbox: Sandbox, run: string): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const message of sandbox.state.sentMessages.values()) {
-		if (message.to.startsWith(`57${run}`)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+		if (message.to.startsWith(`573${run}`)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
 	}
 	return counts;
 }

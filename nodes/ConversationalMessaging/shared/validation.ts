@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fitPlan } from './phone/numberingPlan';
+
 /**
  * Pre-send hooks that check and normalise what a field put in the request, before anything is
  * sent. Each one names the field as the user sees it and says how to fix the value, so a bad
@@ -116,19 +118,43 @@ export function pathId(parameter: string, label: string): PreSendAction {
 	};
 }
 
-/** Phone numbers as the service wants them: country code then number, digits only. */
+/** How many digits, country code included, the service takes in a phone (its contract: `^[0-9]{8,15}$`). */
+const SERVICE_PHONE_DIGITS = { min: 8, max: 15 };
+
+/**
+ * Phone numbers as the service wants them: country code then number, digits only. The digits
+ * must fit a country's numbering plan (./phone/numberingPlan.ts): a number typed without its
+ * country code (`300 123 4567` for +57 300 123 4567) would otherwise go out as another number.
+ */
 export function normalisePhone(value: unknown, fail: (problem: string, fix: string) => never): string {
 	const typed = asText(value, fail);
 	let digits = typed.replace(/[\s\-.()/]/g, '');
+	const international = digits.startsWith('+') || digits.startsWith('00');
 	if (digits.startsWith('+')) digits = digits.slice(1);
 	else if (digits.startsWith('00')) digits = digits.slice(2);
 	const fix = 'Use the country code followed by the number, e.g. 573001234567 or +57 300 123 4567.';
 	if (!/^[0-9]+$/.test(digits)) return fail(`"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`, fix);
 	if (digits.startsWith('0')) return fail(`"${typed}" has no country code (it starts with 0)`, fix);
-	if (digits.length < 8 || digits.length > 15) {
-		return fail(`"${typed}" has ${digits.length} digits; a phone number with its country code has 8 to 15`, fix);
+	const { min, max } = SERVICE_PHONE_DIGITS;
+	if (digits.length < min || digits.length > max) {
+		return fail(`"${typed}" has ${digits.length} digits, and the service takes phone numbers of ${min} to ${max} digits, country code included`, fix);
 	}
-	return digits;
+	const plan = fitPlan(digits);
+	if (plan.fits) return digits;
+	// "+44 (0)20 ...": the national prefix 0 is dialled only within the country.
+	const { code } = plan;
+	const prefixFix =
+		code !== undefined && digits[code.length] === '0' && fitPlan(code + digits.slice(code.length + 1)).fits
+			? `Leave out the 0 after the country code ${code}: it is dialled only within the country.`
+			: undefined;
+	if (international) {
+		return fail(`"${typed}" fits no country's numbering plan: ${plan.reason}`, prefixFix ?? 'Check the country code and the digits of the number.');
+	}
+	const codeFirst = 'Put the country code first, e.g. +57 300 123 4567 for Colombia.';
+	return fail(
+		`"${typed}" fits no country's numbering plan: it looks like a number without its country code`,
+		prefixFix ?? (code === undefined ? codeFirst : `${codeFirst} If ${code} is its country code, check the digits: ${plan.reason}.`),
+	);
 }
 
 export const phone = (path: string, label: string) => checkField(path, label, normalisePhone);

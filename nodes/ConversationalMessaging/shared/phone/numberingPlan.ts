@@ -1,0 +1,42 @@
+import { PLANS } from './plans';
+
+/**
+ * Whether a phone number's digits (country calling code, then the number) fit a country's
+ * numbering plan, from the table scripts/phone-plans.mjs generates out of libphonenumber-js's
+ * metadata: the code must be one the world's plans assign, and the rest must have a length that
+ * code's plan gives, starting with a digit numbers of that length start with. No calling code is
+ * the start of another (the generator checks), so the code is read off the first digits.
+ */
+export type PlanFit = { fits: true; code: string } | { fits: false; code?: string; reason: string };
+
+const lengthsOf = (plan: Readonly<Record<number, string>>) => Object.keys(plan).map(Number);
+
+/** "8, 10 or 11"; runs of three or more as "1 to 9". */
+function list(items: number[]): string {
+	const parts: string[] = [];
+	for (let i = 0; i < items.length; i++) {
+		let end = i;
+		while (end + 1 < items.length && items[end + 1] === items[end] + 1) end++;
+		if (end - i >= 2) {
+			parts.push(`${items[i]} to ${items[end]}`);
+			i = end;
+		} else parts.push(String(items[i]));
+	}
+	return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}` : parts[0];
+}
+
+export function fitPlan(digits: string): PlanFit {
+	const code = [1, 2, 3].map((length) => digits.slice(0, length)).find((prefix) => Object.prototype.hasOwnProperty.call(PLANS, prefix));
+	if (code === undefined) return { fits: false, reason: 'it starts with no country calling code' };
+	const plan = PLANS[code];
+	const rest = digits.slice(code.length);
+	const firstDigits = plan[rest.length];
+	if (firstDigits === undefined) {
+		return { fits: false, code, reason: `after the country code ${code} come ${list(lengthsOf(plan))} digits, not ${rest.length}` };
+	}
+	if (!firstDigits.includes(rest[0])) {
+		const digitList = list([...firstDigits].map(Number));
+		return { fits: false, code, reason: `after the country code ${code}, a number of ${rest.length} digits starts with ${digitList}, not ${rest[0]}` };
+	}
+	return { fits: true, code };
+}

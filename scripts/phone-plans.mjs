@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+/**
+ * Writes nodes/ConversationalMessaging/shared/phone/plans.ts: for every country calling code, the
+ * lengths a national significant number (what follows the country code) can have, and for each
+ * length the digits such a number can start with, taken from libphonenumber-js's metadata (the
+ * numbering plans of Google's libphonenumber). The node checks phone fields against it without
+ * depending on anything at run time.
+ *
+ *   node scripts/phone-plans.mjs          write the table (`npm run build` does this first)
+ *   node scripts/phone-plans.mjs --check  exit 1 if the committed table differs from a fresh one
+ *
+ * Per calling code, the lengths are the union of the possible lengths of every region that
+ * shares it (+1: the US, Canada and the Caribbean; +44: the UK, Guernsey, Jersey, Man) and of the
+ * non-geographic plans (+800, +881, ...), without those that make the whole number longer than
+ * the 15 digits E.164 allows. The first digits per length are those with which some number of
+ * that length matches the region's national number pattern: an automaton built from the pattern
+ * (libphonenumber's patterns use digits, \d, [classes], (?:groups), |, ? and {n,m} only; anything
+ * else stops the generation) says which first digits can still end in an accepted number.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const TARGET = join(root, 'nodes/ConversationalMessaging/shared/phone/plans.ts');
+const E164_MAX_DIGITS = 15;
+const DIGITS = '0123456789';
+
+/** The pattern as a tree: alternatives of sequences of (atom, min, max); an atom is a digit set or a group. */
+function parse(source) {
+	let at = 0;
+	const fail = (what) => {
+		throw new Error(`phone-plans: ${what} at ${at} in /${source}/`);
+	};
+	function alternatives() {
+		const options = [sequence()];
+		while (source[at] === '|') {
+			at++;
+			options.push(sequence());
+		}
+		return { options };
+	}
+	function sequence() {
+		const items = [];
+		while (at < source.length && source[at] !== '|' && source[at] !== ')') {
+			const item = { atom: atom(), min: 1, max: 1 };
+			if (source[at] === '?') {
+				at++;
+				item.min = 0;
+			} else if (source[at] === '{') {
+				const quantifier = /^\{(\d+)(?:,(\d+))?\}/.exec(source.slice(at));
+				if (!quantifier) fail('an unsupported quantifier');
+				at += quantifier[0].length;
+				item.min = Number(quantifier[1]);
+				item.max = quantifier[2] === undefined ? item.min : Number(quantifier[2]);
+			}
+			items.push(item);
+		}
+		return items;
+	}
+	function atom() {
+		if (source.startsWith('(?:', at)) {
+			at += 3;
+			const group = alternatives();
+			if (source[at] !== ')') fail('an unclosed group');
+			at++;
+			return group;
+		}
+		if (source.startsWith('\\d', at)) {
+			at += 2;
+			return { digits: DIGITS };
+		}
+		if (source[at] === '[') {
+			const end = source.indexOf(']', at);
+			const body = source.slice(at + 1, end).replace(/\\d/g, '0-9');
+			let digits = '';
+			for (let i = 0; i < body.length; i++) {
+				if (!DIGITS.includes(body[i])) fail('an unsupported character class');
+				if (body[i + 1] === '-') {
+					for (let digit = Number(body[i]); digit <= Number(body[i + 2]); digit++) digits += digit;
+					i += 2;
+				} else digits += body[i];
+			}
+			at = end + 1;
+			return { digits };
+		}
+		if (DIGITS.includes(source[at])) return { digits: source[at++] };
+		return fail(`an unsupported "${source[at]}"`);
+	}
+	const tree = alternatives();
+	if (at !== source.length) fail('unexpected text');
+	return tree;
+}
+
+/** A nondeterministic automaton for the pattern: states with empty moves and digit moves. */
+function automaton(pattern) {
+	const states = [];
+	const state = () => states.push({ empty: [], moves: [] }) - 1;
+	function build(node, from) {
+		if (node.digits) {
+			const to = state();
+			states[from].moves.push({ digits: node.digits, to });
+			return to;
+		}
+		if (node.options) {
+			const end = state();
+			for (const option of node.options) states[build(option, from)].empty.push(end);
+			return end;
+		}
+		let at = from;
+		for (const { atom, min, max } of node) {
+			for (let i = 0; i < min; i++) at = build(atom, at);
+			const skips = [];
+			for (let i = min; i < max; i++) {
+				skips.push(at);
+				at = build(atom, at);
+			}
+			for (const skip of skips) states[skip].empty.push(at);
+		}
+		return at;
+	}
+	const start = state();
+	const accept = build(parse(pattern), start);
+	return { states, start, accept };
+}
+
+/** Of `lengths`, those some number matching `pattern` has, each with the first digits such numbers have. */
+function firstDigits(pattern, lengths) {
+	const { states, start, accept } = automaton(pattern);
+	const closure = (set, next) => {
+		const out = new Set(set);
+		const stack = [...set];
+		while (stack.length) for (const other of next(stack.pop())) if (!out.has(other)) stack.push(other), out.add(other);
+		return out;
+	};
+	const backMoves = states.map(() => []);
+	const backEmpty = states.map(() => []);
+	states.forEach((s, from) => {
+		s.moves.forEach(({ to }) => backMoves[to].push(from));
+		s.empty.forEach((to) => backEmpty[to].push(from));
+	});
+	// ends[n]: the states from which exactly n more digits reach the accepting state.
+	const ends = [closure([accept], (s) => backEmpty[s])];
+	for (let n = 1; n < Math.max(...lengths); n++) {
+		ends.push(closure(new Set([...ends[n - 1]].flatMap((s) => backMoves[s])), (s) => backEmpty[s]));
+	}
+	const first = closure([start], (s) => states[s].empty);
+	const result = new Map();
+	for (const length of lengths) {
+		let digits = '';
+		for (const digit of DIGITS) {
+			const after = closure(
+				[...first].flatMap((s) => states[s].moves.filter((move) => move.digits.includes(digit)).map((move) => move.to)),
+				(s) => states[s].empty,
+			);
+			if ([...after].some((s) => ends[length - 1].has(s))) digits += digit;
+		}
+		if (digits) result.set(length, digits);
+	}
+	return result;
+}
+
+/** The table: calling code -> (length -> first digits), with the regions of each code. */
+export function plans() {
+	const metadata = require('libphonenumber-js/metadata.max.json');
+	const table = new Map();
+	const add = (code, region, [, , pattern, lengths]) => {
+		const plan = table.get(code) ?? { regions: [], lengths: new Map() };
+		table.set(code, plan);
+		plan.regions.push(region);
+		const admitted = lengths.filter((length) => code.length + length <= E164_MAX_DIGITS);
+		for (const [length, digits] of firstDigits(pattern, admitted)) {
+			const union = new Set([...(plan.lengths.get(length) ?? ''), ...digits]);
+			plan.lengths.set(length, [...union].sort().join(''));
+		}
+	};
+	for (const [code, regions] of Object.entries(metadata.country_calling_codes)) {
+		for (const region of regions) add(code, region, metadata.countries[region]);
+	}
+	for (const [code, plan] of Object.entries(metadata.nonGeographic)) add(code, 'non-geographic', plan);
+	const codes = [...table.keys()].sort((a, b) => Number(a) - Number(b));
+	// Reading a number's calling code off its first digits relies on no code being the start of another.
+	for (const code of codes) {
+		const clash = codes.find((other) => other !== code && other.startsWith(code));
+		if (clash) throw new Error(`phone-plans: calling code ${code} is the start of ${clash}`);
+	}
+	return codes.map((code) => ({ code, ...table.get(code) }));
+}
+
+export function render() {
+	const { version } = require('libphonenumber-js/package.json');
+	const rows = plans().map(({ code, regions, lengths }) => {
+		const entries = [...lengths].sort(([a], [b]) => a - b).map(([length, digits]) => `${length}: '${digits}'`);
+		return `\t'${code}': { ${entries.join(', ')} }, // ${regions.join(' ')}`;
+	});
+	return `// Generated by scripts/phone-plans.mjs (\`npm run phone-plans\`, run by \`npm run build\`) from
+// libphonenumber-js ${version} (metadata.max.json). Do not edit: change the script and run it again.
+//
+// For each country calling code, the lengths the number after it can have, and for each length
+// the digits that number can start with. Regions sharing a code are merged (listed after it).
+
+export const LIBPHONENUMBER_VERSION = '${version}';
+
+export const PLANS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+${rows.join('\n')}
+};
+`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+	const fresh = render();
+	const current = (() => {
+		try {
+			return readFileSync(TARGET, 'utf8');
+		} catch {
+			return undefined;
+		}
+	})();
+	const target = relative(process.cwd(), TARGET);
+	if (process.argv.includes('--check')) {
+		if (current !== fresh) {
+			console.error(`${target} is not what scripts/phone-plans.mjs generates from the installed libphonenumber-js: run \`npm run phone-plans\` and commit it.`);
+			process.exit(1);
+		}
+	} else if (current !== fresh) {
+		writeFileSync(TARGET, fresh);
+		console.log(`phone-plans: wrote ${target}`);
+	}
+}
