@@ -82,6 +82,7 @@ async function main(): Promise<void> {
 		recordRequests: false,
 	});
 	console.log(`Sandbox listening on ${sandbox.url}`);
+	console.log(`Inbox: ${sandbox.inboxUrl} (every message sent, newest first, with its links; short links are ${sandbox.shortLinkBase}/<idUrl>)`);
 	console.log(`Token: ${sandbox.token}`);
 	const limit = sandbox.rateLimit;
 	if (limit) {

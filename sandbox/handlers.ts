@@ -1,6 +1,6 @@
 // The service's 27 operations over the in-memory state, and the errors they answer with.
 import type { Agent, Campaign, Contact, CrmLead, LiveChatSession, Product, Researcher, ResearcherFile, SandboxState, SentMessage, ShortLink } from './state';
-import { SHORT_LINK_BASE } from './state';
+import { shortUrlFor } from './state';
 
 export type Body = Record<string, unknown>;
 export interface Call { params: Record<string, string>; query: Record<string, unknown>; body: Body; now: number }
@@ -47,7 +47,13 @@ export const OPERATION_IDS = [
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
-export interface Runtime { readonly state: SandboxState; id(prefix: string): string; researcherRunMs: number }
+export interface Runtime {
+	readonly state: SandboxState;
+	id(prefix: string): string;
+	researcherRunMs: number;
+	/** The start of the short links' addresses: `<sandbox url>/s`. */
+	shortLinkBase: string;
+}
 
 // Handlers receive input the contract has already validated.
 export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler> {
@@ -63,6 +69,7 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			extra,
 		};
 		rt.state.sentMessages.set(m.id, m);
+		rt.state.sentAt.set(m.id, Date.now());
 		return { id: m.id, to: m.to, type: m.type, status };
 	};
 	const productFields = (body: Body): Omit<Product, 'id' | 'status'> => ({
@@ -146,6 +153,7 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			const { token: _token, ...fields } = body;
 			const lead = { ...fields, id: rt.id('lead'), channel: (body.channel as string | undefined) ?? 'chatapp' } as CrmLead;
 			rt.state.crmLeads.set(lead.id, lead);
+			rt.state.sentAt.set(lead.id, Date.now());
 			return { ...lead };
 		},
 		chatappNumberCheck: ({ body }) => {
@@ -157,7 +165,7 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 		shortLinkCreate: ({ body }) => {
 			const idUrl = (body.idUrl as string | undefined) ?? rt.id('s');
 			if (rt.state.shortLinks.has(idUrl)) throw new ServiceError(409, `Short link ${idUrl} already exists`);
-			const link: ShortLink = { idUrl, longUrl: body.longUrl as string, shortUrl: `${SHORT_LINK_BASE}/${idUrl}` };
+			const link: ShortLink = { idUrl, longUrl: body.longUrl as string, shortUrl: shortUrlFor(rt.shortLinkBase, idUrl) };
 			rt.state.shortLinks.set(idUrl, link);
 			return { ...link };
 		},

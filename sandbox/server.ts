@@ -2,6 +2,8 @@
 // sandbox/openapi.yaml through openapi-backend; state is in memory and deterministic from the seed.
 // This file is the HTTP server: the request pipeline, the /__sandbox/* control routes and the
 // Sandbox handle; contract.ts, state.ts, handlers.ts, faults.ts, rate-limit.ts and outage.ts hold the rest.
+// Beside the API, for people: the inbox page at / and /inbox, and the short links at /s/<idUrl>
+// (inbox.ts).
 import * as http from 'http';
 import type { Operation, Request as ApiRequest } from 'openapi-backend';
 
@@ -9,9 +11,10 @@ import { describeError, loadContract } from './contract';
 import { FaultList, parseFaults, sendFault, startElsewhere, type ElsewhereRequest, type Fault } from './faults';
 import { makeHandlers, ServiceError, viewResearcher, type Body, type OperationId } from './handlers';
 import { errorEnvelope, readBody, sendJson } from './http-io';
+import { INBOX_PATHS, INBOX_STAMP_PATH, inboxStamp, parseInboxQuery, renderInbox, sendHtml, serveShortLink } from './inbox';
 import { Outage, parseOutageBody } from './outage';
 import { parseRateLimitBody, RateLimiter, sendRefusal, type RateLimit, type Refusal } from './rate-limit';
-import { makeRng, seedState, type SandboxState } from './state';
+import { makeRng, seedState, SHORT_LINK_PATH, type SandboxState } from './state';
 
 // What other files import from the sandbox, from its one entry point.
 export { CONTRACT_PATH, loadContract } from './contract';
@@ -19,7 +22,8 @@ export { SEND_OPERATION_IDS, type ElsewhereRequest, type Fault, type FaultMatch 
 export { OPERATION_IDS, type OperationId } from './handlers';
 export type { OutageView } from './outage';
 export type { RateLimit } from './rate-limit';
-export { SHORT_LINK_BASE } from './state';
+export { INBOX_PATHS } from './inbox';
+export { SHORT_LINK_PATH } from './state';
 export type { Agent, Campaign, Client, Contact, CrmLead, LiveChatSession, Product, Researcher, ResearcherFile, SandboxState, SentMessage, ShortLink } from './state';
 
 // Alphanumeric like real tokens (the contract describes them so); it is a sandbox, not a secret.
@@ -88,8 +92,13 @@ export interface SandboxStats {
 }
 
 export interface Sandbox {
+	/** `http://127.0.0.1:<port>`: the API, and for people the inbox page at `/` (or `/inbox`). */
 	url: string;
 	port: number;
+	/** The inbox page: every message sent, newest first, with its links (`<url>/`). */
+	inboxUrl: string;
+	/** Where short links start: `<url>/s`; `<url>/s/<idUrl>` redirects to the link's long URL. */
+	shortLinkBase: string;
 	/** The current token (changes on rotateToken and reset). */
 	readonly token: string;
 	requests: RecordedRequest[];
@@ -138,9 +147,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const recordRequests = options.recordRequests ?? true;
 	const maxRecorded = options.maxRecorded ?? 10_000;
 
+	// Listening first, so that the short links (the seeded one too) carry the sandbox's own address
+	// when the port is chosen by the system (port 0). The requests are handled once all is set up,
+	// below, with no await in between.
+	const elsewhere = await startElsewhere();
+	const server = http.createServer();
+	try {
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+		});
+	} catch (err) {
+		await elsewhere.close();
+		throw err;
+	}
+	const port = (server.address() as { port: number }).port;
+	const url = `http://127.0.0.1:${port}`;
+	const shortLinkBase = `${url}${SHORT_LINK_PATH}`;
+
 	let rng = makeRng(seed);
 	let seq = 0;
-	let state = seedState(rng, options.campaigns ?? 23);
+	let state = seedState(rng, options.campaigns ?? 23, shortLinkBase);
+	/** Counts resets, for the inbox page to notice one. */
+	let epoch = 0;
 	let token = initialToken;
 	const faults = new FaultList();
 	const limiter = new RateLimiter(options.rateLimit ?? null);
@@ -156,6 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		id: (prefix) => `${prefix}_${(++seq).toString(36).padStart(3, '0')}${rng.chars(5)}`,
 		researcherRunMs: options.researcherRunMs ?? 3000,
+		shortLinkBase,
 	});
 	const timers = new Set<NodeJS.Timeout>();
 	const delay = (ms: number) =>
@@ -189,8 +219,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const route = `${req.method} ${path}`;
 		if (route === 'GET /__sandbox/requests') return sendJson(res, 200, stats);
 		// What recipients got, newest first, with the short links: to read a message (and open its link) by hand.
+		// The same as a page: the inbox (/).
 		if (route === 'GET /__sandbox/messages') {
-			return sendJson(res, 200, { messages: [...state.sentMessages.values()].reverse(), shortLinks: [...state.shortLinks.values()] });
+			const sentAt = (id: string) => {
+				const at = state.sentAt.get(id);
+				return at === undefined ? {} : { sentAt: new Date(at).toISOString() };
+			};
+			const messages = [...state.sentMessages.values()].reverse().map((m) => ({ ...m, ...sentAt(m.id) }));
+			return sendJson(res, 200, { inbox: `${url}/`, messages, shortLinks: [...state.shortLinks.values()] });
 		}
 		if (route === 'POST /__sandbox/rotate-token') return sendJson(res, 200, { token: sandbox.rotateToken() });
 		if (route === 'POST /__sandbox/reset') {
@@ -225,11 +261,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return sendJson(res, 404, { error: `no sandbox control route ${route}` });
 	};
 
+	/** The API tokens, never shown on the pages. */
+	const secrets = () => [token, initialToken];
+
+	/** The pages for people (inbox, short links): true when `path` is one, answered. Not API requests: not recorded. */
+	const page = (req: http.IncomingMessage, res: http.ServerResponse, path: string, rawQuery: string): boolean => {
+		if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+		const head = req.method === 'HEAD';
+		if (INBOX_PATHS.includes(path)) {
+			const html = renderInbox(state, { url, secrets: secrets(), stamp: inboxStamp(state, epoch), ...parseInboxQuery(new URLSearchParams(rawQuery)) });
+			sendHtml(res, 200, html, head);
+			return true;
+		}
+		if (path === INBOX_STAMP_PATH) {
+			sendJson(res, 200, { stamp: inboxStamp(state, epoch) }, { 'cache-control': 'no-store' });
+			return true;
+		}
+		return serveShortLink(res, path, head, state, url, secrets());
+	};
+
 	const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
 		const url = req.url ?? '/';
 		const q = url.indexOf('?');
 		const path = q < 0 ? url : url.slice(0, q);
 		if (path.startsWith('/__sandbox/')) return control(req, res, path, await readBody(req));
+		if (page(req, res, path, q < 0 ? '' : url.slice(q + 1))) {
+			req.resume();
+			return;
+		}
 
 		// Who answers, in order: the gateway's rate limit, on arrival; then injected faults; then the
 		// service (route, token, contract, handler). A real gateway refuses before the service looks at
@@ -341,17 +400,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 	};
 
-	const server = http.createServer((req, res) => {
+	server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
 		handle(req, res).catch((err) => {
 			if (!res.headersSent) sendError(res, 500, `Sandbox failure: ${err.message}`);
 		});
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-	});
-	const port = (server.address() as { port: number }).port;
-	const elsewhere = await startElsewhere();
 	const outage = new Outage(server, '127.0.0.1', port, () => stats.outages++);
 	// From the control route, where no one awaits it: a failure to listen again is told, not thrown.
 	const startOutage = (ms: number) => {
@@ -359,8 +412,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 
 	const sandbox: Sandbox = {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		port,
+		inboxUrl: `${url}/`,
+		shortLinkBase,
 		get token() {
 			return token;
 		},
@@ -394,7 +449,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		reset: () => {
 			rng = makeRng(seed);
 			seq = 0;
-			state = seedState(rng, options.campaigns ?? 23);
+			state = seedState(rng, options.campaigns ?? 23, shortLinkBase);
+			epoch++;
 			token = initialToken;
 			faults.clear();
 			limiter.set(options.rateLimit ?? null);

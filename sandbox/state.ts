@@ -1,6 +1,13 @@
 // The service's entities and the seeded, deterministic state a sandbox starts from (and returns
 // to on reset): the same seed gives the same agents, contacts, products, campaigns and client.
-export const SHORT_LINK_BASE = 'https://short.example';
+
+/** Where the sandbox serves its short links: `<sandbox url>/s/<idUrl>` redirects to the long URL. */
+export const SHORT_LINK_PATH = '/s';
+
+/** The short address of `idUrl` on the sandbox whose short links start with `base` (`http://127.0.0.1:8787/s`). */
+export function shortUrlFor(base: string, idUrl: string): string {
+	return `${base}/${encodeURIComponent(idUrl)}`;
+}
 
 export interface Agent { id: string; name: string; phone: string; email: string }
 export type Contact = { id: string } & Record<string, unknown>;
@@ -58,6 +65,11 @@ export interface SandboxState {
 	/** Every message sent on any channel, by id. */
 	sentMessages: Map<string, SentMessage>;
 	crmLeads: Map<string, CrmLead>;
+	/**
+	 * When each message and CRM lead was received (Date.now()), by id, in the order received: what
+	 * the inbox page (sandbox/inbox.ts) lists, newest first.
+	 */
+	sentAt: Map<string, number>;
 	shortLinks: Map<string, ShortLink>;
 	products: Map<string, Product>;
 	campaigns: Campaign[];
@@ -96,7 +108,8 @@ const PRODUCTS = ['Coffee beans', 'Tea sampler', 'Ceramic mug', 'Cold brew kit',
 const CAMPAIGN_WORDS = ['Spring', 'Summer', 'Launch', 'Loyalty', 'Flash', 'Reminder', 'Welcome', 'Renewal'];
 const BASE_TIME = Date.UTC(2024, 0, 1);
 
-export function seedState(rng: Rng, campaignCount: number): SandboxState {
+/** `shortLinkBase`: the start of the short links' addresses, `<sandbox url>/s`. */
+export function seedState(rng: Rng, campaignCount: number, shortLinkBase: string): SandboxState {
 	const person = () => `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
 	const phone = () => `57${rng.digits(10)}`;
 	const agents = new Map<string, Agent>();
@@ -144,7 +157,8 @@ export function seedState(rng: Rng, campaignCount: number): SandboxState {
 		liveChatSessions: new Map(),
 		sentMessages: new Map(),
 		crmLeads: new Map(),
-		shortLinks: new Map([['welcome', { idUrl: 'welcome', longUrl: 'https://example.com/welcome', shortUrl: `${SHORT_LINK_BASE}/welcome` }]]),
+		sentAt: new Map(),
+		shortLinks: new Map([['welcome', { idUrl: 'welcome', longUrl: 'https://example.com/welcome', shortUrl: shortUrlFor(shortLinkBase, 'welcome') }]]),
 		products,
 		campaigns,
 		client: {

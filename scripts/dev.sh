@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `npm run dev`: the n8n editor with this node, the local sandbox and the example workflows.
 #
-# Builds the package, starts the sandbox, and runs the cached n8n 2.41.1 (Node 24) on 127.0.0.1 with
-# a persistent user folder where this repo is linked in as an installed community package. The
-# owner account, a sandbox credential and examples/*.json are set up on the way. Ctrl-C stops it all.
+# Builds the package, starts the sandbox (its inbox, at the sandbox's address, shows every message
+# sent), and runs the cached n8n 2.41.1 (Node 24) on 127.0.0.1 with a persistent user folder where
+# this repo is linked in as an installed community package. The owner account, a sandbox credential
+# and examples/*.json are set up on the way. Ctrl-C stops it all.
 #
 # Environment (defaults):
 #   N8N_PORT=5678                            the editor
@@ -138,6 +139,7 @@ cat <<EOF
   n8n editor   $editor_url
   login        $owner_email / $owner_password
   sandbox      $sandbox_url   token $sandbox_token
+  inbox        $sandbox_url/   every message the sandbox sent, with its links (a Send and Wait SMS's answer page too)
   credential   "$credential_name" (id $credential_id)
   examples     $(ls examples/*.json | wc -l) workflows named "Example: ..."
   logs         $folder/logs/{n8n,sandbox}.log

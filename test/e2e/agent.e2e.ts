@@ -389,7 +389,7 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		expect(results).toHaveLength(1);
 		expect(results[0].toolCallId).toBe(call?.id);
 		expect(results[0].content).toMatch(/rejected the tool call to Create Short Link/);
-		expect(results[0].content).not.toContain('short.example');
+		expect(results[0].content).not.toContain(sandbox.shortLinkBase);
 		expect(agentOutput(run)).toMatch(/rejected/);
 		expect(raw).not.toContain(token);
 	});

@@ -97,6 +97,7 @@ describe('npm run dev', () => {
 		const output = dev.output();
 		expect(output).toContain(editor());
 		expect(output).toMatch(new RegExp(`${sandbox()}\\s+token demotoken0000`));
+		expect(output).toMatch(new RegExp(`inbox\\s+${sandbox()}/\\s`));
 		expect((await fetch(`${editor()}/`)).status).toBe(200);
 
 		const { email, password } = login(output);
@@ -138,6 +139,10 @@ describe('npm run dev', () => {
 			expect(stats.violations).toBe(0);
 		}
 		expect(leads).toBe(1);
+		// The inbox the banner names shows it.
+		const inbox = await (await fetch(`${sandbox()}/`)).text();
+		expect(inbox).toContain('data-channel="crm"');
+		expect(inbox).toContain('Please call me about the spring offer');
 	});
 
 	it('stops everything on Ctrl-C', async () => {

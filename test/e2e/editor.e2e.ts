@@ -173,8 +173,9 @@ async function executeAndReadLink(question: string): Promise<{ link: string; url
 	expect(message.body.startsWith(question)).toBe(true);
 	expect(message.body).not.toContain(sandbox.token);
 	const link = answerLinkIn(message.body);
-	// An SMS carries a short link: the sandbox knows where it leads.
+	// An SMS carries a short link, the sandbox's own (/s/<id>, a redirect): the sandbox knows where it leads.
 	const url = linkTarget(sandbox, link);
+	if (url !== link) expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
 	expect(url).toMatch(/\/webhook-waiting\/.+\?signature=/);
 	return { link, url };
 }

@@ -76,3 +76,15 @@ test('an outage needs both its length and its time; bad numbers are refused', as
 	expect(await negative.exited).toBe(2);
 	expect(negative.output()).toContain('--outage-ms must be a non-negative integer, got -5');
 });
+
+test('prints the inbox address at start, where the page of the messages sent is', async () => {
+	const cli = await started([]);
+	const [, inbox] = await until(cli, /Inbox: (\S+)/);
+	expect(inbox).toBe(`${cli.url}/`);
+	expect(cli.output()).toContain(`short links are ${cli.url}/s/<idUrl>`);
+	await sms(cli.url);
+	const page = await axios.get(inbox);
+	expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+	expect(page.data).toContain('data-testid="message" data-channel="sms"');
+	expect(page.data).not.toContain('demotoken0000');
+});
