@@ -229,6 +229,11 @@ export class Member {
 		this.lane.inconclusive(ticket);
 	}
 
+	/** How long this execution waited for the service in outages: those that ended, and the one it gave up in. */
+	get outageMs(): number {
+		return Math.max(this.waitedMs, this.gaveUp?.waitedMs ?? 0);
+	}
+
 	endOutage(since: number, now: number): void {
 		this.waitedMs += now - Math.max(since, this.joinedAt);
 	}

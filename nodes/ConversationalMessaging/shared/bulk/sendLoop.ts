@@ -29,6 +29,8 @@ import { GaveUp, joinLane, Stopped } from './lane';
 import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
 import { mergeInto, planRequest } from './plan';
+import type { SendSummary } from './summary';
+import { summaryOf } from './summary';
 
 /** n8n's Options (Batching, Timeout, Proxy, Ignore SSL Issues), added to every declarative node. */
 interface RequestOptionsParameter {
@@ -47,6 +49,8 @@ interface Run {
 	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
 	lane: Member;
 	maxWaitMs: number;
+	/** What the service did to this run's requests, for the hint above the output (./summary.ts). */
+	summary: SendSummary;
 	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
 }
@@ -129,6 +133,7 @@ function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePagina
 				return await postProcess(item, run.plan.postReceive, response.response);
 			}
 			run.lane.refuse(ticket, refused.overloaded);
+			run.summary.refused(item.getItemIndex(), refused.overloaded);
 			const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
 			if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > run.maxWaitMs) {
 				return await throwFailure.call(item, {
@@ -155,6 +160,7 @@ async function sendOnce(
 	const ticket = await run.lane.acquire();
 	if (ticket instanceof GaveUp) return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
 	if (ticket instanceof Stopped) throw stoppedError(item);
+	run.summary.sending(item.getItemIndex(), ticket.at);
 	let failure: unknown;
 	try {
 		const response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
@@ -162,6 +168,7 @@ async function sendOnce(
 			...run.settings,
 			returnFullResponse: true,
 		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
+		run.summary.reached(item.getItemIndex());
 		return { response, ticket };
 	} catch (error) {
 		failure = error;
@@ -171,8 +178,10 @@ async function sendOnce(
 	const unreached = unreachedBy(failure);
 	if (unreached) {
 		run.lane.unreachable(ticket, unreached);
+		run.summary.unreached(item.getItemIndex());
 		return undefined;
 	}
+	run.summary.reached(item.getItemIndex());
 	if (cutAfterConnecting(failure)) run.lane.reached(ticket);
 	else run.lane.inconclusive(ticket);
 	throw failure;
@@ -224,7 +233,8 @@ function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number):
  * process that sends to the same account, waits out an outage of the service (sending again only
  * what never reached it), and remembers what it sent, so that n8n's Retry On Fail sends no item
  * twice. It never sends a request again after a timeout or a cut connection: the service may
- * have carried it out.
+ * have carried it out. When the service slowed it down or items failed, it says so in a hint
+ * above the output (./summary.ts).
  */
 export function sendLoop(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -239,6 +249,8 @@ export function sendLoop(description: INodeTypeDescription) {
 		const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
 		const continueOnFail = this.continueOnFail();
 		const outcomes = outcomesOf(this.getExecuteData());
+		const summary = summaryOf(this.getExecuteData());
+		summary.startTry(items.length);
 		const signal = this.getExecutionCancelSignal();
 		const results: INodeExecutionData[][] = new Array(items.length);
 		const failures = new Map<number, NodeApiError | NodeOperationError>();
@@ -263,12 +275,16 @@ export function sendLoop(description: INodeTypeDescription) {
 				return;
 			}
 			results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
+			summary.failedItem();
 		};
 
 		const runItem = async (itemIndex: number) => {
 			const reading = await run.values.read(itemIndex);
 			const remembered = outcomes.get(itemIndex);
-			if (remembered) return settle(itemIndex, remembered);
+			if (remembered) {
+				if ('sent' in remembered) summary.reusedAnswer();
+				return settle(itemIndex, remembered);
+			}
 			// Options > Batching: a batch starts no earlier than one interval after the previous one.
 			const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
 			if (batchInterval > 0 && notBefore > Date.now()) await sleep(notBefore - Date.now());
@@ -313,6 +329,7 @@ export function sendLoop(description: INodeTypeDescription) {
 			settings: requestSettings(this, requestOptions, credentials),
 			lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 			maxWaitMs,
+			summary,
 			waitAside: async (ms) => {
 				working--;
 				startItems();
@@ -327,11 +344,15 @@ export function sendLoop(description: INodeTypeDescription) {
 				startItems();
 			});
 		} finally {
+			summary.endTry(run.lane.outageMs);
 			run.lane.leave();
 		}
 
 		if (failures.size) throw failures.get(Math.min(...failures.keys()));
 		if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled while sending');
+		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
+		const hint = summary.hint();
+		if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
 		return [results.flat()];
 	};
 }

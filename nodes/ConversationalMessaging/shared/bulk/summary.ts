@@ -1,0 +1,142 @@
+import type { IExecuteData, NodeExecutionHint } from 'n8n-workflow';
+
+/**
+ * What happened to one node run's requests (./sendLoop.ts), told to the user as an execution hint
+ * above the output: how often the service refused a request for going too fast (429, or 503 with
+ * Retry-After) and the longest a refused request then waited before it was sent again, how long
+ * the service could not be reached, how many items Retry On Fail sent again, how many failed.
+ * Nothing when the service never slowed the run down and no item failed.
+ *
+ * This execution's figures, not those of the account's lane (./lane.ts) that other executions
+ * share. Kept per node run, as the Retry On Fail memory is (./outcomes.ts): n8n hands every try
+ * the same execute data, and shows the hints of the try that returns (a try that fails loses
+ * its hints), so the figures cover every try.
+ */
+export class SendSummary {
+	/** Tries of the node in this run (more than one with Retry On Fail). */
+	private tries = 0;
+	private rateLimited = 0;
+	private overloaded = 0;
+	/** Refused requests sent again, and the longest one waited between its refusal and going again. */
+	private resentAfterRefusal = 0;
+	private longestWaitMs = 0;
+	/** Requests that never reached the service, sent again after the outage. */
+	private resentAfterOutage = 0;
+	/** Time this execution spent waiting for a service that could not be reached, over its tries. */
+	private outageMs = 0;
+	/** Per item with a request let through: the try of its first; items sent on a later try as well. */
+	private readonly firstTry = new Map<number, number>();
+	private readonly sentOnRetry = new Set<number>();
+	/** The last try's items: those whose answer an earlier try had (not sent again), and those that failed. */
+	private reused = 0;
+	private failed = 0;
+	private items = 0;
+	/** Refused items until their request goes again: since when. */
+	private readonly refusedAt = new Map<number, number>();
+	/** Items whose request did not reach the service, until one does. */
+	private readonly notReached = new Set<number>();
+
+	startTry(items: number): void {
+		this.tries++;
+		this.items = items;
+		this.reused = 0;
+		this.failed = 0;
+		this.refusedAt.clear();
+		this.notReached.clear();
+	}
+
+	/** An item's request is let through, at `at`. */
+	sending(itemIndex: number, at: number): void {
+		const first = this.firstTry.get(itemIndex);
+		if (first === undefined) this.firstTry.set(itemIndex, this.tries);
+		else if (first < this.tries) this.sentOnRetry.add(itemIndex);
+		const refusedAt = this.refusedAt.get(itemIndex);
+		if (refusedAt === undefined) return;
+		this.refusedAt.delete(itemIndex);
+		this.resentAfterRefusal++;
+		this.longestWaitMs = Math.max(this.longestWaitMs, at - refusedAt);
+	}
+
+	/** The service said "too fast": 429, or 503 with Retry-After (overloaded). */
+	refused(itemIndex: number, overloaded: boolean): void {
+		if (overloaded) this.overloaded++;
+		else this.rateLimited++;
+		this.refusedAt.set(itemIndex, Date.now());
+	}
+
+	/** The item's request never reached the service. */
+	unreached(itemIndex: number): void {
+		this.notReached.add(itemIndex);
+	}
+
+	/** The item's request went out and did not fail for want of the service (an answer, or any other error). */
+	reached(itemIndex: number): void {
+		if (this.notReached.delete(itemIndex)) this.resentAfterOutage++;
+	}
+
+	/** The item's answer came from an earlier try: not sent again. */
+	reusedAnswer(): void {
+		this.reused++;
+	}
+
+	/** The item comes out as an error item (continue-on-fail). */
+	failedItem(): void {
+		this.failed++;
+	}
+
+	/** The try is over: the time it waited for the service in outages (./lane.ts, Member.outageMs). */
+	endTry(outageMs: number): void {
+		this.outageMs += outageMs;
+	}
+
+	/** What to tell the user about this run, if anything happened. */
+	hint(): NodeExecutionHint | undefined {
+		const refusals = this.rateLimited + this.overloaded;
+		const retried = this.tries > 1;
+		if (!refusals && !this.outageMs && !retried && !this.failed) return undefined;
+		const sentences: string[] = [];
+		if (refusals) {
+			const why = !this.overloaded ? 'rate limit' : !this.rateLimited ? 'service overloaded' : `${count(this.rateLimited)} rate limit, ${count(this.overloaded)} overloaded`;
+			const again =
+				this.resentAfterRefusal === 0
+					? `${refusals === 1 ? 'that request was' : 'those requests were'} not sent again`
+					: `the node waited up to ${seconds(this.longestWaitMs)} and sent ${
+							this.resentAfterRefusal === refusals ? (refusals === 1 ? 'that request' : `those ${count(refusals)} requests`) : `${count(this.resentAfterRefusal)} of those requests`
+						} again`;
+			sentences.push(`The service pushed back ${times(refusals)} (${why}); ${again}.`);
+		}
+		if (this.outageMs) {
+			const resent = !this.resentAfterOutage
+				? ''
+				: this.resentAfterOutage === 1
+					? ', then sent the request that had not reached it'
+					: `, then sent the ${count(this.resentAfterOutage)} requests that had not reached it`;
+			sentences.push(`The service could not be reached for ${seconds(this.outageMs)}: the node paused sending${resent}.`);
+		}
+		if (retried) {
+			const what = [
+				...(this.sentOnRetry.size ? [`sent ${plural(this.sentOnRetry.size, 'item')} again`] : []),
+				...(this.reused ? [`skipped the ${count(this.reused)} the service had already accepted`] : []),
+			];
+			sentences.push(`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`);
+		}
+		if (!this.failed) sentences.push('No item failed.');
+		else if (this.items === 1) sentences.push('The item failed: see its error item.');
+		else sentences.push(`${count(this.failed)} of ${count(this.items)} items failed: see ${this.failed === 1 ? 'its error item' : 'their error items'}.`);
+		return { message: sentences.join(' '), type: this.failed ? 'warning' : 'info', location: 'outputPane' };
+	}
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
+const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${count(n)} times`);
+const seconds = (ms: number) => (ms < 100 ? 'less than 0.1 s' : `${(ms / 1000).toFixed(1)} s`);
+
+const summaries = new WeakMap<IExecuteData, SendSummary>();
+
+/** The summary of the node run this execute data stands for (one for all its tries). */
+export function summaryOf(run: IExecuteData): SendSummary {
+	let summary = summaries.get(run);
+	if (!summary) summaries.set(run, (summary = new SendSummary()));
+	return summary;
+}

@@ -1,0 +1,211 @@
+/**
+ * The hint a bulk send leaves above its output (shared/bulk/summary.ts), in n8n's engine against
+ * the sandbox: what n8n stores in the run's task data (`hints`), which the editor shows in the
+ * output panel. Its figures are checked against what the sandbox counted; no hint when nothing
+ * happened. Counts are asserted, never times.
+ */
+import type { INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
+
+import { SendSummary } from '../../nodes/ConversationalMessaging/shared/bulk/summary';
+import type { RunResult } from '../helpers/engine';
+import { useSandbox } from '../helpers/sandbox';
+
+const suite = useSandbox();
+afterEach(() => {
+	suite.sandbox.setRateLimit(null);
+	suite.sandbox.clearFaults();
+});
+
+const NODE_NAME = 'Conversational Messaging';
+
+function sms(sendOptions: INodeParameters = {}): INodeParameters {
+	return { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}', messagingSendOptions: sendOptions };
+}
+
+const phoneOf = (run: string, index: number) => `573${run}${String(index).padStart(7, '0')}`;
+const itemsFor = (run: string, count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(run, index), text: `summary ${run} #${index}` }));
+
+/** The hints n8n stored for the node's run. */
+const hintsOf = (result: RunResult): NodeExecutionHint[] => result.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
+
+/** The one hint of the run: in the output panel. */
+function onlyHint(result: RunResult): NodeExecutionHint {
+	const hints = hintsOf(result);
+	expect(hints).toHaveLength(1);
+	expect(hints[0].location).toBe('outputPane');
+	return hints[0];
+}
+
+/** How many times the service recorded each phone of the run. */
+function deliveries(run: string): number[] {
+	const counts = new Map<string, number>();
+	for (const message of suite.sandbox.state.sentMessages.values()) {
+		if (message.to.startsWith(`573${run}`)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+	}
+	return [...counts.values()];
+}
+
+/** A count as the hint writes it: once, twice, 3 times, 1,204 times. */
+const timesToNumber = (text: string) => (text === 'once' ? 1 : text === 'twice' ? 2 : Number(text.replace(/,| times$/g, '')));
+
+const errorsOf = (items: INodeExecutionData[]) => items.filter((item) => item.error !== undefined);
+
+describe('the hint after a bulk send', () => {
+	it('rate-limited: counts the refusals the service sent (429), the items each delivered once', async () => {
+		suite.sandbox.setRateLimit({ perSecond: 50, burst: 5 });
+		const before = suite.sandbox.stats();
+		const run = await suite.run(sms(), { items: itemsFor('01', 100) });
+		const after = suite.sandbox.stats();
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(100);
+		expect(deliveries('01')).toEqual(Array.from({ length: 100 }, () => 1));
+
+		const refused = after.rateLimited - before.rateLimited;
+		expect(refused).toBeGreaterThan(0);
+		expect(after.total - before.total).toBe(100 + refused);
+		const hint = onlyHint(run);
+		expect(hint.type).toBe('info');
+		const match = /^The service pushed back (once|twice|[\d,]+ times) \(rate limit\); the node waited up to \d+\.\d s and sent (?:that request|those ([\d,]+) requests) again\. No item failed\.$/.exec(hint.message);
+		expect(match).not.toBeNull();
+		expect(timesToNumber(match![1])).toBe(refused);
+		if (refused > 1) expect(Number(match![2].replace(/,/g, ''))).toBe(refused);
+	});
+
+	it('rate-limited and overloaded (503 with Retry-After): each kind counted as the sandbox counted it', async () => {
+		// Answers held 100 ms: the node's first 10 requests at once find room for 3.
+		suite.sandbox.setRateLimit({ perSecond: 20, burst: 5, maxConcurrent: 3 });
+		suite.sandbox.injectFault({ kind: 'latency', ms: 100 });
+		const before = suite.sandbox.stats();
+		const run = await suite.run(sms(), { items: itemsFor('02', 30) });
+		const after = suite.sandbox.stats();
+		expect(run.error).toBeUndefined();
+		expect(deliveries('02')).toEqual(Array.from({ length: 30 }, () => 1));
+		const rateLimited = after.rateLimited - before.rateLimited;
+		const overloaded = after.overloaded - before.overloaded;
+		expect(overloaded).toBeGreaterThan(0);
+		const total = rateLimited + overloaded;
+		const why = rateLimited ? `${rateLimited} rate limit, ${overloaded} overloaded` : 'service overloaded';
+		expect(onlyHint(run).message).toMatch(
+			new RegExp(`^The service pushed back ${total === 1 ? 'once' : total === 2 ? 'twice' : `${total.toLocaleString('en-US')} times`} \\(${why}\\); the node waited up to \\d+\\.\\d s and sent (that request|those [\\d,]+ requests) again\\. No item failed\\.$`),
+		);
+	});
+
+	it('unlimited: no hint', async () => {
+		const before = suite.sandbox.stats().total;
+		const run = await suite.run(sms(), { items: itemsFor('03', 50) });
+		expect(run.error).toBeUndefined();
+		expect(suite.sandbox.stats().total - before).toBe(50);
+		expect(hintsOf(run)).toEqual([]);
+	});
+
+	it('continue-on-fail with bad phones: the failed items counted, as a warning', async () => {
+		const items = itemsFor('04', 10);
+		items[3].phone = 'not a phone';
+		items[7].phone = '12';
+		const run = await suite.run(sms(), { items, continueOnFail: true });
+		expect(errorsOf(run.items)).toHaveLength(2);
+		const hint = onlyHint(run);
+		expect(hint.type).toBe('warning');
+		expect(hint.message).toBe('2 of 10 items failed: see their error items.');
+	});
+
+	it('continue-on-fail with a service fault (HTTP 500) on 3 requests: 3 failed; a refusal given up on (Max Wait 0) is said not sent again', async () => {
+		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 3, match: { path: '/v1/sms' } });
+		const faulted = await suite.run(sms(), { items: itemsFor('05', 10), continueOnFail: true });
+		expect(errorsOf(faulted.items)).toHaveLength(3);
+		expect(onlyHint(faulted)).toEqual({ message: '3 of 10 items failed: see their error items.', type: 'warning', location: 'outputPane' });
+
+		suite.sandbox.setRateLimit({ perSecond: 1, burst: 1 });
+		const before = suite.sandbox.stats().rateLimited;
+		const refused = await suite.run(sms({ maxWait: 0 }), { items: itemsFor('06', 3), continueOnFail: true });
+		const count = suite.sandbox.stats().rateLimited - before;
+		expect(count).toBeGreaterThan(0);
+		expect(errorsOf(refused.items)).toHaveLength(count);
+		expect(onlyHint(refused).message).toBe(
+			count === 1
+				? 'The service pushed back once (rate limit); that request was not sent again. 1 of 3 items failed: see its error item.'
+				: `The service pushed back twice (rate limit); those requests were not sent again. 2 of 3 items failed: see their error items.`,
+		);
+	});
+
+	it("Retry On Fail after a fault on one item of 20: the item sent again and those the service had accepted skipped", async () => {
+		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1, match: { path: '/v1/sms' } });
+		const run = await suite.run(sms(), { items: itemsFor('07', 20), retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+		expect(run.error).toBeUndefined();
+		expect(deliveries('07')).toEqual(Array.from({ length: 20 }, () => 1));
+		expect(onlyHint(run)).toEqual({
+			message: 'Retry On Fail ran the node 2 times: it sent 1 item again and skipped the 19 the service had already accepted. No item failed.',
+			type: 'info',
+			location: 'outputPane',
+		});
+	});
+
+	it('an outage: the time the service could not be reached, and the request sent once it answered', async () => {
+		const outage = suite.sandbox.outage(1200);
+		const run = await suite.run(sms(), { items: itemsFor('08', 1) });
+		await outage;
+		expect(run.error).toBeUndefined();
+		expect(deliveries('08')).toEqual([1]);
+		expect(onlyHint(run).message).toMatch(
+			/^The service could not be reached for \d+\.\d s: the node paused sending, then sent the request that had not reached it\. No item failed\.$/,
+		);
+	});
+});
+
+describe('the wording', () => {
+	it('nothing happened: no hint', () => {
+		const summary = new SendSummary();
+		summary.startTry(3);
+		for (const item of [0, 1, 2]) {
+			summary.sending(item, Date.now());
+			summary.reached(item);
+		}
+		summary.endTry(0);
+		expect(summary.hint()).toBeUndefined();
+	});
+
+	it('one refusal, sent again: singular', () => {
+		const summary = new SendSummary();
+		summary.startTry(1);
+		summary.sending(0, Date.now());
+		summary.refused(0, false);
+		summary.sending(0, Date.now() + 2500);
+		summary.endTry(0);
+		expect(summary.hint()?.message).toMatch(/^The service pushed back once \(rate limit\); the node waited up to 2\.\d s and sent that request again\. No item failed\.$/);
+	});
+
+	it('both kinds, one refused request given up, one failed item of 1,500', () => {
+		const summary = new SendSummary();
+		summary.startTry(1500);
+		[0, 1, 2, 3].forEach((item) => summary.refused(item, item === 3));
+		[0, 1, 2].forEach((item) => summary.sending(item, Date.now() + 1000));
+		summary.failedItem();
+		summary.endTry(0);
+		expect(summary.hint()).toEqual({
+			message: expect.stringMatching(/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed: see its error item\.$/),
+			type: 'warning',
+			location: 'outputPane',
+		});
+	});
+
+	it('an outage over two tries, 40 requests that had not reached the service sent again', () => {
+		const summary = new SendSummary();
+		summary.startTry(40);
+		for (let item = 0; item < 40; item++) {
+			summary.sending(item, Date.now());
+			summary.unreached(item);
+		}
+		summary.endTry(21_000);
+		summary.startTry(40);
+		for (let item = 0; item < 40; item++) {
+			summary.sending(item, Date.now());
+			summary.unreached(item);
+			summary.sending(item, Date.now());
+			summary.reached(item);
+		}
+		summary.endTry(1500);
+		expect(summary.hint()?.message).toBe(
+			'The service could not be reached for 22.5 s: the node paused sending, then sent the 40 requests that had not reached it. Retry On Fail ran the node 2 times: it sent 40 items again. No item failed.',
+		);
+	});
+});
