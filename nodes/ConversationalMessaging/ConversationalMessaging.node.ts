@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { agentDescription } from './resources/agent';
-import { campaignDescription } from './resources/campaign';
+import { campaignDescription, campaignListSearch } from './resources/campaign';
 import { clientDescription } from './resources/client';
 import { contactDescription } from './resources/contact';
 import { legacyMessageDescription } from './resources/legacyMessage';
@@ -95,4 +95,7 @@ export class ConversationalMessaging implements INodeType {
 	customOperations = withSendAndWait(bulkOperations(this.description), this.description);
 
 	webhook = sendAndWaitWebhook;
+
+	// Campaign ID's From List (resources/campaign/search.ts).
+	methods = { listSearch: campaignListSearch };
 }

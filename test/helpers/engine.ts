@@ -4,12 +4,13 @@
  * go over real HTTP to a server on 127.0.0.1. Only what the n8n server process would supply
  * around the engine (node type registry, decrypted credentials, hooks) is provided here.
  */
-import { DirectoryLoader, ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { DirectoryLoader, ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	INodeListSearchResult,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
@@ -287,4 +288,39 @@ export async function testCredential(credentials: RunOptions['credentials']): Pr
 		if (found === rule.properties.value) return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+export interface ListSearchOptions {
+	credentials: RunOptions['credentials'];
+	/** The node's parameters as the editor sends them (resource, operation, ...). */
+	parameters?: INodeParameters;
+	filter?: string;
+	paginationToken?: string;
+	/** The locator's path in the node, as the editor sends it. */
+	path?: string;
+}
+
+/**
+ * A resource locator's list, as n8n's DynamicNodeParametersService runs it for the editor
+ * (POST /rest/dynamic-node-parameters/resource-locator-results): the node's `methods.listSearch`
+ * method called on a LoadOptionsContext of a temporary node that holds the editor's parameters
+ * and the credential, outside any execution.
+ */
+export async function searchList(methodName: string, options: ListSearchOptions): Promise<INodeListSearchResult> {
+	const method = nodeTypeUnderTest.methods?.listSearch?.[methodName];
+	if (!method) throw new Error(`no listSearch method ${methodName}`);
+	const parameters = options.parameters ?? {};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [credentialType.name]: { id: '1', name: 'Conversational Messaging account' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = { ...additionalDataFor(options.credentials), currentNodeParameters: parameters };
+	const context = new LoadOptionsContext(workflow, node, additionalData, options.path ?? 'parameters');
+	return await method.call(context, options.filter, options.paginationToken);
 }

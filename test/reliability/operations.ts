@@ -19,6 +19,7 @@ export interface OperationCase {
 const PREPARED_ID = 'reliability-1';
 const file = { url: 'https://example.com/report.pdf', name: 'Report', type: 'document' };
 const product = { productName: 'Cold Brew', price: 4.5, code: 'CB-1', description: 'Slow-steeped', descriptionai: 'Less acidic', category: 'coffee, cold' };
+const campaignLocator = { __rl: true, mode: 'id', value: 'campaign-03' };
 const productMainFields = { productName: 'Name', price: 'Price', code: 'Code', description: 'Description', descriptionai: 'AI Description', category: 'Categories' };
 
 export const OPERATIONS: OperationCase[] = [
@@ -35,11 +36,12 @@ export const OPERATIONS: OperationCase[] = [
 		mainFields: { agentIdToDelete: 'Agent ID' },
 	},
 	{ operationId: 'campaignGetMany', parameters: { resource: 'campaign', operation: 'getAll', returnAll: false, limit: 5 }, mainFields: {} },
-	{ operationId: 'campaignGet', parameters: { resource: 'campaign', operation: 'get', campaignId: 'campaign-03' }, mainFields: { campaignId: 'Campaign ID' } },
+	// Campaign ID is a resource locator: the value a user maps is the locator's.
+	{ operationId: 'campaignGet', parameters: { resource: 'campaign', operation: 'get', campaignId: campaignLocator }, mainFields: { 'campaignId.value': 'Campaign ID' } },
 	{
 		operationId: 'campaignGetDetails',
-		parameters: { resource: 'campaign', operation: 'getDetails', campaignId: 'campaign-03' },
-		mainFields: { campaignId: 'Campaign ID' },
+		parameters: { resource: 'campaign', operation: 'getDetails', campaignId: campaignLocator },
+		mainFields: { 'campaignId.value': 'Campaign ID' },
 	},
 	{ operationId: 'clientGet', parameters: { resource: 'client', operation: 'get' }, mainFields: {} },
 	{

@@ -107,13 +107,59 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 
 /**
  * The identifier of a record, as text: sent where `sendTo` says, or, without it, placed in the
- * URL by the operation (`{{$parameter.<name>}}`) and checked here before the request.
+ * URL by the operation (`{{$parameter.<name>}}`, or `{<name>}`, which the check fills) and checked
+ * here before the request. Its placeholder and description say where the identifier comes from.
  */
 export function idField(
-	spec: Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions'> & { sendTo?: string },
+	spec: Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions' | 'placeholder' | 'hint'> & { sendTo?: string },
 ): INodeProperties {
 	if (spec.sendTo) return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
 	return { ...field({ ...spec, required: true }), routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } } };
+}
+
+interface IdLocatorSpec extends Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions' | 'hint'> {
+	/** The `methods.listSearch` method that lists the records, searchable by the typed text. */
+	searchListMethod: string;
+	/** Shown in the From List input, e.g. "Select a campaign...". */
+	listPlaceholder: string;
+	/** Shown in the By ID input. */
+	idPlaceholder: string;
+	/** What a typed ID must match (n8n anchors it with ^ and $), and what the editor says when it does not. */
+	idPattern?: { regex: string; errorMessage: string };
+}
+
+/**
+ * The identifier of a record as n8n's resource locator: picked From List (a `listSearch` method)
+ * or typed By ID. The operation's URL holds `{<name>}`, which the check fills with the value n8n
+ * extracts from the locator; a plain string (a value saved before the locator existed, or an
+ * expression) is read as it is. No mode has `extractValue`: a regex there would refuse an
+ * expression's number before the check could name the field.
+ */
+export function idLocator(spec: IdLocatorSpec): INodeProperties {
+	const { searchListMethod, listPlaceholder, idPlaceholder, idPattern, ...property } = spec;
+	return {
+		...property,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: listPlaceholder,
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: idPlaceholder,
+				...(idPattern ? { validation: [{ type: 'regex', properties: idPattern }] } : {}),
+			},
+		],
+		routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } },
+	};
 }
 
 /** A collection of optional fields; the ones left unset are never sent. */

@@ -147,9 +147,15 @@ export async function throwFailure(
 	throw await failureError.call(this, failure, credentials);
 }
 
+/**
+ * Where a failure is reported: an item's request (IExecuteSingleFunctions) or a request of the
+ * editor, such as a list search (ILoadOptionsFunctions), which has no item.
+ */
+export type FailureContext = Pick<IExecuteSingleFunctions, 'getNode' | 'getCredentials'> & { getItemIndex?: () => number };
+
 /** The error of a failure, with the token taken out of its words. */
 export async function failureError(
-	this: IExecuteSingleFunctions,
+	this: FailureContext,
 	failure: ServiceFailure,
 	credentials?: ICredentialDataDecryptedObject,
 ): Promise<NodeApiError> {
@@ -160,7 +166,7 @@ export async function failureError(
 		message,
 		description: redact(failure.description, token),
 		httpCode: failure.httpCode,
-		itemIndex: this.getItemIndex(),
+		itemIndex: this.getItemIndex?.(),
 	});
 	// NodeApiError swaps the message of a known error code (ECONNRESET, ...) for a generic one.
 	error.message = message;

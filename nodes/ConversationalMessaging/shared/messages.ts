@@ -10,7 +10,9 @@ export function instanceField(resource: string, operations: string[], name: stri
 		name,
 		required: true,
 		displayOptions: showFor(resource, operations),
-		description: 'Identifier of the instance (connected channel line) to use, from the dashboard',
+		placeholder: 'ID of a connected line',
+		description: 'Identifier of the instance (connected channel line) to send from',
+		hint: "The API has no call that lists instances: copy the identifier of a line connected to your account, from the service's dashboard",
 		sendTo: 'body.instance',
 	});
 }

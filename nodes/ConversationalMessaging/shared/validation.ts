@@ -104,16 +104,21 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
 		allowed.includes(value) ? value : fail(`expected one of ${allowed.join(', ')}, got ${describe(value)}`, 'Pick a value from the list.'),
 	);
 
-/** An identifier that goes in the URL path: required, and a single text value. */
+/**
+ * An identifier that goes in the URL path: required, and a single text value. A resource
+ * locator's value is read as n8n extracts it (whichever its mode); a plain string, as it is.
+ * Where the operation's URL holds `{<parameter>}`, the value goes there, trimmed and encoded.
+ */
 export function pathId(parameter: string, label: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const fail = (problem: string, fix: string): never => {
 			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, { description: fix, itemIndex: this.getItemIndex() });
 		};
-		const value = this.getNodeParameter(parameter, '') as unknown;
-		if (isBlank(value) || asText(value, fail) === '') {
-			fail('is required', `Enter a value for "${label}", or check that the expression mapped to it gives one.`);
-		}
+		const value = this.getNodeParameter(parameter, '', { extractValue: true }) as unknown;
+		const id = isBlank(value) ? '' : asText(value, fail);
+		if (id === '') fail('is required', `Enter a value for "${label}", or check that the expression mapped to it gives one.`);
+		const slot = `{${parameter}}`;
+		if (requestOptions.url.includes(slot)) requestOptions.url = requestOptions.url.split(slot).join(encodeURIComponent(id));
 		return requestOptions;
 	};
 }

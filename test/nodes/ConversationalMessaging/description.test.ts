@@ -56,6 +56,21 @@ describe('the node description', () => {
 		expect(open.map((property) => property.name)).toEqual([]);
 	});
 
+	it("names only list searches the node has, and its resource locators' By ID keeps n8n's plain value", () => {
+		// The editor calls methods.listSearch[searchListMethod]; a missing one fails only there.
+		const locators = properties.filter((property) => property.type === 'resourceLocator');
+		expect(locators.map((property) => property.name)).toEqual(['campaignId']);
+		const listSearch: Record<string, unknown> = new ConversationalMessaging().methods.listSearch;
+		for (const property of locators) {
+			const modes = property.modes ?? [];
+			expect(modes.map((mode) => mode.name)).toEqual(['list', 'id']);
+			const method = modes[0].typeOptions?.searchListMethod;
+			expect(typeof listSearch[method ?? '']).toBe('function');
+			// extractValue would refuse a number from an expression before the node could name the field.
+			expect(modes.filter((mode) => mode.extractValue)).toEqual([]);
+		}
+	});
+
 	it("declares n8n's Request Options itself, as n8n would add them (names, types, defaults)", () => {
 		// n8n's loader adds them only to a declarative node without a `webhook` method.
 		const loaded = new ConversationalMessaging();

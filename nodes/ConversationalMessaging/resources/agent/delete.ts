@@ -16,7 +16,8 @@ export const agentDeleteFields: INodeProperties[] = [
 		displayName: 'Agent ID',
 		name: 'agentIdToDelete',
 		displayOptions: showFor('agent', ['delete']),
-		description: 'Identifier of the agent to delete',
+		placeholder: 'ID from Agent > Create',
+		description: 'Identifier of the agent to delete, as returned by Agent > Create',
 		sendTo: 'body.id',
 	}),
 ];

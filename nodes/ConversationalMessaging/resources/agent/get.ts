@@ -16,7 +16,8 @@ export const agentGetFields: INodeProperties[] = [
 		displayName: 'Agent ID',
 		name: 'agentId',
 		displayOptions: showFor('agent', ['get']),
-		description: 'Identifier of the agent',
+		placeholder: 'ID from Agent > Create',
+		description: 'Identifier of the agent, as returned by Agent > Create',
 		sendTo: 'qs.id',
 	}),
 ];

@@ -9,5 +9,6 @@ export const campaignGetDetailsOperation: INodePropertyOptions = operation({
 	action: 'Get the details of a campaign',
 	description: 'Retrieve the details (delivery figures) of a campaign by ID',
 	method: 'GET',
-	url: '=/v1/campaigns/{{encodeURIComponent($parameter.campaignId)}}/details',
+	// {campaignId}: filled by the Campaign ID check with the locator's value (idLocator).
+	url: '/v1/campaigns/{campaignId}/details',
 });

@@ -20,7 +20,9 @@ export const contactGetAllFields: INodeProperties[] = [
 		displayName: 'List ID',
 		name: 'listIdToRead',
 		displayOptions: show,
+		placeholder: 'ID of a list in your account',
 		description: 'Identifier of the distribution list to read',
+		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
 		sendTo: 'qs.id',
 	}),
 	// The service does not page this list, so the Limit cuts it in the node.

@@ -18,13 +18,15 @@ export const legacyMessageGetFields: INodeProperties[] = [
 		displayName: 'Message ID',
 		name: 'messageId',
 		displayOptions: show,
-		description: 'Identifier of the message, as returned by Send',
+		placeholder: 'ID from Legacy Chatapp Message > Send',
+		description: 'Identifier of the message, as returned by Legacy Chatapp Message > Send',
 	}),
 	field({
 		displayName: 'Instance',
 		name: 'sentFromInstance',
 		displayOptions: show,
-		description: 'Identifier of the instance that sent the message (optional)',
+		placeholder: 'Instance given to Send (optional)',
+		description: 'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',
 		sendTo: 'qs.instance',
 	}),
 ];

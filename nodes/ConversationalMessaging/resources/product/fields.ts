@@ -72,7 +72,8 @@ export const productIdField: INodeProperties = idField({
 	displayName: 'Product ID',
 	name: 'productId',
 	displayOptions: showFor('product', ['delete', 'get', 'update']),
-	description: 'Identifier of the product',
+	placeholder: 'ID from Product > Create',
+	description: 'Identifier of the product, as returned by Product > Create',
 });
 
 export const productUrl = '=/v1/shop/products/{{encodeURIComponent($parameter.productId)}}';

@@ -34,7 +34,8 @@ export const researcherIdField: INodeProperties = idField({
 	displayName: 'Researcher ID',
 	name: 'researcherId',
 	displayOptions: showFor('researcher', ['addFiles', 'get', 'run']),
-	description: 'Identifier of the researcher, as returned by Create',
+	placeholder: 'ID from Researcher > Create',
+	description: 'Identifier of the researcher, as returned by Researcher > Create',
 });
 
 export const researcherGetFields: INodeProperties[] = [
