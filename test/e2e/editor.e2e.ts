@@ -18,7 +18,7 @@ import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { answerLinkIn, linkTarget } from './lib/answers';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, OWNER, REPO_ROOT, removeUserFolder, RestSession, startN8n } from './lib/n8n';
+import { createUserFolder, OWNER, REPO_ROOT, removeUserFolder, RestSession, startN8n, until } from './lib/n8n';
 
 const DOCS = join(REPO_ROOT, 'docs');
 const description = new ConversationalMessaging().description;
@@ -180,6 +180,56 @@ async function executeAndReadLink(question: string): Promise<{ link: string; url
 	return { link, url };
 }
 
+/** How many SMS the bulk-send test sends: enough for a 50/s limit to push back. */
+const BULK_SIZE = 100;
+
+/** Manual Trigger, a list of phones split into items, and Send SMS to each. */
+function bulkSmsWorkflow(phones: string[], credential: { id: string; name: string }) {
+	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: name.replace(/\W/g, '-'), name, type, typeVersion, position: [x, 0], parameters });
+	return {
+		name: 'Bulk SMS with a rate limit',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {
+			'When clicking Execute workflow': { main: [[{ node: 'Phones', type: 'main', index: 0 }]] },
+			Phones: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			node('When clicking Execute workflow', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
+			node('Phones', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: JSON.stringify({ phones }), options: {} }),
+			node('Split Out', 'n8n-nodes-base.splitOut', 1, 440, { fieldToSplitOut: 'phones', options: {} }),
+			{
+				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 660, {
+					resource: 'messaging',
+					operation: 'sendSms',
+					instance: 'sms-line-1',
+					to: '={{ $json.phones }}',
+					message: 'Spring sale: 20 % off until Sunday',
+				}),
+				credentials: { conversationalMessagingApi: credential },
+			},
+		],
+	};
+}
+
+/**
+ * Clicks a link that opens a new tab and gives that tab once it shows the page at `url` (after the
+ * short link's redirect). Reloads while n8n answers 409: see `recipientPage`.
+ */
+async function clickThrough(from: Page, link: Locator, url: string): Promise<Page> {
+	const [opened] = await Promise.all([from.context().waitForEvent('page'), link.click()]);
+	await opened.waitForLoadState();
+	expect(opened.url()).toBe(url);
+	for (const deadline = Date.now() + 30_000; (await opened.locator('body').innerText()).includes('is running already'); ) {
+		if (Date.now() > deadline) throw new Error(`n8n never stored the execution as waiting: ${url}`);
+		await opened.waitForTimeout(250);
+		await opened.reload();
+	}
+	await opened.setViewportSize({ width: 420, height: 320 });
+	return opened;
+}
+
 /**
  * The page the recipient sees, in a phone-sized tab of the same browser. The SMS goes out a moment
  * before n8n stores the execution as waiting; until then n8n answers 409 ("is running already").
@@ -194,7 +244,8 @@ async function recipientPage(url: string): Promise<Page> {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, token: 'sandboxSecretToken2026' });
+	// More campaigns than one page of the list search holds (50).
+	sandbox = await startSandbox({ port: 0, token: 'sandboxSecretToken2026', campaigns: 120 });
 	userFolder = createUserFolder();
 	server = await startN8n({ userFolder });
 	await RestSession.asOwner(server.url);
@@ -347,8 +398,16 @@ describe('the editor', () => {
 		expect(await labelsOnScreen()).toEqual(expect.arrayContaining(['Channel', 'Instance', 'Recipient Phone', 'Message', 'Response Type', 'Approval Options', 'Shorten Link']));
 
 		const { link, url } = await executeAndReadLink(question);
-		expect(link).toMatch(/^https:\/\/short\.example\//);
-		const recipient = await recipientPage(url);
+		expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
+		// As a builder does it: the sandbox's inbox lists the SMS, its short link opens the page.
+		const inbox = await browser.newPage({ viewport: { width: 900, height: 600 } });
+		await inbox.goto(sandbox.inboxUrl);
+		const sms = inbox.locator('[data-testid="message"]').first();
+		await sms.getByText(question).waitFor();
+		expect(await sms.getAttribute('data-channel')).toBe('sms');
+		await inbox.screenshot({ path: join(DOCS, 'sandbox-inbox.png') });
+		expect(await inbox.locator('body').innerText()).not.toContain(sandbox.token);
+		const recipient = await clickThrough(inbox, sms.locator('[data-testid="message-link"]', { hasText: link }), url);
 		await recipient.getByText(question).waitFor();
 		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-page.png') });
 		// Opening the page decided nothing: the node still waits.
@@ -357,7 +416,8 @@ describe('the editor', () => {
 		await recipient.getByText('your answer was recorded').waitFor();
 		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-answered.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
-		await recipient.close();
+		// The inbox's page owns the context the link opened in.
+		await inbox.close();
 		await page.locator('[data-test-id="output-panel"]').getByText('approved').first().waitFor({ timeout: 60_000 });
 		await expectTokenHidden();
 		// The picture without the passing toast, once the button shows its label again.
@@ -412,5 +472,76 @@ describe('the editor', () => {
 		const chat = await form('Chat (Text)');
 		expect(chat.labels).toContain('Message');
 		for (const hidden of ['File URL', 'Latitude', 'Longitude', 'Additional Fields']) expect(chat.labels).not.toContain(hidden);
+	});
+
+	it('shows in the output panel how the service slowed a bulk send down', async () => {
+		const session = await RestSession.asOwner(server.url);
+		const { data: credentials } = await session.request<{ data: Array<{ id: string; name: string }> }>('GET', '/rest/credentials');
+		const phones = Array.from({ length: BULK_SIZE }, (_, index) => `57300${String(index + 1).padStart(7, '0')}`);
+		const { data: workflow } = await session.request<{ data: { id: string } }>('POST', '/rest/workflows', bulkSmsWorkflow(phones, credentials[0]));
+		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
+		const before = sandbox.stats();
+		const sentBefore = sandbox.state.sentMessages.size;
+		// A tab of its own: the form on the first one is unsaved.
+		const bulk = await page.context().newPage();
+		try {
+			await bulk.goto(`${server.url}/workflow/${workflow.id}`);
+			await bulk.locator('[data-test-id="execute-workflow-button"]').click({ timeout: 60_000 });
+			await until('every SMS of the bulk send to be accepted', () => (sandbox.state.sentMessages.size - sentBefore >= BULK_SIZE ? true : undefined));
+			const refused = sandbox.stats().rateLimited - before.rateLimited;
+			expect(refused).toBeGreaterThan(0);
+			await bulk.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
+			const hint = bulk.locator('[data-test-id="output-panel"] [data-test-id="node-hint"]');
+			await hint.first().waitFor({ timeout: 60_000 });
+			const text = await hint.first().innerText();
+			expect(text).toContain(`The service pushed back ${refused} times (rate limit)`);
+			expect(text).toContain('No item failed.');
+			await bulk.screenshot({ path: join(DOCS, 'bulk-send-hint.png') });
+		} finally {
+			sandbox.setRateLimit(null);
+			await bulk.close();
+		}
+	});
+
+	it('picks a campaign From list in Campaign > Get, searched by name, and executes it', async () => {
+		// Past the first page of 50: the search reads on through the service's pages.
+		const campaign = sandbox.state.campaigns[56];
+		await choose('resource', 'Campaign');
+		await choose('operation', 'Get');
+		const locator = params().locator('[data-test-id="resource-locator-campaignId"]');
+		await locator.locator('[data-test-id="rlc-input"]').click();
+		await page.locator('[data-test-id="rlc-search"]').fill(campaign.name.toLowerCase());
+		const item = page.locator('[data-test-id="rlc-item"]', { hasText: campaign.name });
+		await item.first().waitFor({ timeout: 30_000 });
+		await page.screenshot({ path: join(DOCS, 'campaign-from-list.png') });
+		await item.first().click();
+		expect(await locator.locator('input[data-test-id="rlc-input"]').inputValue()).toBe(campaign.name);
+		const read = sandbox.stats().byOperation.campaignGet ?? 0;
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		await page.locator('[data-test-id="output-panel"]').getByText(campaign.id).first().waitFor({ timeout: 60_000 });
+		expect(sandbox.stats().byOperation.campaignGet).toBe(read + 1);
+		expect(sandbox.requests.filter((request) => request.operationId === 'campaignGet').at(-1)?.path).toBe(`/v1/campaigns/${campaign.id}`);
+	});
+
+	it("says in the list why it cannot load the campaigns (a wrong token, a stopped service), without the token", async () => {
+		const token = sandbox.token;
+		// n8n keeps each search's answer: a search of its own asks the service again.
+		const listError = async (search: string) => {
+			// Escape would close the node's panel: the list opens from its input, and stays open.
+			const searchBox = page.locator('[data-test-id="rlc-search"]');
+			if (!(await searchBox.isVisible())) await params().locator('[data-test-id="resource-locator-campaignId"] [data-test-id="rlc-input"]').click();
+			await searchBox.fill(search);
+			const error = page.locator('[data-test-id="rlc-error-container"]:visible');
+			await error.waitFor({ timeout: 30_000 });
+			const text = await error.innerText();
+			expect(text).not.toContain(token);
+			expect(text).not.toContain(sandbox.token);
+			return text;
+		};
+		sandbox.rotateToken();
+		expect(await listError('renewal')).toContain('The service refused the API token: check the Conversational Messaging credential');
+		await page.screenshot({ path: join(DOCS, 'campaign-list-wrong-token.png') });
+		void sandbox.outage(60_000);
+		expect(await listError('launch')).toContain(`Could not reach the service at ${sandbox.url}: the connection was refused`);
 	});
 });
