@@ -67,19 +67,22 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		field({
 			displayName: 'Agent ID',
 			name: 'agent',
-			description: 'Agent to assign the lead to. Needs an Area the agent belongs to.',
+			placeholder: 'ID from Agent > Create',
+			description: 'Agent to assign the lead to (the id Agent > Create returned). Needs an Area the agent belongs to.',
 			sendTo: 'body.agent',
 		}),
 		field({
 			displayName: 'Area',
 			name: 'area',
-			description: 'Code of the area or team that takes the lead',
+			placeholder: 'e.g. sales',
+			description: "Code of the area or team that takes the lead, as set up in your account (the API cannot list areas)",
 			sendTo: 'body.area',
 		}),
 		field({
 			displayName: 'Process ID',
 			name: 'process',
-			description: 'Process (pipeline) the lead enters',
+			placeholder: 'ID of a process in your account',
+			description: 'Process (pipeline) the lead enters, as set up in your account (the API cannot list processes)',
 			sendTo: 'body.process',
 		}),
 		field({

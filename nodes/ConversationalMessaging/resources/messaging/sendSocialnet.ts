@@ -39,7 +39,9 @@ export const sendSocialnetFields: INodeProperties[] = [
 		displayName: 'Recipient ID',
 		name: 'recipientId',
 		displayOptions: show,
-		description: 'Page-scoped identifier of the recipient on the socialnet messenger',
+		placeholder: 'Page-scoped ID of the recipient',
+		description:
+			"Page-scoped identifier of the recipient on the socialnet messenger: the ID the messenger gives a person who wrote to your page (not a phone number)",
 		sendTo: 'body.to',
 	}),
 	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
