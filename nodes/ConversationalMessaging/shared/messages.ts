@@ -12,7 +12,7 @@ export function instanceField(resource: string, operations: string[], name: stri
 		displayOptions: showFor(resource, operations),
 		placeholder: 'ID of a connected line',
 		description: 'Identifier of the instance (connected channel line) to send from',
-		hint: "The API has no call that lists instances: copy the identifier of a line connected to your account, from the service's dashboard",
+		hint: "Copy it from the service's dashboard: the API cannot list instances",
 		sendTo: 'body.instance',
 	});
 }
