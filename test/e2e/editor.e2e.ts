@@ -419,6 +419,8 @@ describe('the editor', () => {
 		// The inbox's page owns the context the link opened in.
 		await inbox.close();
 		await page.locator('[data-test-id="output-panel"]').getByText('approved').first().waitFor({ timeout: 60_000 });
+		// Refund it is the approve button: a decline would read approved: false.
+		expect(await page.locator('[data-test-id="output-panel"]').innerText()).toMatch(/approved\s*:\s*true/);
 		await expectTokenHidden();
 		// The picture without the passing toast, once the button shows its label again.
 		await page.locator('[data-test-id="node-execute-button"]', { hasText: 'Execute step' }).waitFor();

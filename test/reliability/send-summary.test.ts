@@ -106,14 +106,14 @@ describe('the hint after a bulk send', () => {
 		expect(errorsOf(run.items)).toHaveLength(2);
 		const hint = onlyHint(run);
 		expect(hint.type).toBe('warning');
-		expect(hint.message).toBe('2 of 10 items failed: see their error items.');
+		expect(hint.message).toBe('2 of 10 items failed (items 4 and 8): see their error items.');
 	});
 
 	it('continue-on-fail with a service fault (HTTP 500) on 3 requests: 3 failed; a refusal given up on (Max Wait 0) is said not sent again', async () => {
 		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 3, match: { path: '/v1/sms' } });
 		const faulted = await suite.run(sms(), { items: itemsFor('05', 10), continueOnFail: true });
 		expect(errorsOf(faulted.items)).toHaveLength(3);
-		expect(onlyHint(faulted)).toEqual({ message: '3 of 10 items failed: see their error items.', type: 'warning', location: 'outputPane' });
+		expect(onlyHint(faulted)).toEqual({ message: expect.stringMatching(/^3 of 10 items failed \(items \d+, \d+ and \d+\): see their error items\.$/), type: 'warning', location: 'outputPane' });
 
 		suite.sandbox.setRateLimit({ perSecond: 1, burst: 1 });
 		const before = suite.sandbox.stats().rateLimited;
@@ -121,10 +121,10 @@ describe('the hint after a bulk send', () => {
 		const count = suite.sandbox.stats().rateLimited - before;
 		expect(count).toBeGreaterThan(0);
 		expect(errorsOf(refused.items)).toHaveLength(count);
-		expect(onlyHint(refused).message).toBe(
+		expect(onlyHint(refused).message).toEqual(
 			count === 1
-				? 'The service pushed back once (rate limit); that request was not sent again. 1 of 3 items failed: see its error item.'
-				: `The service pushed back twice (rate limit); those requests were not sent again. 2 of 3 items failed: see their error items.`,
+				? expect.stringMatching(/^The service pushed back once \(rate limit\); that request was not sent again\. 1 of 3 items failed \(item \d\): see its error item\.$/)
+				: expect.stringMatching(/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items failed \(items \d and \d\): see their error items\.$/),
 		);
 	});
 
@@ -179,10 +179,10 @@ describe('the wording', () => {
 		summary.startTry(1500);
 		[0, 1, 2, 3].forEach((item) => summary.refused(item, item === 3));
 		[0, 1, 2].forEach((item) => summary.sending(item, Date.now() + 1000));
-		summary.failedItem();
+		summary.failedItem(3);
 		summary.endTry(0);
 		expect(summary.hint()).toEqual({
-			message: expect.stringMatching(/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed: see its error item\.$/),
+			message: expect.stringMatching(/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed \(item 4\): see its error item\.$/),
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -207,5 +207,13 @@ describe('the wording', () => {
 		expect(summary.hint()?.message).toBe(
 			'The service could not be reached for 22.5 s: the node paused sending, then sent the 40 requests that had not reached it. Retry On Fail ran the node 2 times: it sent 40 items again. No item failed.',
 		);
+	});
+
+	it('names up to five failed items, counted from 1, and counts the rest', () => {
+		const summary = new SendSummary();
+		summary.startTry(100);
+		[40, 2, 9, 0, 77, 13, 5].forEach((item) => summary.failedItem(item));
+		summary.endTry(0);
+		expect(summary.hint()?.message).toBe('7 of 100 items failed (items 1, 3, 6, 10, 14 and 2 more): see their error items.');
 	});
 });

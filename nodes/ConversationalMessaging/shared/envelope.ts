@@ -42,7 +42,7 @@ export function hintFor(status: number, retryAfter?: string): string {
 	if (status === 404) return 'Nothing exists with that identifier. Check the ID; the record may have been deleted.';
 	if (status === 429) {
 		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
-		return `${wait}Too many requests. Send operations wait and send again by themselves, within their Send Options; for others, run again after the wait, or space the requests with Options > Batching.`;
+		return `${wait}Too many requests. Send operations wait and send again by themselves, within their Send Options; for others, run again after the wait, or space the requests with Settings > Request Options > Batching.`;
 	}
 	if (status >= 500) {
 		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted.';

@@ -11,7 +11,7 @@ export function instanceField(resource: string, operations: string[], name: stri
 		required: true,
 		displayOptions: showFor(resource, operations),
 		placeholder: 'ID of a connected line',
-		description: 'Identifier of the instance (connected channel line) to send from',
+		description: 'Identifier of the instance (connected channel line) to use',
 		hint: "Copy it from the service's dashboard: the API cannot list instances",
 		sendTo: 'body.instance',
 	});

@@ -34,7 +34,7 @@ export const requestOptions: INodeProperties = {
 							typeOptions: { minValue: -1 },
 							default: 50,
 							description:
-								'How many items start together before the node waits Batch Interval; 0 or -1 count as 1 (to turn Batching off, remove it or set the interval to 0). For bulk sends, Send Options > Max Requests in Flight also applies: Batching sets when each item may start, Max Requests in Flight how many requests are open at once, and the slower of the two sets the pace.',
+								'How many items start together before the node waits Batch Interval; 0 or -1 count as 1 (to turn Batching off, remove it or set the interval to 0). For bulk sends, Send Options > Max Requests in Flight also applies: Batching decides when each item may start, Max Requests in Flight caps how many requests are open at once, and the slower of the two sets the pace.',
 						},
 						{
 							displayName: 'Batch Interval (Milliseconds)',

@@ -67,8 +67,8 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		field({
 			displayName: 'Agent ID',
 			name: 'agent',
-			placeholder: 'ID from Agent > Create',
-			description: 'Agent to assign the lead to (the id Agent > Create returned). Needs an Area the agent belongs to.',
+			placeholder: 'ID of an agent',
+			description: 'Agent to assign the lead to: the id that Agent > Create or Agent > Get returns. Needs an Area the agent belongs to.',
 			sendTo: 'body.agent',
 		}),
 		field({

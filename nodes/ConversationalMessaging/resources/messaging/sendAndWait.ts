@@ -54,7 +54,8 @@ export const oneQuestionNotice: INodeProperties = {
 	name: 'sendAndWaitNotice',
 	type: 'notice',
 	default: '',
-	displayOptions: show,
+	// Not in the AI tool variants (n8n's human review of a tool included): a tool call is one item.
+	displayOptions: { ...show, hide: { '@tool': [true] } },
 };
 
 /** After the channel's recipient. */

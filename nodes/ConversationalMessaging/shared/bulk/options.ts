@@ -35,7 +35,7 @@ export function sendOptions(resource: string): INodeProperties {
 			typeOptions: { minValue: 1, maxValue: 1000 },
 			default: DEFAULT_MAX_IN_FLIGHT,
 			description:
-				'How many requests are open at the same time at most. When the service answers that requests come too fast (HTTP 429), the node slows down by itself and sends the refused items again after the wait the service asks. Settings > Request Options > Batching, when set, also applies: it sets when each item may start, this how many are open at once, and the slower of the two sets the pace.',
+				'How many requests are open at the same time at most. When the service answers that requests come too fast (HTTP 429), the node slows down by itself and sends the refused items again after the wait the service asks. Settings > Request Options > Batching, when set, also applies: Batching decides when each item may start, Max Requests in Flight caps how many requests are open at once, and the slower of the two sets the pace.',
 		}),
 		field({
 			displayName: 'Max Wait (Seconds)',

@@ -275,7 +275,7 @@ export function sendLoop(description: INodeTypeDescription) {
 				return;
 			}
 			results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
-			summary.failedItem();
+			summary.failedItem(itemIndex);
 		};
 
 		const runItem = async (itemIndex: number) => {
@@ -285,7 +285,7 @@ export function sendLoop(description: INodeTypeDescription) {
 				if ('sent' in remembered) summary.reusedAnswer();
 				return settle(itemIndex, remembered);
 			}
-			// Options > Batching: a batch starts no earlier than one interval after the previous one.
+			// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.
 			const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
 			if (batchInterval > 0 && notBefore > Date.now()) await sleep(notBefore - Date.now());
 			try {

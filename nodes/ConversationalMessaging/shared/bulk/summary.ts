@@ -29,7 +29,8 @@ export class SendSummary {
 	private readonly sentOnRetry = new Set<number>();
 	/** The last try's items: those whose answer an earlier try had (not sent again), and those that failed. */
 	private reused = 0;
-	private failed = 0;
+	/** The last try's items that came out as error items. */
+	private readonly failed = new Set<number>();
 	private items = 0;
 	/** Refused items until their request goes again: since when. */
 	private readonly refusedAt = new Map<number, number>();
@@ -40,7 +41,7 @@ export class SendSummary {
 		this.tries++;
 		this.items = items;
 		this.reused = 0;
-		this.failed = 0;
+		this.failed.clear();
 		this.refusedAt.clear();
 		this.notReached.clear();
 	}
@@ -80,8 +81,8 @@ export class SendSummary {
 	}
 
 	/** The item comes out as an error item (continue-on-fail). */
-	failedItem(): void {
-		this.failed++;
+	failedItem(itemIndex: number): void {
+		this.failed.add(itemIndex);
 	}
 
 	/** The try is over: the time it waited for the service in outages (./lane.ts, Member.outageMs). */
@@ -93,7 +94,7 @@ export class SendSummary {
 	hint(): NodeExecutionHint | undefined {
 		const refusals = this.rateLimited + this.overloaded;
 		const retried = this.tries > 1;
-		if (!refusals && !this.outageMs && !retried && !this.failed) return undefined;
+		if (!refusals && !this.outageMs && !retried && !this.failed.size) return undefined;
 		const sentences: string[] = [];
 		if (refusals) {
 			const why = !this.overloaded ? 'rate limit' : !this.rateLimited ? 'service overloaded' : `${count(this.rateLimited)} rate limit, ${count(this.overloaded)} overloaded`;
@@ -120,10 +121,11 @@ export class SendSummary {
 			];
 			sentences.push(`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`);
 		}
-		if (!this.failed) sentences.push('No item failed.');
+		const failed = this.failed.size;
+		if (!failed) sentences.push('No item failed.');
 		else if (this.items === 1) sentences.push('The item failed: see its error item.');
-		else sentences.push(`${count(this.failed)} of ${count(this.items)} items failed: see ${this.failed === 1 ? 'its error item' : 'their error items'}.`);
-		return { message: sentences.join(' '), type: this.failed ? 'warning' : 'info', location: 'outputPane' };
+		else sentences.push(`${count(failed)} of ${count(this.items)} items failed (${itemList([...this.failed])}): see ${failed === 1 ? 'its error item' : 'their error items'}.`);
+		return { message: sentences.join(' '), type: failed ? 'warning' : 'info', location: 'outputPane' };
 	}
 }
 
@@ -131,6 +133,18 @@ const count = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${count(n)} times`);
 const seconds = (ms: number) => (ms < 100 ? 'less than 0.1 s' : `${(ms / 1000).toFixed(1)} s`);
+
+/** How many failed items the hint names; the rest are counted. */
+const NAMED_ITEMS = 5;
+
+/** "item 4", "items 2, 5 and 9", "items 1, 2, 3, 4, 5 and 12 more": counted from 1, as the output panel's rows. */
+function itemList(indexes: number[]): string {
+	const numbers = indexes.sort((a, b) => a - b).map((index) => count(index + 1));
+	if (numbers.length === 1) return `item ${numbers[0]}`;
+	const named = numbers.slice(0, NAMED_ITEMS);
+	const last = numbers.length > NAMED_ITEMS ? `${count(numbers.length - NAMED_ITEMS)} more` : named.pop();
+	return `items ${named.join(', ')} and ${last}`;
+}
 
 const summaries = new WeakMap<IExecuteData, SendSummary>();
 
