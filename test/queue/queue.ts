@@ -861,6 +861,8 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 	const burst = burstOf(cluster.webhookUrl, KILL_BURST, KILL_REQUESTS).finally(() => (done = true));
 	let sentAtKill = 0;
 	let killedAt = 0;
+	// What the worker wrote before it died may still sit in its pipes: its log is read once they close.
+	const victimClosed = new Promise((resolve) => victim.process.once('close', resolve));
 	while (!killedAt && !done) {
 		sentAtKill = sentOf(cluster.sandbox, KILL_BURST).total;
 		const { started, finished } = workerLog(victim);
@@ -873,6 +875,7 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 			await sleep(50);
 		}
 	}
+	if (killedAt) await Promise.race([victimClosed, sleep(10_000)]);
 	const victimLog = workerLog(victim);
 	// Started and not finished by the dead worker; it may also have taken jobs it had not yet begun.
 	const begun = [...victimLog.started].filter((id) => Number(id) > after && !victimLog.finished.has(id));
