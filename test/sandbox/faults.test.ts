@@ -204,7 +204,7 @@ describe('control routes under /__sandbox/', () => {
 			byOperation: { clientGet: 1, smsSend: 3 },
 			violations: 1,
 			tokenLocations: { body: 3, 'query:token': 1, 'query:api-token': 0, none: 0 },
-			lastViolations: [{ method: 'POST', path: '/v1/sms', operationId: 'smsSend', errors: ['body.to must match pattern "^[0-9]{8,15}$"'] }],
+			lastViolations: [{ method: 'POST', path: '/v1/sms', operationId: 'smsSend', errors: ['body.to must match pattern "^[0-9]{6,15}$"'] }],
 		});
 	});
 

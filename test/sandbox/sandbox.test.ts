@@ -167,12 +167,12 @@ describe('token', () => {
 
 describe('invalid requests get 400 naming the field', () => {
 	test.each([
-		['contactAdd', 'POST', '/v1/contact', { idList: 'list-1', values: { phone: '+57 300' } }, 'body.values.phone must match pattern "^[0-9]{8,15}$"'],
+		['contactAdd', 'POST', '/v1/contact', { idList: 'list-1', values: { phone: '+57 300' } }, 'body.values.phone must match pattern "^[0-9]{6,15}$"'],
 		['agentCreate', 'POST', '/v1/agent', { phone: '573001112233', email: 'a@b.co' }, 'body.name is required'],
 		['smsSend', 'POST', '/v1/sms', { type: 'text', body: 'x', to: '573001234567', instance: 'i', sender: 'me' }, 'body.sender is not allowed'],
 		['legacyMessageSend', 'POST', '/v1/msg-wh', { type: 'chat', body: 'x', to: '573001234567', instance: 'i', caption: 'c' }, 'caption is only allowed when type is image or video'],
 		['legacyMessageSend', 'POST', '/v1/msg-wh', { type: 'text', body: 'x', to: '573001234567', instance: 'i' }, 'body.type must be one of chat, image'],
-		['crmLeadInject', 'POST', '/v1/crm', { to: '573001234567', instance: 'i', text: 't' }, 'body.to must match pattern "^[0-9]{8,15}@c\\.us$"'],
+		['crmLeadInject', 'POST', '/v1/crm', { to: '573001234567', instance: 'i', text: 't' }, 'body.to must match pattern "^[0-9]{6,15}@c\\.us$"'],
 		['crmLeadInject', 'POST', '/v1/crm', { to: '573001234567@c.us', instance: 'i', text: 't', agent: 'agent-1' }, 'agent is only allowed together with area'],
 		['researcherRun', 'PUT', '/v1/researcher/researcher-1', { status: 2 }, 'body.status must be one of 1'],
 		['productCreate', 'POST', '/v1/shop/products', { name: 'n', description: 'd', descriptionai: 'd', code: 'c', price: '9.90', category: ['x'] }, 'body.price must be number'],

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fitPlan } from './phone/numberingPlan';
+import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan';
 
 /**
  * Pre-send hooks that check and normalise what a field put in the request, before anything is
@@ -123,9 +123,6 @@ export function pathId(parameter: string, label: string): PreSendAction {
 	};
 }
 
-/** How many digits, country code included, the service takes in a phone (its contract: `^[0-9]{8,15}$`). */
-const SERVICE_PHONE_DIGITS = { min: 8, max: 15 };
-
 /**
  * Phone numbers as the service wants them: country code then number, digits only. The digits
  * must fit a country's numbering plan (./phone/numberingPlan.ts): a number typed without its
@@ -140,9 +137,12 @@ export function normalisePhone(value: unknown, fail: (problem: string, fix: stri
 	const fix = 'Use the country code followed by the number, e.g. 573001234567 or +57 300 123 4567.';
 	if (!/^[0-9]+$/.test(digits)) return fail(`"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`, fix);
 	if (digits.startsWith('0')) return fail(`"${typed}" has no country code (it starts with 0)`, fix);
-	const { min, max } = SERVICE_PHONE_DIGITS;
-	if (digits.length < min || digits.length > max) {
-		return fail(`"${typed}" has ${digits.length} digits, and the service takes phone numbers of ${min} to ${max} digits, country code included`, fix);
+	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
+	if (digits.length < SHORTEST_NUMBER) {
+		return fail(`"${typed}" has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`, fix);
+	}
+	if (digits.length > E164_MAX_DIGITS) {
+		return fail(`"${typed}" has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`, fix);
 	}
 	const plan = fitPlan(digits);
 	if (plan.fits) return digits;

@@ -12,7 +12,7 @@ import examples from 'libphonenumber-js/examples.mobile.json';
 import metadata from 'libphonenumber-js/metadata.max.json';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fitPlan } from '../../../nodes/ConversationalMessaging/shared/phone/numberingPlan';
+import { fitPlan, SHORTEST_NUMBER } from '../../../nodes/ConversationalMessaging/shared/phone/numberingPlan';
 import { LIBPHONENUMBER_VERSION, PLANS } from '../../../nodes/ConversationalMessaging/shared/phone/plans';
 import { normalisePhone } from '../../../nodes/ConversationalMessaging/shared/validation';
 import { sentBody, useSandbox } from '../../helpers/sandbox';
@@ -40,12 +40,23 @@ describe('the numbering plans', () => {
 			[`+${code} ${national}`, `${code}${national}`, `00${code}${national}`].map((typed) => ({ region, typed, result: check(typed) })),
 		);
 		const refused = answers.filter(({ region, result }) => !('digits' in result) || result.digits !== `${codeOf(region)}${(examples as Record<string, string>)[region]}`);
-		// The service takes 8 to 15 digits (sandbox/openapi.yaml, Phone): two territories' 7-digit numbers are refused for that alone.
-		expect(refused).toEqual(
-			answers
-				.filter(({ region }) => ['TA', 'TK'].includes(region))
-				.map(({ region, typed }) => ({ region, typed, result: expect.objectContaining({ problem: `"${typed}" has 7 digits, and the service takes phone numbers of 8 to 15 digits, country code included` }) })),
-		);
+		expect(refused).toEqual([]);
+		// The shortest examples have 7 digits in all (TA +290 8999, TK +690 7290): no length rule of the node's own refuses them.
+		expect(Math.min(...exampleNumbers.map(({ code, national }) => code.length + national.length))).toBe(7);
+	});
+
+	it('bound the lengths: the shortest number of any plan to E.164\'s 15 digits, and the sandbox\'s Phone pattern takes the same', () => {
+		const shortest = Object.entries(PLANS).flatMap(([code, plan]) => Object.keys(plan).map((length) => code.length + Number(length)));
+		expect(SHORTEST_NUMBER).toBe(Math.min(...shortest));
+		expect(Math.max(...shortest)).toBeLessThanOrEqual(15);
+		expect(check('1'.repeat(SHORTEST_NUMBER - 1))).toMatchObject({
+			problem: `"${'1'.repeat(SHORTEST_NUMBER - 1)}" has ${SHORTEST_NUMBER - 1} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+		});
+		expect(check('1234567890123456')).toMatchObject({ problem: '"1234567890123456" has 16 digits, and a phone number has at most 15, country code included (E.164)' });
+		// The sandbox must not refuse what the node sends (the service's own document gives no length).
+		const contract = readFileSync(join(root, 'sandbox/openapi.yaml'), 'utf8');
+		expect(contract).toContain(`pattern: '^[0-9]{${SHORTEST_NUMBER},15}$'`);
+		expect(contract).toContain(`pattern: '^[0-9]{${SHORTEST_NUMBER},15}@c\\.us$'`);
 	});
 
 	it('admit every number libphonenumber-js deems valid, of random digits after every calling code', () => {
@@ -86,7 +97,6 @@ describe('the numbering plans', () => {
 		expect(check('+28 1234 5678')).toMatchObject({ problem: expect.stringContaining('it starts with no country calling code') });
 		expect(check('+44 (0)20 7946 0958')).toMatchObject({ fix: 'Leave out the 0 after the country code 44: it is dialled only within the country.' });
 		expect(check('+44 20 7946 0958')).toEqual({ digits: '442079460958' });
-		expect(check('1234567890123456')).toMatchObject({ problem: '"1234567890123456" has 16 digits, and the service takes phone numbers of 8 to 15 digits, country code included' });
 	});
 
 	it('refuse the share of example numbers typed in national form that no plan admits (figures for the issue)', () => {
@@ -100,7 +110,7 @@ describe('the numbering plans', () => {
 		const bare = exampleNumbers.map(({ national }) => national);
 		// As people write them at home: the library's national format, national prefix (0, 8, 1...) included.
 		const written = exampleNumbers.map(({ code, national }) => parsePhoneNumberFromString(`+${code}${national}`)!.formatNational());
-		const byLength = bare.filter((national) => national.length < 8 && !admits(national)).length;
+		const byLength = bare.filter((national) => national.length < SHORTEST_NUMBER && !admits(national)).length;
 		const why = exampleNumbers
 			.filter(({ national }) => admits(national))
 			.map(({ region, national }) => {
@@ -110,7 +120,7 @@ describe('the numbering plans', () => {
 		console.log(
 			[
 				`libphonenumber-js ${LIBPHONENUMBER_VERSION}: its ${exampleNumbers.length} example mobile numbers (examples.mobile.json) typed without their country code`,
-				`  national significant number (no national prefix): ${refusedShare(bare, admits)}; ${byLength} of them for having fewer than 8 digits; the check before the plans: ${refusedShare(bare, oldCheckAdmits)}`,
+				`  national significant number (no national prefix): ${refusedShare(bare, admits)}; ${byLength} of them for having fewer than ${SHORTEST_NUMBER} digits; the check before the plans: ${refusedShare(bare, oldCheckAdmits)}`,
 				`  national format (formatNational, national prefix included): ${refusedShare(written, admits)}; the check before the plans: ${refusedShare(written, oldCheckAdmits)}`,
 				`  admitted (${why.length}), because another country's plan fits them:`,
 				...why.map((line) => `    ${line}`),
@@ -138,6 +148,10 @@ describe('the numbering plans', () => {
 		const result = spawnSync(process.execPath, [join(root, 'scripts/phone-plans.mjs'), '--check'], { cwd: root, encoding: 'utf8' });
 		expect(result.stderr).toBe('');
 		expect(result.status).toBe(0);
+		// The build checks the table, it does not rewrite it: a stale table fails `npm run build` (in CI too); only `npm run phone-plans` writes.
+		const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+		expect(scripts.build).toMatch(/^node scripts\/phone-plans\.mjs --check && /);
+		expect(scripts['phone-plans']).toBe('node scripts/phone-plans.mjs');
 		expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`libphonenumber-js ${LIBPHONENUMBER_VERSION}'s metadata`);
 	});
 });

@@ -11,6 +11,12 @@ export type PlanFit = { fits: true; code: string } | { fits: false; code?: strin
 
 const lengthsOf = (plan: Readonly<Record<number, string>>) => Object.keys(plan).map(Number);
 
+/** The fewest digits, country code included, a number has in any plan (the sandbox's Phone pattern starts there too). */
+export const SHORTEST_NUMBER = Math.min(...Object.entries(PLANS).flatMap(([code, plan]) => lengthsOf(plan).map((length) => code.length + length)));
+
+/** The most digits E.164 allows in a phone number, country code included (the plans never exceed it). */
+export const E164_MAX_DIGITS = 15;
+
 /** "8, 10 or 11"; runs of three or more as "1 to 9". */
 function list(items: number[]): string {
 	const parts: string[] = [];
