@@ -1,9 +1,10 @@
 // The sandbox's inbox page, like Mailpit for e-mail: every message the service sent on any channel
 // (and every CRM lead), newest first, with its links clickable, and the short links created.
 // Served by server.ts at GET / and /inbox; the short links at GET /s/<idUrl> redirect (302) to
-// their long URL. Everything shown is escaped (messages are user content) and the API token is
-// never shown, even inside a message.
-import { randomBytes } from 'crypto';
+// their long URL. Everything shown is escaped (messages are user content), and no API token this
+// sandbox ever issued is shown, even inside a message, an idUrl or an attribute: every string a
+// page renders goes through hide() (`show`), and so does the JSON of GET /__sandbox/messages.
+import { createHash, randomBytes } from 'crypto';
 import type * as http from 'http';
 
 import type { CrmLead, SandboxState, SentMessage, ShortLink } from './state';
@@ -23,13 +24,15 @@ const URL_IN_TEXT = /https?:\/\/[^\s<>"'`]+/g;
 const TRAILING = /[.,;:!?)\]}]+$/;
 
 export type InboxChannel = SentMessage['channel'] | 'crm';
-const CHANNEL_LABELS: Record<InboxChannel, string> = {
-	sms: 'SMS',
-	legacy: 'Chatapp (legacy)',
-	socialnet: 'Socialnet',
-	livechat: 'Live chat',
-	crm: 'CRM lead',
-};
+/** A Map, not an object: `?channel=constructor` must not find an inherited property. */
+const CHANNEL_LABELS = new Map<InboxChannel, string>([
+	['sms', 'SMS'],
+	['legacy', 'Chatapp (legacy)'],
+	['socialnet', 'Socialnet'],
+	['livechat', 'Live chat'],
+	['crm', 'CRM lead'],
+]);
+const isInboxChannel = (name: string): name is InboxChannel => CHANNEL_LABELS.has(name as InboxChannel);
 
 export interface InboxEntry {
 	id: string;
@@ -87,21 +90,57 @@ export function inboxEntries(state: SandboxState): InboxEntry[] {
 	return entries;
 }
 
-/** Changes when the inbox would show something new: the page reloads then. */
+/**
+ * Changes whenever the inbox would show something else: the page reloads then. A digest of what
+ * the page shows (every entry with its fields, every short link), so that any change counts: a
+ * new message, a status changed, a short link updated to a URL of the same length, a change made
+ * by hand to the state. `epoch` counts resets.
+ */
 export function inboxStamp(state: SandboxState, epoch: number): string {
-	const links = [...state.shortLinks.values()].reduce((n, link) => n + link.longUrl.length, 0);
-	return `${epoch}.${state.sentAt.size}.${state.sentMessages.size}.${state.crmLeads.size}.${state.shortLinks.size}.${links}`;
+	const shown = JSON.stringify([inboxEntries(state), [...state.shortLinks.values()]]);
+	return `${epoch}.${createHash('sha256').update(shown).digest('base64url').slice(0, 22)}`;
 }
 
 export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** The text with every occurrence of the secrets hidden. */
-function hide(text: string, secrets: readonly string[]): string {
-	let out = text;
-	for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[token hidden]');
-	return out;
+/** What a secret is replaced with wherever it would show. */
+export const HIDDEN = '[token hidden]';
+
+/**
+ * The text with every occurrence of the secrets (of 4 characters or more) hidden, in one pass,
+ * the longest first: a token inside another goes with it.
+ */
+export function hide(text: string, secrets: readonly string[]): string {
+	return hider(secrets)(text);
+}
+
+/** hide() for these secrets, its pattern built once (a page hides hundreds of strings). */
+function hider(secrets: readonly string[]): (text: string) => string {
+	const hidden = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+	if (hidden.length === 0) return (text) => text;
+	const pattern = new RegExp(hidden.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+	return (text) => text.replace(pattern, HIDDEN);
+}
+
+/** The value with the secrets hidden in every string of it, keys too (for JSON). */
+export function hideAll(value: unknown, secrets: readonly string[]): unknown {
+	const hideIn = hider(secrets);
+	const walk = (item: unknown): unknown => {
+		if (typeof item === 'string') return hideIn(item);
+		if (Array.isArray(item)) return item.map(walk);
+		if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, inner]) => [hideIn(key), walk(inner)]));
+		return item;
+	};
+	return walk(value);
+}
+
+/** How a page shows a string, in an element or as an attribute's value: the secrets hidden, then escaped. */
+type Show = (text: string) => string;
+function showing(secrets: readonly string[]): Show {
+	const hideIn = hider(secrets);
+	return (text) => escapeHtml(hideIn(text));
 }
 
 /** An http(s) address as a browser may follow it, or undefined. */
@@ -114,22 +153,33 @@ function webAddress(text: string): string | undefined {
 	}
 }
 
-const anchor = (href: string, label: string, attributes = '') =>
-	`<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer"${attributes}>${escapeHtml(label)}</a>`;
+/** `href` and `label` shown (a web address's normal form could differ from the text hidden in it). */
+const anchor = (show: Show, href: string, label: string, attributes = '') =>
+	`<a href="${show(href)}" target="_blank" rel="noopener noreferrer"${attributes}>${show(label)}</a>`;
 
-/** Escaped text whose web addresses are links (a short link of the sandbox resolves by its redirect). */
-export function linkify(text: string): string {
+/** An address as a link when a browser may follow it (the secrets hidden first), else as text. */
+function linkOrText(show: Show, secrets: readonly string[], address: string): string {
+	const hidden = hide(address, secrets);
+	const href = webAddress(hidden);
+	return href ? anchor(show, href, hidden) : show(hidden);
+}
+
+/** Shown text whose web addresses are links (a short link of the sandbox resolves by its redirect). */
+export function linkify(text: string, secrets: readonly string[]): string {
+	const show = showing(secrets);
+	// Hidden as a whole first: no secret escapes by straddling an address's edge.
+	const hidden = hide(text, secrets);
 	let html = '';
 	let last = 0;
-	for (const match of text.matchAll(URL_IN_TEXT)) {
+	for (const match of hidden.matchAll(URL_IN_TEXT)) {
 		const raw = match[0].replace(TRAILING, '');
 		const start = match.index ?? 0;
 		const href = webAddress(raw);
 		if (!href) continue;
-		html += escapeHtml(text.slice(last, start)) + anchor(href, raw, ' data-testid="message-link"');
+		html += show(hidden.slice(last, start)) + anchor(show, href, raw, ' data-testid="message-link"');
 		last = start + raw.length;
 	}
-	return html + escapeHtml(text.slice(last));
+	return html + show(hidden.slice(last));
 }
 
 /** The short link of this sandbox that `link` is, if it is one. */
@@ -138,42 +188,42 @@ function shortLinkOf(link: string, state: SandboxState): ShortLink | undefined {
 	return undefined;
 }
 
-function timeCell(at: number | undefined): string {
+function timeCell(show: Show, at: number | undefined): string {
 	if (at === undefined) return '<span class="muted">time unknown</span>';
 	const iso = new Date(at).toISOString();
-	return `<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time>`;
+	return `<time datetime="${show(iso)}">${show(`${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`)}</time>`;
 }
 
+/** Found in the text as sent (a short link whose idUrl is a token still leads to its long URL); shown hidden. */
 function answerBlock(entry: InboxEntry, state: SandboxState, secrets: readonly string[]): string {
 	const link = ANSWER_LEAD.exec(entry.text)?.[1];
 	if (!link) return '';
+	const show = showing(secrets);
 	const short = shortLinkOf(link, state);
 	const target = webAddress(hide(short ? short.longUrl : link, secrets));
 	if (!target) return '';
-	const via = short ? ` <span class="muted">(the short link <code>${escapeHtml(short.idUrl)}</code> leads there)</span>` : '';
-	return `<p class="answer">${anchor(target, 'Open answer page', ' class="button" data-testid="answer-link"')}${via}</p>`;
+	const via = short ? ` <span class="muted">(the short link <code>${show(short.idUrl)}</code> leads there)</span>` : '';
+	return `<p class="answer">${anchor(show, target, 'Open answer page', ' class="button" data-testid="answer-link"')}${via}</p>`;
 }
 
 function entryRow(entry: InboxEntry, state: SandboxState, secrets: readonly string[]): string {
-	const text = hide(entry.text, secrets);
-	const details = entry.details
-		.map(([name, value]) => `<span><b>${escapeHtml(name)}</b> ${linkify(hide(value, secrets))}</span>`)
-		.join(' ');
-	const kind = entry.type && !['text', 'chat', 'lead'].includes(entry.type) ? ` <span class="tag">${escapeHtml(entry.type)}</span>` : '';
-	return `<li class="message" data-testid="message" data-channel="${entry.channel}" data-id="${escapeHtml(entry.id)}" data-to="${escapeHtml(hide(entry.to, secrets))}">
-<div class="head"><span class="channel ch-${entry.channel}">${CHANNEL_LABELS[entry.channel]}</span>${kind}
-<span class="to">to <b data-testid="recipient">${escapeHtml(hide(entry.to, secrets))}</b></span>
-<span class="muted">on ${escapeHtml(hide(entry.instance ?? '', secrets))} · ${escapeHtml(entry.status ?? '')}</span>
-<span class="when">${timeCell(entry.at)}</span></div>
-<div class="text" data-testid="message-text">${linkify(text)}</div>
-${details ? `<div class="details">${details}</div>` : ''}${answerBlock({ ...entry, text }, state, secrets)}</li>`;
+	const show = showing(secrets);
+	const details = entry.details.map(([name, value]) => `<span><b>${show(name)}</b> ${linkify(value, secrets)}</span>`).join(' ');
+	const kind = entry.type && !['text', 'chat', 'lead'].includes(entry.type) ? ` <span class="tag">${show(entry.type)}</span>` : '';
+	const channel = show(entry.channel);
+	return `<li class="message" data-testid="message" data-channel="${channel}" data-id="${show(entry.id)}" data-to="${show(entry.to)}">
+<div class="head"><span class="channel ch-${channel}">${show(CHANNEL_LABELS.get(entry.channel) ?? entry.channel)}</span>${kind}
+<span class="to">to <b data-testid="recipient">${show(entry.to)}</b></span>
+<span class="muted">on ${show(entry.instance ?? '')} · ${show(entry.status ?? '')}</span>
+<span class="when">${timeCell(show, entry.at)}</span></div>
+<div class="text" data-testid="message-text">${linkify(entry.text, secrets)}</div>
+${details ? `<div class="details">${details}</div>` : ''}${answerBlock(entry, state, secrets)}</li>`;
 }
 
 function shortLinkRow(link: ShortLink, secrets: readonly string[]): string {
-	const long = hide(link.longUrl, secrets);
-	const longHref = webAddress(long);
-	return `<tr data-testid="short-link" data-id="${escapeHtml(link.idUrl)}"><td><code>${escapeHtml(link.idUrl)}</code></td>
-<td>${anchor(link.shortUrl, link.shortUrl)}</td><td>${longHref ? anchor(longHref, long) : escapeHtml(long)}</td></tr>`;
+	const show = showing(secrets);
+	return `<tr data-testid="short-link" data-id="${show(link.idUrl)}"><td><code>${show(link.idUrl)}</code></td>
+<td>${linkOrText(show, secrets, link.shortUrl)}</td><td>${linkOrText(show, secrets, link.longUrl)}</td></tr>`;
 }
 
 const STYLE = `
@@ -223,7 +273,7 @@ const SCRIPT = `
 export interface InboxOptions {
 	/** The sandbox's address, `http://127.0.0.1:8787`. */
 	url: string;
-	/** Never shown: hidden wherever they appear (the current and initial API tokens). */
+	/** Never shown: hidden wherever they appear (every API token the sandbox issued). */
 	secrets: readonly string[];
 	stamp: string;
 	/** Only this channel; undefined for all. */
@@ -231,43 +281,53 @@ export interface InboxOptions {
 	limit: number;
 }
 
+/** `?channel=` (one of the inbox's channels, else all) and `?limit=` (a positive integer, else INBOX_LIMIT). */
 export function parseInboxQuery(query: URLSearchParams): { channel?: InboxChannel; limit: number } {
 	const channel = query.get('channel') ?? '';
 	const limit = Number(query.get('limit'));
 	return {
-		...(channel in CHANNEL_LABELS && { channel: channel as InboxChannel }),
+		...(isInboxChannel(channel) && { channel }),
 		limit: Number.isInteger(limit) && limit > 0 ? limit : INBOX_LIMIT,
 	};
 }
 
-export function renderInbox(state: SandboxState, options: InboxOptions): string {
+/** A page, and the nonce its own style and script carry (for the Content-Security-Policy). */
+export interface Page {
+	html: string;
+	nonce: string;
+}
+
+export function renderInbox(state: SandboxState, options: InboxOptions): Page {
+	const show = showing(options.secrets);
 	const all = inboxEntries(state);
 	const chosen = options.channel ? all.filter((entry) => entry.channel === options.channel) : all;
 	const shown = chosen.slice(0, options.limit);
 	const counts = new Map<InboxChannel, number>();
 	for (const entry of all) counts.set(entry.channel, (counts.get(entry.channel) ?? 0) + 1);
 	const tab = (channel: InboxChannel | undefined, label: string, n: number) =>
-		`<a href="${channel ? `/inbox?channel=${channel}` : '/inbox'}"${options.channel === channel ? ' class="on"' : ''}>${label} (${n})</a>`;
-	const tabs = [tab(undefined, 'All', all.length), ...(Object.keys(CHANNEL_LABELS) as InboxChannel[]).filter((channel) => counts.has(channel)).map((channel) => tab(channel, CHANNEL_LABELS[channel], counts.get(channel)!))].join('');
-	const more = chosen.length > shown.length ? `<p class="muted">The newest ${shown.length} of ${chosen.length}: <a href="?${options.channel ? `channel=${options.channel}&amp;` : ''}limit=${chosen.length}">show all</a>.</p>` : '';
+		`<a href="${show(channel ? `/inbox?channel=${channel}` : '/inbox')}"${options.channel === channel ? ' class="on"' : ''}>${show(`${label} (${n})`)}</a>`;
+	const tabs = [tab(undefined, 'All', all.length), ...[...CHANNEL_LABELS].filter(([channel]) => counts.has(channel)).map(([channel, label]) => tab(channel, label, counts.get(channel)!))].join('');
+	const more = chosen.length > shown.length
+		? `<p class="muted">${show(`The newest ${shown.length} of ${chosen.length}:`)} <a href="${show(`?${options.channel ? `channel=${options.channel}&` : ''}limit=${chosen.length}`)}">show all</a>.</p>`
+		: '';
 	const list = shown.length
 		? `<ol data-testid="messages">${shown.map((entry) => entryRow(entry, state, options.secrets)).join('\n')}</ol>${more}`
 		: '<p class="empty" data-testid="no-messages">No message sent yet. Run a workflow that sends one: it shows up here within 2 seconds.</p>';
 	const links = [...state.shortLinks.values()].reverse();
 	const nonce = randomBytes(16).toString('base64');
-	return `<!doctype html>
+	const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Sandbox inbox (${all.length})</title>
+<title>${show(`Sandbox inbox (${all.length})`)}</title>
 <noscript><meta http-equiv="refresh" content="10"></noscript>
 <style nonce="${nonce}">${STYLE}</style></head>
-<body data-stamp="${escapeHtml(options.stamp)}">
+<body data-stamp="${show(options.stamp)}">
 <header><h1>Sandbox inbox</h1>
-<p>What the Conversational Messaging sandbox at ${escapeHtml(options.url)} sent, newest first, on every channel. Links in messages open; short links lead to their long address. It refreshes by itself.
+<p>What the Conversational Messaging sandbox at ${show(options.url)} sent, newest first, on every channel. Links in messages open; short links lead to their long address. It refreshes by itself.
 As JSON: <a href="/__sandbox/messages">/__sandbox/messages</a>.</p></header>
 <main>
 <nav>${tabs}</nav>
 ${list}
-<h2>Short links (${links.length})</h2>
+<h2>${show(`Short links (${links.length})`)}</h2>
 <div class="table"><table data-testid="short-links"><thead><tr><th>idUrl</th><th>Short link</th><th>Leads to</th></tr></thead><tbody>
 ${links.map((link) => shortLinkRow(link, options.secrets)).join('\n')}
 </tbody></table></div>
@@ -275,9 +335,13 @@ ${links.map((link) => shortLinkRow(link, options.secrets)).join('\n')}
 <script nonce="${nonce}">${SCRIPT}</script>
 </body></html>
 `;
+	return { html, nonce };
 }
 
-/** Headers of every page: no script but ours, nothing framed, no address handed on to the pages linked. */
+/**
+ * Headers of every page: no script but ours, nothing framed, no address handed on to the pages
+ * linked. With a nonce, only the style and script that carry it; without, no script at all.
+ */
 function pageHeaders(html: string, nonce?: string): http.OutgoingHttpHeaders {
 	const scripts = nonce ? `'nonce-${nonce}'` : "'none'";
 	return {
@@ -290,26 +354,28 @@ function pageHeaders(html: string, nonce?: string): http.OutgoingHttpHeaders {
 	};
 }
 
-export function sendHtml(res: http.ServerResponse, status: number, html: string, head: boolean): void {
-	const nonce = /<script nonce="([^"]+)">/.exec(html)?.[1];
+/** `nonce`: the one the page's style and script carry (renderInbox's); none for a page without script. */
+export function sendHtml(res: http.ServerResponse, status: number, html: string, head: boolean, nonce?: string): void {
 	res.writeHead(status, pageHeaders(html, nonce));
 	res.end(head ? undefined : html);
 }
 
-function notFoundPage(idUrl: string, url: string): string {
+function notFoundPage(idUrl: string, url: string, secrets: readonly string[]): string {
+	const show = showing(secrets);
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Short link not found</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:24px;color:#1d2330}</style></head>
-<body><h1>Short link not found</h1><p>The sandbox at ${escapeHtml(url)} has no short link <code>${escapeHtml(idUrl)}</code> (a reset forgets the links created).</p>
+<body><h1>Short link not found</h1><p>The sandbox at ${show(url)} has no short link <code>${show(idUrl)}</code> (a reset forgets the links created).</p>
 <p><a href="/inbox">The inbox</a> lists the short links it has.</p></body></html>
 `;
 }
 
 function notWebPage(link: ShortLink, secrets: readonly string[]): string {
+	const show = showing(secrets);
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not a web address</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:24px;color:#1d2330}</style></head>
-<body><h1>Not a web address</h1><p>The short link <code>${escapeHtml(link.idUrl)}</code> leads to <code>${escapeHtml(hide(link.longUrl, secrets))}</code>, which a browser cannot open.</p></body></html>
+<body><h1>Not a web address</h1><p>The short link <code>${show(link.idUrl)}</code> leads to <code>${show(link.longUrl)}</code>, which a browser cannot open.</p></body></html>
 `;
 }
 
@@ -328,7 +394,7 @@ export function serveShortLink(res: http.ServerResponse, path: string, head: boo
 	}
 	const link = state.shortLinks.get(idUrl);
 	if (!link) {
-		sendHtml(res, 404, notFoundPage(idUrl, url), head);
+		sendHtml(res, 404, notFoundPage(idUrl, url, secrets), head);
 		return true;
 	}
 	const target = webAddress(link.longUrl);

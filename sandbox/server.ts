@@ -11,7 +11,7 @@ import { describeError, loadContract } from './contract';
 import { FaultList, parseFaults, sendFault, startElsewhere, type ElsewhereRequest, type Fault } from './faults';
 import { makeHandlers, ServiceError, viewResearcher, type Body, type OperationId } from './handlers';
 import { errorEnvelope, readBody, sendJson } from './http-io';
-import { INBOX_PATHS, INBOX_STAMP_PATH, inboxStamp, parseInboxQuery, renderInbox, sendHtml, serveShortLink } from './inbox';
+import { hideAll, INBOX_PATHS, INBOX_STAMP_PATH, inboxStamp, parseInboxQuery, renderInbox, sendHtml, serveShortLink } from './inbox';
 import { Outage, parseOutageBody } from './outage';
 import { parseRateLimitBody, RateLimiter, sendRefusal, type RateLimit, type Refusal } from './rate-limit';
 import { makeRng, seedState, SHORT_LINK_PATH, type SandboxState } from './state';
@@ -171,6 +171,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	/** Counts resets, for the inbox page to notice one. */
 	let epoch = 0;
 	let token = initialToken;
+	/** Every API token this sandbox issued (rotated out or not, across resets): never shown on its pages. */
+	const issuedTokens = new Set<string>([initialToken]);
 	const faults = new FaultList();
 	const limiter = new RateLimiter(options.rateLimit ?? null);
 	const requests: RecordedRequest[] = [];
@@ -215,6 +217,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (requests.length > maxRecorded) requests.shift();
 	};
 
+	/** Every API token issued, never shown on the pages nor in /__sandbox/messages. */
+	const secrets = () => [...issuedTokens];
+
 	const control = async (req: http.IncomingMessage, res: http.ServerResponse, path: string, raw: string) => {
 		const route = `${req.method} ${path}`;
 		if (route === 'GET /__sandbox/requests') return sendJson(res, 200, stats);
@@ -226,7 +231,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				return at === undefined ? {} : { sentAt: new Date(at).toISOString() };
 			};
 			const messages = [...state.sentMessages.values()].reverse().map((m) => ({ ...m, ...sentAt(m.id) }));
-			return sendJson(res, 200, { inbox: `${url}/`, messages, shortLinks: [...state.shortLinks.values()] });
+			// Linked from the inbox: the tokens hidden as there.
+			return sendJson(res, 200, hideAll({ inbox: `${url}/`, messages, shortLinks: [...state.shortLinks.values()] }, secrets()));
 		}
 		if (route === 'POST /__sandbox/rotate-token') return sendJson(res, 200, { token: sandbox.rotateToken() });
 		if (route === 'POST /__sandbox/reset') {
@@ -261,16 +267,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return sendJson(res, 404, { error: `no sandbox control route ${route}` });
 	};
 
-	/** The API tokens, never shown on the pages. */
-	const secrets = () => [token, initialToken];
-
 	/** The pages for people (inbox, short links): true when `path` is one, answered. Not API requests: not recorded. */
 	const page = (req: http.IncomingMessage, res: http.ServerResponse, path: string, rawQuery: string): boolean => {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return false;
 		const head = req.method === 'HEAD';
 		if (INBOX_PATHS.includes(path)) {
-			const html = renderInbox(state, { url, secrets: secrets(), stamp: inboxStamp(state, epoch), ...parseInboxQuery(new URLSearchParams(rawQuery)) });
-			sendHtml(res, 200, html, head);
+			const { html, nonce } = renderInbox(state, { url, secrets: secrets(), stamp: inboxStamp(state, epoch), ...parseInboxQuery(new URLSearchParams(rawQuery)) });
+			sendHtml(res, 200, html, head, nonce);
 			return true;
 		}
 		if (path === INBOX_STAMP_PATH) {
@@ -431,6 +434,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		rotateToken: () => {
 			token = `tok${rng.chars(21)}`;
+			issuedTokens.add(token);
 			return token;
 		},
 		injectFault: (fault) => faults.add(fault),
@@ -452,6 +456,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			state = seedState(rng, options.campaigns ?? 23, shortLinkBase);
 			epoch++;
 			token = initialToken;
+			issuedTokens.add(token);
 			faults.clear();
 			limiter.set(options.rateLimit ?? null);
 			requests.length = 0;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
+import { hide, hideAll, inboxStamp, parseInboxQuery, renderInbox, INBOX_LIMIT } from '../../sandbox/inbox';
 import { useSandbox } from '../helpers/sandbox';
 
 const TOKEN = 'inboxSecretToken2026';
@@ -155,6 +156,16 @@ describe('the inbox page', () => {
 		expect(newest.map((row) => row.channel)).toEqual(['crm', 'livechat']);
 	});
 
+	it('?channel= takes only its own channels: a built-in name such as constructor lists them all', async () => {
+		await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: 'one' });
+		for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+			expect(parseInboxQuery(new URLSearchParams({ channel: name }))).toEqual({ limit: INBOX_LIMIT });
+			const rows = rowsOf((await get(`/inbox?channel=${name}`)).text);
+			expect({ name, channels: rows.map((row) => row.channel) }).toEqual({ name, channels: ['sms'] });
+		}
+		expect(parseInboxQuery(new URLSearchParams('channel=crm&limit=3'))).toEqual({ channel: 'crm', limit: 3 });
+	});
+
 	it('escapes the HTML of messages, recipients and links', async () => {
 		await api('/v1/sms', { type: 'text', to: '573001234567', instance: '<i>line</i>', body: '<script>alert(1)</script> & <b>bold</b> "quoted" https://x.example/?a=1&b=<2>' });
 		await api('/v1/short', { longUrl: 'https://example.com/"><script>alert(2)</script>', idUrl: '<img src=x onerror=alert(3)>' });
@@ -171,6 +182,25 @@ describe('the inbox page', () => {
 		expect(policy).not.toContain("script-src 'unsafe-inline'");
 	});
 
+	it("sends the nonce renderInbox gave the page's style and script in its Content-Security-Policy", async () => {
+		const options = { url: sandbox().url, secrets: [TOKEN], stamp: inboxStamp(sandbox().state, 0), limit: 10 };
+		const { html, nonce } = renderInbox(sandbox().state, options);
+		expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+		expect(html).toContain(`<style nonce="${nonce}">`);
+		expect(html).toContain(`<script nonce="${nonce}">`);
+		expect(renderInbox(sandbox().state, options).nonce).not.toBe(nonce);
+
+		// A message that looks like a nonced script stays text, and the header's nonce is the page's.
+		await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: '<script nonce="forged">alert(1)</script>' });
+		const page = await get('/');
+		const policy = page.headers.get('content-security-policy') ?? '';
+		const sent = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+		expect(sent).toBeDefined();
+		expect(page.text).toContain(`<script nonce="${sent}">`);
+		expect(policy).toContain(`style-src 'nonce-${sent}'`);
+		expect(policy).not.toContain('forged');
+	});
+
 	it('never shows the API token, even inside a message', async () => {
 		await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: `the token is ${TOKEN}` });
 		await api('/v1/crm', { to: '573001234567@c.us', instance: 'crm-1', text: `lead ${TOKEN}`, area: 'sales', channel: 'chatapp' });
@@ -181,6 +211,59 @@ describe('the inbox page', () => {
 		expect(page).not.toContain(TOKEN);
 		expect(page).not.toContain(rotated);
 		expect(rowsOf(page).map((row) => row.text)).toEqual(['the new one is [token hidden]', 'lead [token hidden]', 'the token is [token hidden]']);
+	});
+
+	it('never shows a token rotated out in between (rotated twice), nor one that came back with a reset', async () => {
+		const first = sandbox().rotateToken();
+		await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: `first ${first}` });
+		const second = sandbox().rotateToken();
+		expect(second).not.toBe(first);
+		await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: `${first} then ${second}, and ${TOKEN}` });
+		await api('/v1/short', { longUrl: `https://example.com/?t=${first}`, idUrl: first });
+		const page = (await get('/inbox')).text;
+		for (const token of [TOKEN, first, second]) expect(page).not.toContain(token);
+		expect(rowsOf(page).map((row) => row.text)).toEqual(['[token hidden] then [token hidden], and [token hidden]', 'first [token hidden]']);
+
+		// A reset brings the initial token back; the rotated ones stay hidden all the same.
+		sandbox().reset();
+		sandbox().state.sentMessages.set('by-hand', { id: 'by-hand', channel: 'sms', to: second, type: 'text', body: `${first} ${second}`, instance: first, status: 'sent', extra: { [first]: second } });
+		const after = (await get('/inbox')).text;
+		for (const token of [TOKEN, first, second]) expect(after).not.toContain(token);
+	});
+
+	it('never shows the token as an idUrl: not in the short links, the data-id attribute, the answer link nor the 404 page', async () => {
+		const link = await api('/v1/short', { longUrl: 'https://example.com/answer', idUrl: TOKEN });
+		expect(link.shortUrl).toBe(`${sandbox().url}/s/${TOKEN}`);
+		await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: `Approve?\n\nAnswer here: ${link.shortUrl}` });
+		const page = (await get('/inbox')).text;
+		expect(page).not.toContain(TOKEN);
+		expect(page).toContain('data-testid="short-link" data-id="[token hidden]"');
+		// The answer page is still one click away: the short link is found by its real address.
+		const [row] = rowsOf(page);
+		expect(row.answer).toBe('https://example.com/answer');
+		expect(row.text).toBe(`Approve?\n\nAnswer here: ${sandbox().url}/s/[token hidden]`);
+
+		const missing = await get(`/s/${sandbox().rotateToken()}`);
+		expect(missing.status).toBe(404);
+		expect(missing.text).toContain('[token hidden]');
+		expect(missing.text).not.toContain(sandbox().token);
+	});
+
+	it('hides each secret whole, the longest first, whatever its characters; in JSON keys and values alike', () => {
+		expect(hide('a.c+1234 a.c+12345 ab.c+1234', ['a.c+1234', 'a.c+12345', 'abc'])).toBe('[token hidden] [token hidden] ab.c+1234');
+		expect(hideAll({ list: ['x tok1', { tok1: 2 }], n: 1, none: null }, ['tok1'])).toEqual({ list: ['x [token hidden]', { '[token hidden]': 2 }], n: 1, none: null });
+	});
+
+	it('and neither does GET /__sandbox/messages, which it links to', async () => {
+		const first = sandbox().rotateToken();
+		await api('/v1/sms', { type: 'text', to: '573001234567', body: `${TOKEN} ${first}`, instance: `line-${first}` });
+		const second = sandbox().rotateToken();
+		await api('/v1/short', { longUrl: `https://example.com/?t=${second}`, idUrl: first });
+		const text = await (await fetch(`${sandbox().url}/__sandbox/messages`)).text();
+		for (const token of [TOKEN, first, second]) expect(text).not.toContain(token);
+		const json = JSON.parse(text) as { messages: Array<{ body: string }>; shortLinks: Array<{ idUrl: string; longUrl: string }> };
+		expect(json.messages[0]).toMatchObject({ body: '[token hidden] [token hidden]', instance: 'line-[token hidden]' });
+		expect(json.shortLinks.at(-1)).toMatchObject({ idUrl: '[token hidden]', longUrl: 'https://example.com/?t=[token hidden]' });
 	});
 
 	it("shows a Send and Wait question's answer page one click away, behind the node's short link", async () => {
@@ -228,6 +311,27 @@ describe('the inbox page', () => {
 		expect(second).not.toBe(first);
 		sandbox().reset();
 		expect(await stamp()).not.toBe(second);
+	});
+
+	it('its stamp changes with what the page shows even when no size does: a same-length short link update, a status', async () => {
+		const stamp = async () => ((await (await fetch(`${sandbox().url}/inbox/stamp`)).json()) as { stamp: string }).stamp;
+		await api('/v1/short', { longUrl: 'https://example.com/a', idUrl: 'same-size' });
+		const sent = await api('/v1/sms', { type: 'text', to: '573001234567', instance: 'sms-1', body: 'x' });
+		const before = await stamp();
+		expect(await stamp()).toBe(before);
+		const res = await fetch(`${sandbox().url}/v1/short`, {
+			method: 'PATCH',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ token: TOKEN, idUrl: 'same-size', longUrl: 'https://example.com/b' }),
+		});
+		expect(res.status).toBe(200);
+		const updated = await stamp();
+		expect(updated).not.toBe(before);
+		expect((await get('/')).text).toContain(`data-stamp="${updated}"`);
+
+		const message = sandbox().state.sentMessages.get(sent.id)!;
+		message.status = message.status === 'sent' ? 'queued' : 'sent';
+		expect(await stamp()).not.toBe(updated);
 	});
 });
 
