@@ -32,10 +32,11 @@ export const CAMPAIGN_RECORD_FIELDS = {
 /**
  * What a campaign ID typed By ID must look like. The document gives no format; an ID with a space
  * inside is taken to be a campaign's name typed in the wrong place (space around it is fine: the
- * node trims it). n8n anchors the regex with ^ and $.
+ * node trims it). n8n anchors the regex with ^ and $. An empty ID matches: n8n's required check
+ * says what is wrong then, and the editor would otherwise show this message next to it.
  */
 export const CAMPAIGN_ID_PATTERN = {
-	regex: '\\s*\\S+\\s*',
+	regex: '\\s*\\S*\\s*',
 	errorMessage: 'A campaign ID has no spaces: pick the campaign From List, or copy its ID from Campaign > Get Many',
 };
 
@@ -43,10 +44,26 @@ export const CAMPAIGN_ID_PATTERN = {
 export const SEARCH_CAMPAIGNS = 'searchCampaigns';
 
 /**
- * Pages of the service read at most by one search for typed text (the service cannot search:
- * the node matches the text itself, and a page of few matches would otherwise look like the end).
+ * Matches a search for typed text gathers before it answers: more rows than n8n's dropdown shows
+ * at once (in n8n 2.41, rows 32 px high in about 236 px: seven), so that the list can be scrolled.
+ * With a search text, n8n 2.41's editor asks for the next page (`paginationToken`) only when the
+ * list is scrolled to its bottom; a list too short to scroll, or "No results", never asks, so a
+ * match on a later page would be out of reach if the search answered with fewer.
  */
-export const PAGES_PER_SEARCH = 5;
+export const SEARCH_SCREENFUL = 10;
+
+/**
+ * The most pages, and time, one search for typed text spends looking for a screenful of matches.
+ * The service has no search parameter: the node reads the list page by page and matches the text
+ * itself, and the editor searches anew, from page 1, after every pause in typing. The caps bound
+ * what one search costs: requests to the service, which count against the account's rate limit
+ * (50 pages: 2,500 campaigns, read one after another), and the time the editor shows its spinner.
+ * A search stopped by a cap answers with the matches it has and a `paginationToken`, which the
+ * editor uses only if the list can be scrolled (see above): in a larger account, a search whose
+ * few matches all lie past the 2,500th campaign shows none, and the campaign is entered By ID.
+ */
+export const SEARCH_PAGE_CAP = 50;
+export const SEARCH_TIME_CAP_MS = 10_000;
 
 /** How long the editor waits for a page of campaigns. */
 const PAGE_TIMEOUT_MS = 20_000;
@@ -134,7 +151,8 @@ async function readPage(this: ILoadOptionsFunctions, page: number, credentials: 
 
 /**
  * Campaign ID's From List: the campaigns, page by page (`paginationToken`), as the service lists
- * them; with a search text, those whose name or ID contains it, in any case.
+ * them, one page per call; with a search text, those whose name or ID contains it, in any case,
+ * read on until a screenful of them, the end of the list or a cap (see above).
  */
 export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME);
@@ -142,7 +160,8 @@ export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: stri
 	const matches = (item: INodeListSearchItems) => !wanted || item.name.toLowerCase().includes(wanted) || String(item.value).toLowerCase().includes(wanted);
 	let { page, previousFirst } = readMark(paginationToken);
 	const results: INodeListSearchItems[] = [];
-	for (let read = 0; read < (wanted ? PAGES_PER_SEARCH : 1) && results.length < CAMPAIGN_PAGE_SIZE; read++) {
+	const started = Date.now();
+	for (let read = 1; ; read++) {
 		const records = await readPage.call(this, page, credentials);
 		const items = records.map(listItem);
 		if (records.length && items.every((item) => item === undefined)) {
@@ -164,6 +183,7 @@ export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: stri
 		// A page shorter than asked for is the last.
 		if (records.length < CAMPAIGN_PAGE_SIZE) return { results };
 		page++;
+		if (!wanted || results.length >= SEARCH_SCREENFUL || read >= SEARCH_PAGE_CAP || Date.now() - started >= SEARCH_TIME_CAP_MS) break;
 	}
 	return { results, paginationToken: JSON.stringify({ page, previousFirst } satisfies PageMark) };
 }

@@ -3,12 +3,13 @@
  * for the editor, with a real credential against the sandbox), and Get and Get Details reading the
  * locator's value through n8n's engine.
  */
-import type { IDataObject, INodeListSearchItems, INodeParameterResourceLocator } from 'n8n-workflow';
+import type { IDataObject, INode, INodeListSearchItems, INodeParameterResourceLocator } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { CAMPAIGN_PAGE_SIZE } from '../../../../nodes/ConversationalMessaging/resources/campaign/getAll';
-import { CAMPAIGN_ID_PATTERN, PAGES_PER_SEARCH, SEARCH_CAMPAIGNS, TOKEN_REFUSED } from '../../../../nodes/ConversationalMessaging/resources/campaign/search';
+import { CAMPAIGN_ID_PATTERN, SEARCH_CAMPAIGNS, SEARCH_SCREENFUL, TOKEN_REFUSED } from '../../../../nodes/ConversationalMessaging/resources/campaign/search';
 import type { ListSearchOptions } from '../../../helpers/engine';
-import { ENGINE_MAJOR, searchList } from '../../../helpers/engine';
+import { ENGINE_MAJOR, NODE_TYPE, loadNodeType, searchList } from '../../../helpers/engine';
 import { expectTokenWhereDocumented, jsonOf, onlyRequest, useSandbox } from '../../../helpers/sandbox';
 import { closedPortUrl } from '../../../reliability/operations';
 
@@ -63,34 +64,38 @@ describe('Campaign ID list (From List)', () => {
 
 	it('walks the pages with the pagination token, each campaign once, and ends at the short page', async () => {
 		const seen: INodeListSearchItems[] = [];
-		const pages: string[] = [];
+		// Without a search text, one page per call: the pages each call read.
+		const pages: string[][] = [];
 		let paginationToken: string | undefined;
 		do {
 			const { result, requests } = await search({ paginationToken });
-			pages.push(...requests.map((request) => String(request.query.page)));
+			pages.push(requests.map((request) => String(request.query.page)));
 			seen.push(...result.results);
 			paginationToken = result.paginationToken;
 		} while (paginationToken !== undefined && pages.length < 10);
-		expect(pages).toEqual(['1', '2', '3']);
+		expect(pages).toEqual([['1'], ['2'], ['3']]);
 		expect(seen).toEqual(campaigns().map(asItem));
 	});
 
-	it('filters by name, in any case, and by ID, reading on past pages without a match', async () => {
+	it('filters by name, in any case, and by ID, reading on until a screenful of matches or the end', async () => {
 		const target = campaigns()[CAMPAIGN_PAGE_SIZE * 2 + 5];
 		const word = target.name.split(' ')[0];
 		const { result, requests } = await search({ filter: ` ${word.toUpperCase()} ` });
-		const expected = campaigns().filter((campaign) => campaign.name.toLowerCase().includes(word.toLowerCase()));
-		expect(result.results).toEqual(expected.slice(0, CAMPAIGN_PAGE_SIZE).map(asItem));
-		expect(result.results).toContainEqual(asItem(target));
-		expect(requests.length).toBeLessThanOrEqual(PAGES_PER_SEARCH);
+		// The matches of the pages read, in the list's order; it read on only while it had fewer than a screenful.
+		const inPages = (pages: number) => campaigns().slice(0, CAMPAIGN_PAGE_SIZE * pages).filter((campaign) => campaign.name.toLowerCase().includes(word.toLowerCase()));
+		expect(requests.map((request) => request.query.page)).toEqual(requests.map((_, index) => String(index + 1)));
+		expect(result.results).toEqual(inPages(requests.length).map(asItem));
+		expect(inPages(requests.length - 1).length).toBeLessThan(SEARCH_SCREENFUL);
+		if (result.paginationToken !== undefined) expect(result.results.length).toBeGreaterThanOrEqual(SEARCH_SCREENFUL);
 
+		// One match in the list: every page is read, in one call, to the short last page.
 		const byId = await search({ filter: target.id });
-		expect(byId.result.results).toEqual([asItem(target)]);
-		// The last page is short: nothing more to load.
-		expect(byId.result.paginationToken).toBeUndefined();
+		expect(byId.result).toEqual({ results: [asItem(target)] });
+		expect(byId.requests).toHaveLength(3);
 
 		const none = await search({ filter: 'no campaign is called this' });
 		expect(none.result).toEqual({ results: [] });
+		expect(none.requests).toHaveLength(3);
 	});
 
 	it('shows the ID of a campaign that has no name', async () => {
@@ -174,9 +179,23 @@ describe('Campaign ID in Get and Get Details', () => {
 		// n8n 1.x's engine says only that the workflow has issues.
 		const issue = (words: string) => (ENGINE_MAJOR >= 2 ? words : 'The workflow has issues');
 		await expect(getBy(locator('list', ''))).rejects.toThrow(issue('Parameter "Campaign ID" is required.'));
+		await expect(getBy(locator('id', ''))).rejects.toThrow(issue('Parameter "Campaign ID" is required.'));
 		await expect(getBy(locator('id', 'Spring Launch 3'))).rejects.toThrow(issue(CAMPAIGN_ID_PATTERN.errorMessage));
 		await expect(getBy(locator('id', 'campaign-03'))).resolves.toMatchObject({ error: undefined });
 		expect(suite.sandbox.requests.length).toBe(before + 1);
+	});
+
+	it("shows the editor only n8n's required issue for an empty By ID, and the pattern's for an ID with a space", () => {
+		// The issues the editor shows next to the field (n8n-workflow's NodeHelpers, as the editor calls it).
+		const nodeType = loadNodeType();
+		const issuesOf = (campaignId: INodeParameterResourceLocator) => {
+			const node: INode = { id: 'n', name: 'Campaign', type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { resource: 'campaign', operation: 'get', campaignId } };
+			return NodeHelpers.getNodeParametersIssues(nodeType.description.properties, node, nodeType.description)?.parameters?.campaignId;
+		};
+		expect(issuesOf(locator('id', ''))).toEqual(['Parameter "Campaign ID" is required.']);
+		expect(issuesOf(locator('list', ''))).toEqual(['Parameter "Campaign ID" is required.']);
+		expect(issuesOf(locator('id', 'Spring Launch 3'))).toEqual([CAMPAIGN_ID_PATTERN.errorMessage]);
+		expect(issuesOf(locator('id', ' campaign-03 '))).toBeUndefined();
 	});
 
 	it('names the field before any request when an expression in the locator gives nothing usable', async () => {
