@@ -2,7 +2,7 @@
  * After the whole suite: every operation of the contract must have been reached by the node,
  * and no request the node sent may have broken the contract. Skipped when jest was asked to
  * run only some test files, since they cannot reach every operation. First, the reliability
- * report is written if the run included every reliability test file.
+ * report is written to .tmp/reliability/ if the run included every reliability test file.
  */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';

@@ -1,5 +1,5 @@
 /**
- * Options > Batching (added by n8n's loader to every declarative node): n8n starts the items in
+ * Settings > Request Options > Batching (n8n's own options, which this node declares itself): n8n starts the items in
  * groups of Items per Batch and waits Batch Interval before starting the next group. Checked on
  * what the sandbox sees, with lower bounds only (a timer never fires much early; it can fire
  * late on a busy machine): no request of group g arrives before g intervals have passed.

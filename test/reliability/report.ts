@@ -1,6 +1,7 @@
 /**
- * Writes docs/RELIABILITY.md from the results the reliability tests left in .tmp/reliability/,
- * at the end of a jest run that ran them all (test/helpers/contract-teardown.ts).
+ * The reliability report from the results the reliability tests left in .tmp/reliability/: written
+ * there at the end of a jest run that ran them all (test/helpers/contract-teardown.ts), and into
+ * docs/RELIABILITY.md only by `npm run report:reliability`.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
@@ -166,11 +167,22 @@ function report(files: ResultsFile[]): string {
 	return sections.filter((line, index, all) => line !== '' || all[index - 1] !== '').join('\n');
 }
 
-/** Writes the report when this run left the results of every reliability test file. */
-export function writeReliabilityReport(): void {
-	if (!existsSync(RESULTS_DIR)) return;
+/**
+ * After a jest run that ran every reliability test file: the report, beside the results in
+ * .tmp/reliability/, so that `npm test` leaves the working tree as it found it. Returns its path.
+ */
+export function writeReliabilityReport(): string | undefined {
+	if (!existsSync(RESULTS_DIR)) return undefined;
 	const present = readdirSync(RESULTS_DIR);
-	if (!EXPECTED_FILES.every((name) => present.includes(`${name}.json`))) return;
+	if (!EXPECTED_FILES.every((name) => present.includes(`${name}.json`))) return undefined;
+	const path = join(RESULTS_DIR, 'RELIABILITY.md');
+	writeFileSync(path, report(readResults()));
+	process.stdout.write(`Reliability report: ${path} (npm run report:reliability puts it in docs/)\n`);
+	return path;
+}
+
+// `npm run report:reliability`: docs/RELIABILITY.md from the results of the last `npm test`.
+if (require.main === module) {
 	mkdirSync(join(REPORT_PATH, '..'), { recursive: true });
 	writeFileSync(REPORT_PATH, report(readResults()));
 	process.stdout.write(`Reliability report: ${REPORT_PATH}\n`);

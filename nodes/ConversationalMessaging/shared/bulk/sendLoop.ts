@@ -32,7 +32,7 @@ import { mergeInto, planRequest } from './plan';
 import type { SendSummary } from './summary';
 import { summaryOf } from './summary';
 
-/** n8n's Options (Batching, Timeout, Proxy, Ignore SSL Issues), added to every declarative node. */
+/** n8n's Request Options (Batching, Timeout, Proxy, Ignore SSL Issues), which this node declares itself (../requestOptions.ts). */
 interface RequestOptionsParameter {
 	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
 	timeout?: number;
