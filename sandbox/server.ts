@@ -147,6 +147,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const recordRequests = options.recordRequests ?? true;
 	const maxRecorded = options.maxRecorded ?? 10_000;
 
+	// Refuses an invalid limit before anything listens (it would be left open).
+	const limiter = new RateLimiter(options.rateLimit ?? null);
 	// Listening first, so that the short links (the seeded one too) carry the sandbox's own address
 	// when the port is chosen by the system (port 0). The requests are handled once all is set up,
 	// below, with no await in between.
@@ -174,7 +176,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	/** Every API token this sandbox issued (rotated out or not, across resets): never shown on its pages. */
 	const issuedTokens = new Set<string>([initialToken]);
 	const faults = new FaultList();
-	const limiter = new RateLimiter(options.rateLimit ?? null);
 	const requests: RecordedRequest[] = [];
 	let stats: SandboxStats;
 	const resetStats = () => {
