@@ -211,7 +211,9 @@ ${rows.join('\n')}
 `;
 }
 
-const fresh = render();
+// Formatted as the rest of the tree (.prettierrc.js), so that `npm run lint` accepts what this writes.
+const prettier = require('prettier');
+const fresh = await prettier.format(render(), { ...(await prettier.resolveConfig(TARGET)), filepath: TARGET });
 const current = (() => {
 	try {
 		return readFileSync(TARGET, 'utf8');

@@ -84,16 +84,33 @@ afterAll(() => rmSync(fixture, { recursive: true, force: true }));
  */
 const env = { ...process.env, NODE_ENV: 'test', PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
 const run = (args: string[], cwd: string) => spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
-const lintScript = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.lint;
+const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 describe("n8n's verification gates", () => {
 	it("`npm run lint` (n8n's CLI config) fails the fixture with each file's known violations", () => {
-		// package.json's lint script, run in the fixture's folder with this package's config.
-		const result = spawnSync('sh', ['-c', `${lintScript} -c ${config} -f json`], { cwd: fixture, env, encoding: 'utf8', timeout: 120_000 });
+		// package.json's n8n lint script (the part of `npm run lint` after Prettier), run in the fixture's folder with this package's config.
+		const result = spawnSync('sh', ['-c', `${scripts['lint:n8n']} -c ${config} -f json`], { cwd: fixture, env, encoding: 'utf8', timeout: 120_000 });
 		expect(result.status).toBe(1);
 		const reports = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null }> }>;
 		const found = Object.fromEntries(reports.map((report) => [relative(fixture, report.filePath), report.messages.map((message) => message.ruleId)]));
 		for (const [file, rules] of Object.entries(EXPECTED_RULES)) expect({ file, found: found[file] }).toEqual({ file, found: expect.arrayContaining(rules) });
+	});
+
+	it('`npm run lint` fails on a file Prettier would format differently, before the n8n rules run', () => {
+		const folder = mkdtempSync(join(tmpdir(), 'format-fixture-'));
+		try {
+			for (const file of ['.prettierrc.js', '.prettierignore']) writeFileSync(join(folder, file), readFileSync(join(root, file)));
+			mkdirSync(join(folder, 'nodes'));
+			writeFileSync(join(folder, 'nodes', 'Formatted.ts'), "export const formatted = { channel: 'sms' };\n");
+			writeFileSync(join(folder, 'nodes', 'Unformatted.ts'), 'export const unformatted = {channel: "sms"}\n');
+			const result = spawnSync('sh', ['-c', scripts.lint], { cwd: folder, env, encoding: 'utf8', timeout: 120_000 });
+			expect(result.status).toBe(1);
+			expect(result.stderr).toContain('nodes/Unformatted.ts');
+			expect(result.stderr).not.toContain('nodes/Formatted.ts');
+			expect(`${result.stdout}${result.stderr}`).not.toMatch(/eslint/i);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
 	});
 
 	it('`npm run lint` gives every file it lints in this package the rule sets and the parser for it', () => {

@@ -1,8 +1,10 @@
 /**
- * Load: 10 000 items of Send SMS through one node execution against the sandbox. No item may be
- * lost or duplicated; the peak memory is measured and printed (not asserted: it depends on the
- * machine). n8n starts every item's request at once unless Batching is set, so this is also the
- * worst case for sockets.
+ * Load: 10 000 items of Send SMS through one node execution (the send loop) against the sandbox.
+ * No item may be lost or duplicated. The memory printed is this Jest worker's: the node, n8n's
+ * engine, and the sandbox serving the 10 000 requests in the same process, after the suites run
+ * before it. It is not asserted (it depends on the machine and on what ran before), and it is not
+ * the README's figure: that one is the node alone, measured by `npm run bench` in a fresh process
+ * with the sandbox in another, minus the same process's peak with 0 items (docs/PERFORMANCE.md).
  */
 import { useSandbox } from '../helpers/sandbox';
 import { collectResults, megabytes } from './results';
@@ -63,6 +65,7 @@ it(`sends ${ITEMS} SMS items in one execution: one output per item, each message
 	process.stdout.write(
 		`load: ${ITEMS} items in ${(durationMs / 1000).toFixed(1)} s (${Math.round(ITEMS / (durationMs / 1000))} items/s, CPU ${(results.load.cpuMs / 1000).toFixed(1)} s), ` +
 			`${run.items.length} outputs, ${timesSent.size} distinct sends, ${lost} lost, ${duplicated} duplicated; ` +
-			`RSS ${results.load.rssBeforeMb} MB before, peak ${results.load.rssPeakMb} MB (+${megabytes(rssPeak - rssBefore)} MB), process maxRSS ${results.load.maxRssMb} MB\n`,
+			`this Jest worker's RSS (node, engine and sandbox together; the node alone: npm run bench) ${results.load.rssBeforeMb} MB before, ` +
+			`peak ${results.load.rssPeakMb} MB (+${megabytes(rssPeak - rssBefore)} MB), worker's maxRSS ${results.load.maxRssMb} MB\n`,
 	);
 }, 240_000);

@@ -55,7 +55,7 @@ function report(files: ResultsFile[]): string {
 		`- Bad input: ${sum(inputs, (row) => row.cases)} values over ${pure.length} fields (${sum(pure, (row) => row.cases)} in-process, ${sum(engine, (row) => row.cases)} through the engine) and ${sum(wrongTypes, (row) => row.itemsIn)} wrong-type expressions over ${wrongTypes.length} main fields: **${sum(inputs, (row) => row.crashes)} crashes, ${sum(inputs, (row) => row.rejectedByContract) + sum(wrongTypes, (row) => row.invalidRequests)} requests the contract rejects**.`,
 		`- Faults: ${faults.length} kinds; with continue-on-fail every input item gave one output item, failed items paired to their input, the others sent exactly once.`,
 		`- Redirects: ${sum(redirects, (row) => row.runs)} runs answered 301, 302, 303, 307 or 308 (every operation, the researcher's poll, a later page of a list): **${sum(redirects, (row) => row.sentElsewhere)} requests sent on** to the other host, ${sum(redirects, (row) => row.failedWithRedirectError)} failed naming the redirect.`,
-		load ? `- Load: ${load.items} items in one execution, ${load.lost} lost, ${load.duplicated} duplicated, ${seconds(load.durationMs)}, peak RSS ${load.rssPeakMb} MB.` : '',
+		load ? `- Load: ${load.items} items in one execution, ${load.lost} lost, ${load.duplicated} duplicated, ${seconds(load.durationMs)}, peak RSS of the test process (node, engine and sandbox) ${load.rssPeakMb} MB.` : '',
 		'',
 		'## Faults',
 		'',
@@ -135,7 +135,7 @@ function report(files: ResultsFile[]): string {
 				[[load.items, load.itemsOut, load.requests, load.distinctSends, load.lost, load.duplicated, seconds(load.durationMs), seconds(load.cpuMs), `${load.rssBeforeMb} MB`, `${load.rssPeakMb} MB`, `${load.maxRssMb} MB`]],
 			),
 			'',
-			"Without Batching, n8n starts every item's request at once: 10 000 concurrent connections. Most of the time is n8n resolving the node's parameters for each item, not the requests.",
+			"Send SMS runs through the node's send loop, which keeps a bounded number of requests in flight. The memory columns are the Jest worker's, which also runs n8n's engine and the sandbox serving every request, after the suites before it; the node's own figure is the README's, from `npm run bench` (docs/PERFORMANCE.md).",
 			'',
 		);
 	}

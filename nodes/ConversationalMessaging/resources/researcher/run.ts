@@ -14,9 +14,11 @@ import { envelopePayload } from '../../shared/envelope';
 import { NO_REDIRECTS } from '../../shared/redirects';
 import { researcherUrl } from './get';
 
-/** Polling grows by this factor after the first minute, up to MAX_POLL_INTERVAL_MS. */
+/** For this long the poll interval is the one the builder set; after it, it grows. */
+export const POLL_INTERVAL_GROWS_AFTER_MS = 60_000;
+/** Each poll after that waits this many times longer than the previous one... */
 export const POLL_GROWTH = 1.5;
-export const STEADY_POLLING_MS = 60_000;
+/** ...up to this interval (or the builder's, if longer). */
 export const MAX_POLL_INTERVAL_MS = 60_000;
 
 /**
@@ -31,7 +33,7 @@ export function researchIsComplete(researcher: IDataObject): boolean {
 
 /** The wait before the next poll: the base interval for the first minute, then growing. */
 export function nextPollDelay(baseMs: number, previousMs: number | undefined, waitedMs: number): number {
-	if (previousMs === undefined || waitedMs < STEADY_POLLING_MS) return baseMs;
+	if (previousMs === undefined || waitedMs < POLL_INTERVAL_GROWS_AFTER_MS) return baseMs;
 	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
 }
 
