@@ -14,6 +14,7 @@ const dir = path.resolve(__dirname, process.env.N8N_COMPAT_DIR || '.cache/compat
 module.exports = {
 	...base,
 	moduleNameMapper: { '^n8n-(core|workflow)((/.*)?)$': `${dir}/node_modules/n8n-$1$2` },
+	setupFilesAfterEnv: ['<rootDir>/test/helpers/compat-engine.ts'],
 	// Type errors are the 2.41 build's business (npm test); this run is about behaviour.
 	transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 };

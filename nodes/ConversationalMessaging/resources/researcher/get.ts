@@ -1,7 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { field, idField, operation, showFor } from '../../shared/descriptions';
+import { unwrapEnvelope } from '../../shared/envelope';
 import { commaList } from '../../shared/validation';
+import { addCompletion, COMPLETION_FIELDS } from './completion';
 
 export const RESEARCHER_READABLE_FIELDS = [
 	'description',
@@ -25,9 +27,11 @@ export const researcherGetOperation: INodePropertyOptions = operation({
 	name: 'Get',
 	value: 'get',
 	action: 'Get a researcher',
-	description: 'Retrieve a researcher with its status, progress and output',
+	description:
+		'Retrieve a researcher with its status, progress and output, and whether its run is complete',
 	method: 'GET',
 	url: researcherUrl,
+	postReceive: [unwrapEnvelope, addCompletion],
 });
 
 export const researcherIdField: INodeProperties = idField({
@@ -46,7 +50,7 @@ export const researcherGetFields: INodeProperties[] = [
 		options: RESEARCHER_READABLE_FIELDS.map((value) => ({ name: titleCase(value), value })),
 		default: [],
 		displayOptions: showFor('researcher', ['get']),
-		description: 'Fields to return; all of them when none is selected',
+		description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map((name) => titleCase(name)).join(' and ')} among them.`,
 		sendTo: 'qs.fields',
 		checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
 	}),

@@ -12,6 +12,7 @@ import { CREDENTIAL_NAME } from '../../shared/constants';
 import { collection, field, operation, showFor } from '../../shared/descriptions';
 import { envelopePayload } from '../../shared/envelope';
 import { NO_REDIRECTS } from '../../shared/redirects';
+import { researchIsComplete } from './completion';
 import { researcherUrl } from './get';
 
 /** For this long the poll interval is the one the builder set; after it, it grows. */
@@ -20,16 +21,6 @@ export const POLL_INTERVAL_GROWS_AFTER_MS = 60_000;
 export const POLL_GROWTH = 1.5;
 /** ...up to this interval (or the builder's, if longer). */
 export const MAX_POLL_INTERVAL_MS = 60_000;
-
-/**
- * The service does not document when a run is finished. A run counts as complete when its
- * progress reaches 100 or an output appears, whichever comes first.
- */
-export function researchIsComplete(researcher: IDataObject): boolean {
-	const output = researcher.output;
-	const hasOutput = output !== undefined && output !== null && output !== '' && !(typeof output === 'object' && Object.keys(output).length === 0);
-	return Number(researcher.progress) >= 100 || hasOutput;
-}
 
 /** The wait before the next poll: the base interval for the first minute, then growing. */
 export function nextPollDelay(baseMs: number, previousMs: number | undefined, waitedMs: number): number {

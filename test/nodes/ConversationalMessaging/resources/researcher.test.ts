@@ -74,4 +74,22 @@ describe('Researcher', () => {
 		expect(String(researcher.output).length).toBeGreaterThan(0);
 		expect(researcher.polls).toBe(polls.length);
 	});
+
+	it("says in Get's `complete` whether the run is finished, by Wait for Completion's rule", async () => {
+		const { id } = await createResearcher();
+		const get = async (fields: string[] = []) => jsonOf(await suite.run({ resource: 'researcher', operation: 'get', researcherId: id, fields }))[0];
+		expect(await get()).toMatchObject({ progress: 0, complete: false });
+		await suite.run({ resource: 'researcher', operation: 'run', researcherId: id });
+		expect((await get()).complete).toBe(false);
+		let researcher = await get();
+		for (let reads = 0; researcher.complete !== true && reads < 50; reads++) {
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			researcher = await get();
+		}
+		expect(researcher).toMatchObject({ progress: 100, complete: true });
+		expect(String(researcher.output).length).toBeGreaterThan(0);
+		// With Fields that leave out Progress or Output, the rule cannot be applied: no guess.
+		expect(await get(['progress', 'output', 'name'])).toMatchObject({ complete: true });
+		expect(await get(['progress', 'name'])).not.toHaveProperty('complete');
+	});
 });

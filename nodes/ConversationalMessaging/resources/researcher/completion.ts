@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/** The fields of a researcher the completion rule reads. */
+export const COMPLETION_FIELDS = ['output', 'progress'];
+
+/**
+ * The service does not document when a run is finished. A run counts as complete when its
+ * progress reaches 100 or an output appears, whichever comes first. Researcher > Run's Wait for
+ * Completion and Researcher > Get's `complete` both use this rule.
+ */
+export function researchIsComplete(researcher: IDataObject): boolean {
+	const output = researcher.output;
+	const hasOutput =
+		output !== undefined &&
+		output !== null &&
+		output !== '' &&
+		!(typeof output === 'object' && Object.keys(output).length === 0);
+	return Number(researcher.progress) >= 100 || hasOutput;
+}
+
+/**
+ * Post-receive of Researcher > Get: adds `complete`, so that an If node can loop a Wait node on
+ * it. Left out when Fields leaves out what the rule reads: a guess there could end a loop early.
+ */
+export async function addCompletion(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const fields = this.getNodeParameter('fields', []) as string[];
+	if (fields.length > 0 && !COMPLETION_FIELDS.every((name) => fields.includes(name))) return items;
+	return items.map((item) => ({ ...item, json: { ...item.json, complete: researchIsComplete(item.json) } }));
+}
