@@ -11,6 +11,7 @@ import { messagingDescription } from './resources/messaging';
 import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
+import { refuseUnfollowedRouting } from './shared/bulk/contract';
 import { bulkOperations } from './shared/bulk/sendLoop';
 import { NO_REDIRECTS } from './shared/redirects';
 import { requestOptions } from './shared/requestOptions';
@@ -91,8 +92,9 @@ export class ConversationalMessaging implements INodeType {
 	};
 
 	// The bulk operations run through the send loop, driven by this same description; Send and
-	// Wait sends through it too, then waits for the answer that `webhook` receives.
-	customOperations = withSendAndWait(bulkOperations(this.description), this.description);
+	// Wait sends through it too, then waits for the answer that `webhook` receives. Routing the
+	// loop cannot follow fails loading the node (shared/bulk/contract.ts), never a request.
+	customOperations = withSendAndWait(bulkOperations(refuseUnfollowedRouting(this.description)), this.description);
 
 	webhook = sendAndWaitWebhook;
 

@@ -103,6 +103,11 @@ const typesByName: Record<string, INodeType> = {
 	[SOURCE_TYPE]: new ItemsSource(),
 };
 
+/** Adds a node type to the engine's registry: tests that run descriptions of their own (routingContract.test.ts). */
+export function registerNodeType(type: string, nodeType: INodeType): void {
+	typesByName[type] = nodeType;
+}
+
 const nodeTypes: INodeTypes = {
 	getByName: (type: string) => typesByName[type] as INodeType | IVersionedNodeType,
 	getByNameAndVersion: (type: string) => typesByName[type],

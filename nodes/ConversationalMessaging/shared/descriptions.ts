@@ -5,6 +5,7 @@ import type {
 	INodeExecutionData,
 	IDisplayOptions,
 	IHttpRequestMethods,
+	IN8nRequestOperations,
 	INodeProperties,
 	INodePropertyOptions,
 	PostReceiveAction,
@@ -36,6 +37,15 @@ interface OperationSpec {
 	pagination?: (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
 }
 
+/**
+ * The operation's request hook: n8n's key is `routing.operations.pagination`, but it is n8n's
+ * only hook around a declarative request, so every operation has one, paginated or not. Ours
+ * names network failures (readableRequests), around the pages of a list operation or the one request.
+ */
+function requestHook(pagination: OperationSpec['pagination']): IN8nRequestOperations {
+	return { pagination: readableRequests(pagination) };
+}
+
 /** One operation: its request and how its answer is unwrapped. */
 export function operation(spec: OperationSpec): INodePropertyOptions {
 	return {
@@ -45,9 +55,9 @@ export function operation(spec: OperationSpec): INodePropertyOptions {
 		description: spec.description,
 		routing: {
 			request: { method: spec.method, url: spec.url, ...(spec.body ? { body: spec.body } : {}) },
+			// `paginate: true` lets RoutingNode call the request hook.
 			send: { ...(spec.preSend ? { preSend: spec.preSend } : {}), paginate: true },
-			// Every request goes through readableRequests, which names network failures.
-			operations: { pagination: readableRequests(spec.pagination) },
+			operations: requestHook(spec.pagination),
 			output: { postReceive: spec.postReceive ?? [unwrapEnvelope] },
 		},
 	};

@@ -89,8 +89,8 @@ export class FieldValues {
 		private readonly fields: RequestPlan['fields'],
 	) {
 		this.items = fns.getInputData();
-		this.templates = fields.map(({ parameter, typeChecked }) =>
-			typeChecked ? undefined : templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
+		this.templates = fields.map(({ parameter, typeChecked, extractValue }) =>
+			typeChecked || extractValue ? undefined : templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
 		);
 	}
 
@@ -113,7 +113,9 @@ export class FieldValues {
 	private value(field: number, itemIndex: number): unknown {
 		const template = this.templates[field];
 		const direct = template ? fill(template, this.items[itemIndex]?.json) : undefined;
-		return direct ?? this.fns.getNodeParameter(this.fields[field].parameter, itemIndex, undefined);
+		const { parameter, extractValue } = this.fields[field];
+		// As RoutingNode reads it: a resource locator's value extracted.
+		return direct ?? this.fns.getNodeParameter(parameter, itemIndex, undefined, extractValue ? { extractValue } : undefined);
 	}
 
 	private readChunk(chunk: number): Reading[] {

@@ -3,110 +3,224 @@ import type {
 	IDataObject,
 	IExecutePaginationFunctions,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	INode,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyCollection,
 	INodePropertyOptions,
+	INodePropertyRouting,
 	INodeTypeDescription,
 	PostReceiveAction,
 	PreSendAction,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+import {
+	checkConstant,
+	checkFixedCollection,
+	checkRequestOperations,
+	checkRouting,
+	lodashPath,
+} from './contract';
+import { copyOf, mergeInto } from './merge';
+
+/** n8n calls it `routing.operations.pagination`: the only hook around a declarative request. */
+export type RequestHook = (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
+
+/** A parameter RoutingNode reads for each item, and where its value goes. */
+export interface PlannedField {
+	/** Its path among the node's parameters (`leadFields.tags`). */
+	parameter: string;
+	/** Body or query string (RoutingNode: `send.type` 'body', else the query), and the keys under it; none when only read. */
+	sendTo?: { location: 'body' | 'qs'; path: string[] };
+	/** n8n checks the value against a type after evaluating it (`validateType`). */
+	typeChecked: boolean;
+	/** Read as RoutingNode reads a resource locator or a property with `extractValue`. */
+	extractValue: boolean;
+}
+
+/** One shown property's part of the request, as RoutingNode's getRequestOptionsFromParameters returns it. */
+export interface RequestPart {
+	/** `{ qs: {}, body: {}, headers: {} }` with the property's `routing.request` set over it. */
+	constants: IDataObject;
+	/** The index in `fields` of the value this property sends. */
+	field?: number;
+	/** The parts of its selected option or of its collection's entries, merged into it in order. */
+	nested: RequestPart[];
+}
+
 /**
  * What n8n's RoutingNode would do for the node's current resource and operation, read from the
- * same description, once per execution: the constant part of the request, the fields whose
- * values go into it (in the order RoutingNode visits them), the pre-send hooks, the pagination
- * hook and the post-receive actions. Which fields are shown does not depend on the item (the
- * fields that decide it take no expression), so only the values are read per item.
- *
- * Only the routing our builders write is supported (send to body or query by dotted property,
- * function hooks); anything else throws here, so a description change that the loop cannot
- * follow fails every run and the parity test, never a request.
+ * same description, once per execution. Which fields are shown does not depend on the item (the
+ * fields that decide it take no expression), so only the values are read per item. Every
+ * routing feature is either followed here exactly or refused by name when the node is loaded
+ * (./contract.ts, `ROUTING_CONTRACT`); planRequest refuses the same again.
  */
 export interface RequestPlan {
-	/** requestDefaults and the operation's constant request, merged as RoutingNode merges them. */
+	/** RoutingNode's start: `{ qs: {}, body: {}, headers: {} }` with requestDefaults set over it. */
 	base: IHttpRequestOptions;
-	/** Parameter paths, where their values go (`body.to`, `qs.page`), and whether n8n checks the value against a type after evaluating it (`validateType`). */
-	fields: Array<{ parameter: string; sendTo: string; typeChecked: boolean }>;
+	parts: RequestPart[];
+	fields: PlannedField[];
 	preSend: PreSendAction[];
 	postReceive: PostReceiveAction[];
-	pagination?: (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
+	/** The operation's request hook, when `send.paginate` lets RoutingNode call it. */
+	requestHook?: RequestHook;
 }
 
 type Routed = INodeProperties | INodePropertyOptions;
 
-const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+const emptyRequest = (): IDataObject => ({ qs: {}, body: {}, headers: {} });
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && (typeof value === 'object' || typeof value === 'function');
 
-/** Deep merge of plain objects; anything else replaces (RoutingNode uses lodash's merge). */
-export function mergeInto(target: IDataObject, source: IDataObject): IDataObject {
-	for (const [key, value] of Object.entries(source)) {
-		if (isObject(value)) target[key] = mergeInto(isObject(target[key]) ? target[key] : {}, value);
-		else target[key] = Array.isArray(value) ? [...value] : value;
+/** lodash's `set` for a path of names (the contract refuses index paths): RoutingNode's write of a sent value. */
+function setPath(target: unknown, path: string[], value: unknown): void {
+	if (!isObject(target)) return;
+	let current = target;
+	for (const key of path.slice(0, -1)) {
+		if (!isObject(current[key])) current[key] = {};
+		current = current[key] as IDataObject;
 	}
-	return target;
+	current[path[path.length - 1]] = value as IDataObject[string];
 }
 
-function unsupported(what: string, where: string): never {
-	throw new Error(`The send loop cannot follow ${what} (${where}); route this operation through n8n's RoutingNode instead`);
+/** Without post-receive actions RoutingNode makes an array answer one item per element. */
+async function asRoutingNodeWithoutActions(
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	return Array.isArray(response.body)
+		? (response.body as IDataObject[]).map((json) => ({ json }))
+		: items;
 }
 
-function constant(value: unknown, where: string): unknown {
-	if (typeof value === 'string' && value.startsWith('=')) unsupported('an expression in the request', where);
-	if (isObject(value)) Object.entries(value).forEach(([key, entry]) => constant(entry, `${where}.${key}`));
-	return value;
+interface Planning {
+	plan: RequestPlan;
+	node: INode;
+	description: INodeTypeDescription;
+	paginate?: boolean;
+	operations: IDataObject;
 }
 
-function functions<T>(actions: unknown[] | undefined, where: string): T[] {
-	return (actions ?? []).map((action) => (typeof action === 'function' ? (action as T) : unsupported('a declarative action', where)));
+function addRouting(
+	planning: Planning,
+	part: RequestPart,
+	property: Routed,
+	routing: INodePropertyRouting,
+	path: string,
+) {
+	const { plan } = planning;
+	checkRouting(routing, path);
+	if ('type' in property) {
+		const extractValue = property.extractValue !== undefined || property.type === 'resourceLocator';
+		const typeChecked = 'validateType' in property && property.validateType !== undefined;
+		part.field = plan.fields.push({ parameter: path, typeChecked, extractValue }) - 1;
+	}
+	// As Object.assign: a later (or nested) property's hook replaces an earlier one.
+	if (routing.operations) Object.assign(planning.operations, routing.operations);
+	for (const [key, value] of Object.entries(routing.request ?? {}))
+		part.constants[key] = copyOf(value) as IDataObject[string];
+	const send = routing.send;
+	if (send?.property !== undefined) {
+		const sendTo = {
+			location: send.type === 'body' ? ('body' as const) : ('qs' as const),
+			path:
+				send.propertyInDotNotation === false ? [send.property] : lodashPath(send.property, path),
+		};
+		// An option has no value of its own: RoutingNode sends `undefined` for it.
+		if (part.field === undefined) setPath(part.constants[sendTo.location], sendTo.path, undefined);
+		else plan.fields[part.field].sendTo = sendTo;
+	}
+	// The first `paginate` in RoutingNode's order decides.
+	if (send?.paginate !== undefined && planning.paginate === undefined)
+		planning.paginate = Boolean(send.paginate);
+	plan.preSend.push(...(send?.preSend ?? []));
+	plan.postReceive.push(...(routing.output?.postReceive ?? []));
 }
 
-/** Adds what one property contributes, as RoutingNode's getRequestOptionsFromParameters does. */
-function visit(plan: RequestPlan, node: INode, description: INodeTypeDescription, property: Routed, basePath: string): void {
-	const shown = NodeHelpers.displayParameter(node.parameters, property, node, description, node.parameters);
-	if (!shown) return;
+/** A shown property's part of the request, as RoutingNode's getRequestOptionsFromParameters builds it. */
+function visit(planning: Planning, property: Routed, basePath: string): RequestPart | undefined {
+	const { node, description } = planning;
+	if (!NodeHelpers.displayParameter(node.parameters, property, node, description, node.parameters))
+		return undefined;
 	const path = `${basePath}${property.name}`;
-	const routing = property.routing;
-	if (routing) {
-		if (routing.request) mergeInto(plan.base as unknown as IDataObject, constant(routing.request, path) as IDataObject);
-		const send = routing.send;
-		if (send?.property !== undefined) {
-			if (send.value !== undefined || send.propertyInDotNotation === false) unsupported('a send value or property not in dot notation', path);
-			plan.fields.push({
-				parameter: path,
-				sendTo: `${send.type === 'query' ? 'qs' : 'body'}.${String(constant(send.property, path))}`,
-				typeChecked: 'validateType' in property && property.validateType !== undefined,
-			});
-		}
-		if (send?.preSend) plan.preSend.push(...functions<PreSendAction>(send.preSend, path));
-		if (routing.operations?.pagination) {
-			if (typeof routing.operations.pagination !== 'function') unsupported('declarative pagination', path);
-			plan.pagination = routing.operations.pagination;
-		}
-		if (routing.output?.maxResults !== undefined) unsupported('maxResults', path);
-		plan.postReceive.push(...functions<PostReceiveAction>(routing.output?.postReceive, path));
-	}
-	if (!('type' in property) || !('options' in property) || !property.options) return;
+	const part: RequestPart = { constants: emptyRequest(), nested: [] };
+	if (property.routing) addRouting(planning, part, property, property.routing, path);
+	if (!('type' in property) || !Object.prototype.hasOwnProperty.call(property, 'options'))
+		return part;
+	const value = NodeHelpers.getParameterValueByPath(
+		node.parameters,
+		property.name,
+		basePath.slice(0, -1),
+	);
+	let nested: Routed[] = [];
 	if (property.type === 'options') {
-		const selected = NodeHelpers.getParameterValueByPath(node.parameters, property.name, basePath.slice(0, -1));
-		const option = (property.options as INodePropertyOptions[]).find((candidate) => candidate.value === selected);
-		if (option) visit(plan, node, description, option, `${path}.`);
+		nested = (property.options as INodePropertyOptions[])
+			.filter((option) => option.value === value)
+			.slice(0, 1);
 	} else if (property.type === 'collection') {
-		const value = (NodeHelpers.getParameterValueByPath(node.parameters, property.name, basePath.slice(0, -1)) ?? {}) as IDataObject;
-		for (const option of property.options as INodeProperties[]) {
-			if (option.name in value && option.type !== undefined) visit(plan, node, description, option, `${path}.`);
-		}
+		// n8n fills a shown collection's default ({}); Send and Wait's step node may leave it out.
+		const names = Object.keys((value ?? {}) as IDataObject);
+		nested = (property.options as INodeProperties[]).filter(
+			(option) => names.includes(option.name) && option.type !== undefined,
+		);
 	} else if (property.type === 'fixedCollection') {
-		const routed = (property.options as INodePropertyCollection[]).some((group) => group.values.some((value) => value.routing));
-		if (routed) unsupported('routing inside a fixed collection', path);
+		// Its entries add nothing to the request unless they have routing, which is refused.
+		checkFixedCollection(property, path);
 	}
+	for (const option of nested) {
+		const nestedPart = visit(planning, option, `${path}.`);
+		if (nestedPart) part.nested.push(nestedPart);
+	}
+	return part;
 }
 
 /** The plan of the node's current operation, from its description. */
 export function planRequest(description: INodeTypeDescription, node: INode): RequestPlan {
-	const plan: RequestPlan = { base: { url: '', qs: {}, body: {}, headers: {} }, fields: [], preSend: [], postReceive: [] };
-	Object.assign(plan.base, constant(description.requestDefaults ?? {}, 'requestDefaults'));
-	for (const property of description.properties) visit(plan, node, description, property, '');
+	const base = emptyRequest();
+	const plan: RequestPlan = {
+		base: base as unknown as IHttpRequestOptions,
+		parts: [],
+		fields: [],
+		preSend: [],
+		postReceive: [],
+	};
+	for (const [key, value] of Object.entries(description.requestDefaults ?? {})) {
+		checkConstant(value, `requestDefaults.${key}`);
+		base[key] = copyOf(value) as IDataObject[string];
+	}
+	checkRequestOperations(description.requestOperations, 'requestOperations');
+	const planning: Planning = {
+		plan,
+		node,
+		description,
+		operations: { ...description.requestOperations },
+	};
+	for (const property of description.properties) {
+		const part = visit(planning, property, '');
+		if (part) plan.parts.push(part);
+	}
+	if (planning.paginate && typeof planning.operations.pagination === 'function') {
+		plan.requestHook = planning.operations.pagination as RequestHook;
+	}
+	if (!plan.postReceive.length) plan.postReceive.push(asRoutingNodeWithoutActions);
 	return plan;
+}
+
+function partOf(plan: RequestPlan, part: RequestPart, values: unknown[]): IDataObject {
+	const options: IDataObject = mergeInto({}, part.constants);
+	const sendTo = part.field === undefined ? undefined : plan.fields[part.field].sendTo;
+	if (sendTo) setPath(options[sendTo.location], sendTo.path, values[part.field as number]);
+	for (const nested of part.nested) mergeInto(options, partOf(plan, nested, values));
+	return options;
+}
+
+/** The item's request, before the pre-send hooks: each part merged in turn, as RoutingNode merges them (lodash's merge). */
+export function requestOf(plan: RequestPlan, values: unknown[]): IHttpRequestOptions {
+	const options = mergeInto({}, plan.base);
+	for (const part of plan.parts) mergeInto(options, partOf(plan, part, values));
+	return options as unknown as IHttpRequestOptions;
 }

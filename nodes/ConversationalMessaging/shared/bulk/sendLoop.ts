@@ -18,7 +18,6 @@ import { CREDENTIAL_NAME } from '../constants';
 import type { ServiceFailure } from '../envelope';
 import { headerValue, readEnvelope, throwFailure } from '../envelope';
 import { cutAfterConnecting, mayHaveBeenCarriedOut, throwNotSent, unreachedBy } from '../network';
-import { writePath } from '../validation';
 import type { SendOptions } from './options';
 import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
 import type { Outcome } from './outcomes';
@@ -28,7 +27,7 @@ import type { Member, Ticket } from './lane';
 import { GaveUp, joinLane, Stopped } from './lane';
 import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
-import { mergeInto, planRequest } from './plan';
+import { planRequest, requestOf } from './plan';
 import type { SendSummary } from './summary';
 import { summaryOf } from './summary';
 
@@ -201,8 +200,7 @@ function stoppedError(item: IExecuteSingleFunctions): NodeOperationError {
 
 /** The item's request from the plan and its field values, through the pre-send hooks (the checks). */
 export async function buildRequest(item: IExecuteSingleFunctions, plan: RequestPlan, values: unknown[]): Promise<IHttpRequestOptions> {
-	let options = mergeInto({}, plan.base as unknown as IDataObject) as unknown as IHttpRequestOptions;
-	plan.fields.forEach(({ sendTo }, field) => writePath(options, sendTo, values[field]));
+	let options = requestOf(plan, values);
 	for (const preSend of plan.preSend) options = await preSend.call(item, options);
 	return options;
 }
@@ -213,10 +211,10 @@ async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number, val
 	const options = await buildRequest(item, run.plan, values);
 	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
 	const makeRoutingRequest = routingRequest(run, item);
-	if (!run.plan.pagination) return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
+	if (!run.plan.requestHook) return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
 	// The operation's own request hook (it names network failures), as RoutingNode calls it.
 	const paginationFunctions = Object.create(item, { makeRoutingRequest: { value: makeRoutingRequest } }) as IExecutePaginationFunctions;
-	return await run.plan.pagination.call(paginationFunctions, requestData);
+	return await run.plan.requestHook.call(paginationFunctions, requestData);
 }
 
 function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
