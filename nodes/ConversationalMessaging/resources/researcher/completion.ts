@@ -26,7 +26,16 @@ export async function addCompletion(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const fields = this.getNodeParameter('fields', []) as string[];
+	// As the Fields check reads it (a list, or text with commas; nothing when blank).
+	const value = this.getNodeParameter('fields', []);
+	const fields = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',').filter((name) => name.trim() !== '')
+			: [];
 	if (fields.length > 0 && !COMPLETION_FIELDS.every((name) => fields.includes(name))) return items;
-	return items.map((item) => ({ ...item, json: { ...item.json, complete: researchIsComplete(item.json) } }));
+	return items.map((item) => ({
+		...item,
+		json: { ...item.json, complete: researchIsComplete(item.json) },
+	}));
 }
