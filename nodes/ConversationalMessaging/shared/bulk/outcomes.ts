@@ -1,22 +1,142 @@
-import type { IExecuteData, INodeExecutionData } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { SendSummary } from './summary';
 
 /**
  * What the send loop already did to each item of a node's run, so that n8n's Retry On Fail,
- * which runs the whole node again with the same input, sends no item twice.
- *
- * n8n hands every try of a node the same execute data object (WorkflowExecute's retry loop), and
- * a new one to every other run; keyed by it, the memory lives exactly as long as the run can be
- * retried, in the process that runs it, and goes with it. Kept: the items of an answer the
- * service accepted, and the error of a request the service may have carried out without saying
- * so (a timeout, a cut connection, an unreadable 2xx answer). An item that failed for a reason
- * the service gave (an HTTP error, an error envelope, a rejected value) is tried again.
+ * which runs the whole node again with the same input, sends no item twice. Kept: the items of
+ * an answer the service accepted, and the error of a request the service may have carried out
+ * without saying so (a timeout, a cut connection, an unreadable 2xx answer). An item that failed
+ * for a reason the service gave (an HTTP error, an error envelope, a rejected value) is tried again.
  */
 export type Outcome = { sent: INodeExecutionData[] } | { unsure: Error };
 
-const runs = new WeakMap<IExecuteData, Map<number, Outcome>>();
+/** One send loop's share of a node run: the node's operation, or one step of Send and Wait. */
+export class StepMemory {
+	readonly summary = new SendSummary();
+	private readonly outcomes = new Map<number, { input: string; outcome: Outcome }>();
+	private inputLength?: number;
 
-export function outcomesOf(run: IExecuteData): Map<number, Outcome> {
-	let outcomes = runs.get(run);
-	if (!outcomes) runs.set(run, (outcomes = new Map()));
-	return outcomes;
+	/** Without Retry On Fail no try follows: nothing to keep. */
+	constructor(private readonly retried: boolean) {}
+
+	/** A try starts on this input; a different length is a different input: nothing of it holds. */
+	startTry(items: INodeExecutionData[]): void {
+		if (items.length !== this.inputLength) this.outcomes.clear();
+		this.inputLength = items.length;
+		this.summary.startTry(items.length);
+	}
+
+	/** What an earlier try did to this item, if it was the same item (its json unchanged). */
+	get(itemIndex: number, item: INodeExecutionData): Outcome | undefined {
+		const kept = this.outcomes.get(itemIndex);
+		if (!kept) return undefined;
+		if (kept.input === fingerprint(item)) return kept.outcome;
+		this.outcomes.delete(itemIndex);
+		return undefined;
+	}
+
+	set(itemIndex: number, item: INodeExecutionData, outcome: Outcome): void {
+		if (!this.retried) return;
+		const input = fingerprint(item);
+		if (input !== undefined) this.outcomes.set(itemIndex, { input, outcome });
+	}
+}
+
+/** The item's json, hashed: the same item under the same index on the next try. */
+function fingerprint(item: INodeExecutionData): string | undefined {
+	try {
+		return createHash('sha256').update(JSON.stringify(item.json) ?? '').digest('base64');
+	} catch {
+		return undefined; // Not JSON (n8n's items are): never taken for an item already sent.
+	}
+}
+
+interface NodeRun {
+	tries: number;
+	/** When the last try ended; undefined while a try runs (never swept then). */
+	idleSince?: number;
+	steps: Map<string, StepMemory>;
+}
+
+/**
+ * A run that is no longer retried: idle for longer than n8n waits between tries (Wait Between
+ * Tries, at most 5 s in WorkflowExecute) plus a margin for a busy process. A try itself may last
+ * hours (a long send): only the time between tries counts.
+ */
+export const IDLE_RUN_MS = 5_000 + 60_000;
+
+/** Keyed by the run in n8n's terms (runKey); freed when no try can follow, else by the sweep. */
+const runs = new Map<string, NodeRun>();
+
+/** How many runs are remembered (for tests: 0 once every run is over). */
+export const rememberedRuns = (): number => runs.size;
+
+/** Runs with no execution id (contexts where n8n has none): told apart by their execute data. */
+const unsaved = new WeakMap<object, string>();
+let unsavedRuns = 0;
+
+/**
+ * One run of one node, the same on each of its tries: execution id, node name, run index
+ * (WorkflowExecute's retry loop keeps all three, a node's next run has the next run index).
+ * Without an execution id, the execute data n8n hands every try: never another run's memory,
+ * at worst no memory if n8n copied it.
+ */
+function runKey(fns: IExecuteFunctions): string {
+	const executionId = fns.getExecutionId();
+	let execution = typeof executionId === 'string' && executionId !== '' ? `execution ${executionId}` : undefined;
+	if (!execution) {
+		const executeData = fns.getExecuteData();
+		execution = unsaved.get(executeData);
+		if (!execution) unsaved.set(executeData, (execution = `unsaved ${++unsavedRuns}`));
+	}
+	// The context's run index, through n8n's documented $runIndex (IExecuteFunctions has no getter).
+	return JSON.stringify([execution, fns.getNode().name, Number(fns.getWorkflowDataProxy(0).$runIndex)]);
+}
+
+/** The tries n8n gives the node: WorkflowExecute's getRetryParams (Max Tries 2..5, 3 by default). */
+function maxTries(fns: IExecuteFunctions): number {
+	const node = fns.getNode();
+	return node.retryOnFail === true ? Math.min(5, Math.max(2, node.maxTries || 3)) : 1;
+}
+
+/** A send loop's memory in the run, by name ('' for the node's operation, a step's name in Send and Wait). */
+export type StepOf = (name: string) => StepMemory;
+
+function sweep(now: number): void {
+	for (const [key, run] of runs) if (run.idleSince !== undefined && now - run.idleSince > IDLE_RUN_MS) runs.delete(key);
+}
+
+/**
+ * Runs one try of the node with its run's memory (`step(name)`: one per send loop the try runs).
+ * The memory goes when no try can follow: the try returned, Retry On Fail is off, or it was the
+ * last try. n8n also runs the node again after a return whose first item has `json.error`
+ * (WorkflowExecute's checkFailure): kept then.
+ */
+export async function withRunMemory(fns: IExecuteFunctions, tryNode: (step: StepOf) => Promise<INodeExecutionData[][]>): Promise<INodeExecutionData[][]> {
+	sweep(Date.now());
+	const key = runKey(fns);
+	const tries = maxTries(fns);
+	const run = runs.get(key) ?? { tries: 0, steps: new Map<string, StepMemory>() };
+	runs.set(key, run);
+	run.tries++;
+	run.idleSince = undefined;
+	const step = (name: string) => {
+		let memory = run.steps.get(name);
+		if (!memory) run.steps.set(name, (memory = new StepMemory(tries > 1)));
+		return memory;
+	};
+	const end = (retryFollows: boolean) => {
+		if (retryFollows && run.tries < tries) run.idleSince = Date.now();
+		else runs.delete(key);
+	};
+	let output: INodeExecutionData[][] | undefined;
+	try {
+		output = await tryNode(step);
+		return output;
+	} finally {
+		// A try that threw (no output) is followed by another unless it was the last.
+		end(output === undefined || output[0]?.[0]?.json?.error !== undefined);
+	}
 }

@@ -1,6 +1,5 @@
 import type {
 	DeclarativeRestApiSettings,
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
@@ -12,38 +11,32 @@ import type {
 	INodeTypeDescription,
 	PostReceiveAction,
 } from 'n8n-workflow';
-import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../constants';
 import type { ServiceFailure } from '../envelope';
 import { headerValue, readEnvelope, throwFailure } from '../envelope';
 import { cutAfterConnecting, mayHaveBeenCarriedOut, throwNotSent, unreachedBy } from '../network';
+import { itemView } from '../itemView';
 import type { SendOptions } from './options';
 import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
-import type { Outcome } from './outcomes';
-import { outcomesOf } from './outcomes';
+import type { Outcome, StepMemory } from './outcomes';
+import { withRunMemory } from './outcomes';
 import { FieldValues, READ_AHEAD } from './fieldValues';
 import type { Member, Ticket } from './lane';
 import { GaveUp, joinLane, Stopped } from './lane';
 import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
 import { planRequest, requestOf } from './plan';
+import type { RequestOptionsParameter } from './requestSettings';
+import { requestSettings } from './requestSettings';
 import type { SendSummary } from './summary';
-import { summaryOf } from './summary';
-
-/** n8n's Request Options (Batching, Timeout, Proxy, Ignore SSL Issues), which this node declares itself (../requestOptions.ts). */
-interface RequestOptionsParameter {
-	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
-	timeout?: number;
-	proxy?: string;
-	allowUnauthorizedCerts?: boolean;
-}
 
 /** What every request of one run shares, read once. */
 interface Run {
 	plan: RequestPlan;
-	/** The request settings n8n's RoutingNode would add (timeout, proxy, SSL, allowed domains). */
-	settings: Partial<IHttpRequestOptions>;
+	/** The request settings n8n's RoutingNode would add for the item (timeout, proxy, SSL, allowed domains); throws as it would. */
+	settings(itemIndex: number): Partial<IHttpRequestOptions>;
 	values: FieldValues;
 	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
 	lane: Member;
@@ -52,40 +45,6 @@ interface Run {
 	summary: SendSummary;
 	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
-}
-
-/** The item's view of the node, as RoutingNode gives it to the hooks. */
-export function forItem(fns: IExecuteFunctions, itemIndex: number): IExecuteSingleFunctions {
-	return Object.create(fns, {
-		getItemIndex: { value: () => itemIndex },
-		getInputData: { value: () => fns.getInputData()[itemIndex] },
-		getNodeParameter: { value: (name: string, fallback?: unknown, options?: object) => fns.getNodeParameter(name, itemIndex, fallback, options) },
-	}) as IExecuteSingleFunctions;
-}
-
-function requestSettings(fns: IExecuteFunctions, options: RequestOptionsParameter, credentials: ICredentialDataDecryptedObject): Partial<IHttpRequestOptions> {
-	const settings: Partial<IHttpRequestOptions> = { timeout: options.timeout || 300_000 };
-	if (options.allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
-	if (options.proxy) {
-		let proxy: URL;
-		try {
-			proxy = new URL(options.proxy);
-		} catch {
-			throw new NodeOperationError(fns.getNode(), 'The proxy is not valid', { description: 'Enter the proxy as http://host:port (or http://user:password@host:port).' });
-		}
-		settings.proxy = {
-			host: proxy.hostname,
-			port: Number(proxy.port),
-			protocol: proxy.protocol.replace(/:$/, ''),
-			...(proxy.username ? { auth: { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } } : {}),
-		};
-	}
-	// As RoutingNode does, for n8n versions that restrict a credential's domains.
-	if (typeof getCredentialAllowedDomains === 'function') {
-		const allowedDomains = getCredentialAllowedDomains({ node: fns.getNode(), credentialData: credentials, credentialOwnedSurface: true });
-		if (allowedDomains) settings.allowedDomains = allowedDomains;
-	}
-	return settings;
 }
 
 /** Seconds from a Retry-After header: a number of seconds or an HTTP date. */
@@ -119,11 +78,11 @@ async function postProcess(item: IExecuteSingleFunctions, actions: PostReceiveAc
  * One request and its answer, sent again (that item only) while the service says "too fast",
  * within the limits; any other answer goes to the post-receive actions, which read the envelope.
  */
-function routingRequest(run: Run, item: IExecuteSingleFunctions): IExecutePaginationFunctions['makeRoutingRequest'] {
+function routingRequest(run: Run, item: IExecuteSingleFunctions, settings: Partial<IHttpRequestOptions>): IExecutePaginationFunctions['makeRoutingRequest'] {
 	return async function (requestData: DeclarativeRestApiSettings.ResultOptions) {
 		let waitedMs = 0;
 		for (let attempt = 0; ; ) {
-			const response = await sendOnce(run, item, requestData);
+			const response = await sendOnce(run, item, requestData, settings);
 			if (!response) continue;
 			const { ticket } = response;
 			const refused = refusal(response.response);
@@ -155,6 +114,7 @@ async function sendOnce(
 	run: Run,
 	item: IExecuteSingleFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
+	settings: Partial<IHttpRequestOptions>,
 ): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
 	const ticket = await run.lane.acquire();
 	if (ticket instanceof GaveUp) return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
@@ -164,7 +124,7 @@ async function sendOnce(
 	try {
 		const response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
 			...requestData.options,
-			...run.settings,
+			...settings,
 			returnFullResponse: true,
 		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
 		run.summary.reached(item.getItemIndex());
@@ -207,10 +167,12 @@ export async function buildRequest(item: IExecuteSingleFunctions, plan: RequestP
 
 /** Builds the item's request, sends it, and reads the answer. */
 async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number, values: unknown[]): Promise<INodeExecutionData[]> {
-	const item = forItem(fns, itemIndex);
+	const item = itemView(fns, itemIndex);
+	// RoutingNode's order: the field values, the request settings, then the pre-send hooks.
+	const settings = run.settings(itemIndex);
 	const options = await buildRequest(item, run.plan, values);
 	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
-	const makeRoutingRequest = routingRequest(run, item);
+	const makeRoutingRequest = routingRequest(run, item, settings);
 	if (!run.plan.requestHook) return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
 	// The operation's own request hook (it names network failures), as RoutingNode calls it.
 	const paginationFunctions = Object.create(item, { makeRoutingRequest: { value: makeRoutingRequest } }) as IExecutePaginationFunctions;
@@ -235,7 +197,26 @@ function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number):
  * above the output (./summary.ts).
  */
 export function sendLoop(description: INodeTypeDescription) {
+	const send = sendStep(description);
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await withRunMemory(this, async (step) => await send.call(this, step('')));
+	};
+}
+
+/** RoutingNode's settings are the same for every item: read once; when they fail, each item fails with its own error, as in RoutingNode. */
+function settingsOf(fns: IExecuteFunctions, options: RequestOptionsParameter, credentials: Parameters<typeof requestSettings>[2], baseURL?: string): Run['settings'] {
+	let shared: Partial<IHttpRequestOptions> | undefined;
+	try {
+		shared = requestSettings(fns, options, credentials, baseURL, 0);
+	} catch {
+		// Thrown again for each item.
+	}
+	return (itemIndex) => shared ?? requestSettings(fns, options, credentials, baseURL, itemIndex);
+}
+
+/** The send loop on one try's share of the run's memory (./outcomes.ts): the node's operation, or a step of Send and Wait. */
+export function sendStep(description: INodeTypeDescription) {
+	return async function (this: IExecuteFunctions, memory: StepMemory): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const node = this.getNode();
 		const resource = String(node.parameters.resource);
@@ -246,9 +227,8 @@ export function sendLoop(description: INodeTypeDescription) {
 		const batchSize = Number(requestOptions.batching?.batch?.batchSize) > 0 ? Number(requestOptions.batching?.batch?.batchSize) : 1;
 		const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
 		const continueOnFail = this.continueOnFail();
-		const outcomes = outcomesOf(this.getExecuteData());
-		const summary = summaryOf(this.getExecuteData());
-		summary.startTry(items.length);
+		const summary = memory.summary;
+		memory.startTry(items);
 		const signal = this.getExecutionCancelSignal();
 		const results: INodeExecutionData[][] = new Array(items.length);
 		const failures = new Map<number, NodeApiError | NodeOperationError>();
@@ -263,7 +243,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		const settle = (itemIndex: number, outcome: Outcome | { failed: NodeApiError | NodeOperationError }) => {
 			run.lane.remaining--;
 			if ('sent' in outcome) {
-				outcomes.set(itemIndex, outcome);
+				memory.set(itemIndex, items[itemIndex], outcome);
 				results[itemIndex] = outcome.sent;
 				return;
 			}
@@ -278,7 +258,7 @@ export function sendLoop(description: INodeTypeDescription) {
 
 		const runItem = async (itemIndex: number) => {
 			const reading = await run.values.read(itemIndex);
-			const remembered = outcomes.get(itemIndex);
+			const remembered = memory.get(itemIndex, items[itemIndex]);
 			if (remembered) {
 				if ('sent' in remembered) summary.reusedAnswer();
 				return settle(itemIndex, remembered);
@@ -290,7 +270,7 @@ export function sendLoop(description: INodeTypeDescription) {
 				if ('error' in reading) throw reading.error;
 				settle(itemIndex, { sent: await sendItem(this, run, itemIndex, reading.values) });
 			} catch (error) {
-				if (mayHaveBeenCarriedOut(error)) outcomes.set(itemIndex, { unsure: error as Error });
+				if (mayHaveBeenCarriedOut(error)) memory.set(itemIndex, items[itemIndex], { unsure: error as Error });
 				settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
 			}
 		};
@@ -324,7 +304,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		const run: Run = {
 			plan,
 			values: new FieldValues(this, plan.fields),
-			settings: requestSettings(this, requestOptions, credentials),
+			settings: settingsOf(this, requestOptions, credentials, plan.base.baseURL),
 			lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 			maxWaitMs,
 			summary,

@@ -1,4 +1,4 @@
-import type { IExecuteData, NodeExecutionHint } from 'n8n-workflow';
+import type { NodeExecutionHint } from 'n8n-workflow';
 
 /**
  * What happened to one node run's requests (./sendLoop.ts), told to the user as an execution hint
@@ -8,9 +8,9 @@ import type { IExecuteData, NodeExecutionHint } from 'n8n-workflow';
  * Nothing when the service never slowed the run down and no item failed.
  *
  * This execution's figures, not those of the account's lane (./lane.ts) that other executions
- * share. Kept per node run, as the Retry On Fail memory is (./outcomes.ts): n8n hands every try
- * the same execute data, and shows the hints of the try that returns (a try that fails loses
- * its hints), so the figures cover every try.
+ * share. Kept with the run's Retry On Fail memory (./outcomes.ts), one for all its tries: n8n
+ * shows the hints of the try that returns (a try that fails loses its hints), so the figures
+ * cover every try.
  */
 export class SendSummary {
 	/** Tries of the node in this run (more than one with Retry On Fail). */
@@ -144,13 +144,4 @@ function itemList(indexes: number[]): string {
 	const named = numbers.slice(0, NAMED_ITEMS);
 	const last = numbers.length > NAMED_ITEMS ? `${count(numbers.length - NAMED_ITEMS)} more` : named.pop();
 	return `items ${named.join(', ')} and ${last}`;
-}
-
-const summaries = new WeakMap<IExecuteData, SendSummary>();
-
-/** The summary of the node run this execute data stands for (one for all its tries). */
-export function summaryOf(run: IExecuteData): SendSummary {
-	let summary = summaries.get(run);
-	if (!summary) summaries.set(run, (summary = new SendSummary()));
-	return summary;
 }

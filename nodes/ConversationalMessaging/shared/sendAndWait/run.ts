@@ -1,8 +1,11 @@
-import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription, NodeConnectionType } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { buildRequest, forItem, sendLoop } from '../bulk/sendLoop';
+import type { StepOf } from '../bulk/outcomes';
+import { withRunMemory } from '../bulk/outcomes';
+import { buildRequest, sendStep } from '../bulk/sendLoop';
 import { planRequest } from '../bulk/plan';
+import { itemView } from '../itemView';
 import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
 import { waitTill } from './waitTill';
@@ -20,26 +23,24 @@ export const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
 type Step = Pick<SendAndWaitChannel, 'resource' | 'operation' | 'parameters' | 'fields'>;
 const SHORTEN_STEP: Step = { resource: 'shortLink', operation: 'create', parameters: {}, fields: {} };
 
-/** The run's memory of what each step already sent (Retry On Fail), one per step and run. */
-const stepRuns = new WeakMap<IExecuteData, Record<string, IExecuteData>>();
+/** The step's share of the run's Retry On Fail memory (../bulk/outcomes.ts). */
+const stepName = (step: Step) => `${step.resource}.${step.operation}`;
 
 /**
  * The node seen as one plain operation (the channel's send, or Short Link > Create): the send
  * loop then runs that operation's fields, checks and envelope reader, on Send and Wait's values.
+ * Its item views (../itemView.ts) read the parameters through it.
  */
 function asStep(fns: IExecuteFunctions, step: Step, fixed: IDataObject): IExecuteFunctions {
 	const node = fns.getNode();
 	const stepNode: INode = { ...node, parameters: { ...node.parameters, resource: step.resource, operation: step.operation, ...step.parameters } };
 	const input = fns.getInputData().slice(0, 1);
-	const executeData = fns.getExecuteData();
-	let steps = stepRuns.get(executeData);
-	if (!steps) stepRuns.set(executeData, (steps = {}));
-	const stepKey = `${step.resource}.${step.operation}`;
-	const stepRun = (steps[stepKey] ??= { ...executeData });
 	return Object.create(fns, {
 		getNode: { value: () => stepNode },
-		getInputData: { value: () => input },
-		getExecuteData: { value: () => stepRun },
+		getInputData: {
+			value: (inputIndex = 0, connectionType: NodeConnectionType = NodeConnectionTypes.Main) =>
+				inputIndex === 0 && connectionType === NodeConnectionTypes.Main ? input : fns.getInputData(inputIndex, connectionType),
+		},
 		getNodeParameter: {
 			value: (name: string, itemIndex: number, fallback?: unknown, options?: object) =>
 				name in fixed ? fixed[name] : name in step.parameters ? step.parameters[name] : fns.getNodeParameter(step.fields[name] ?? name, itemIndex, fallback, options),
@@ -50,7 +51,7 @@ function asStep(fns: IExecuteFunctions, step: Step, fixed: IDataObject): IExecut
 /** Runs the channel's checks on the message, as its plain send would, without sending anything. */
 async function checkMessage(description: INodeTypeDescription, view: IExecuteFunctions): Promise<void> {
 	const plan = planRequest(description, view.getNode());
-	await buildRequest(forItem(view, 0), plan, plan.fields.map(({ parameter }) => view.getNodeParameter(parameter, 0, undefined)));
+	await buildRequest(itemView(view, 0), plan, plan.fields.map(({ parameter }) => view.getNodeParameter(parameter, 0, undefined)));
 }
 
 function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
@@ -71,40 +72,50 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
  * API token.
  */
 export function sendAndWait(description: INodeTypeDescription) {
-	const send = sendLoop(description);
+	const send = sendStep(description);
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const node = this.getNode();
-		const items = this.getInputData();
-		if (items.length !== 1) {
-			throw new NodeOperationError(node, `Send and Wait asks one question per execution; it received ${items.length} items`, {
-				description: 'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
-			});
-		}
-		const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as ChannelName;
-		const channel: SendAndWaitChannel | undefined = SEND_AND_WAIT_CHANNELS[channelName];
-		if (!channel) {
-			throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, { description: `Pick one of: ${CHANNEL_NAMES.join(', ')}.` });
-		}
-		const question = this.getNodeParameter('message', 0, '') as unknown;
-		if (typeof question !== 'string' || !question.trim()) {
-			throw new NodeOperationError(node, 'Message: is required', { description: 'Enter the question the recipient answers, or check that the expression mapped to it gives text.' });
-		}
-		const limit = waitTill(this);
-		const resumeUrl = this.getSignedResumeUrl();
-		const text = (link: string) => `${question.trim()}\n\n${LINK_LEAD} ${link}`;
-
-		await checkMessage(description, asStep(this, channel, { [channel.textParameter]: text(resumeUrl) }));
-		let link = resumeUrl;
-		if (channel.offersShortLink && this.getNodeParameter('shortenLink', 0, true) === true) {
-			const [shortened] = await send.call(asStep(this, SHORTEN_STEP, { longUrl: resumeUrl }));
-			link = shortUrlOf(this, shortened);
-		}
-		const [sent] = await send.call(asStep(this, channel, { [channel.textParameter]: text(link) }));
-		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
-		if (sent.some((item) => item.error)) return [sent];
-		await this.putExecutionToWait(limit);
-		return [items];
+		return await withRunMemory(this, async (memory) => await askOnce.call(this, description, send, memory));
 	};
+}
+
+/** One try of Send and Wait; each step's sends are remembered under its name for the next try. */
+async function askOnce(
+	this: IExecuteFunctions,
+	description: INodeTypeDescription,
+	send: ReturnType<typeof sendStep>,
+	memory: StepOf,
+): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	const items = this.getInputData();
+	if (items.length !== 1) {
+		throw new NodeOperationError(node, `Send and Wait asks one question per execution; it received ${items.length} items`, {
+			description: 'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
+		});
+	}
+	const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as ChannelName;
+	const channel: SendAndWaitChannel | undefined = SEND_AND_WAIT_CHANNELS[channelName];
+	if (!channel) {
+		throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, { description: `Pick one of: ${CHANNEL_NAMES.join(', ')}.` });
+	}
+	const question = this.getNodeParameter('message', 0, '') as unknown;
+	if (typeof question !== 'string' || !question.trim()) {
+		throw new NodeOperationError(node, 'Message: is required', { description: 'Enter the question the recipient answers, or check that the expression mapped to it gives text.' });
+	}
+	const limit = waitTill(this);
+	const resumeUrl = this.getSignedResumeUrl();
+	const text = (link: string) => `${question.trim()}\n\n${LINK_LEAD} ${link}`;
+
+	await checkMessage(description, asStep(this, channel, { [channel.textParameter]: text(resumeUrl) }));
+	let link = resumeUrl;
+	if (channel.offersShortLink && this.getNodeParameter('shortenLink', 0, true) === true) {
+		const [shortened] = await send.call(asStep(this, SHORTEN_STEP, { longUrl: resumeUrl }), memory(stepName(SHORTEN_STEP)));
+		link = shortUrlOf(this, shortened);
+	}
+	const [sent] = await send.call(asStep(this, channel, { [channel.textParameter]: text(link) }), memory(stepName(channel)));
+	// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
+	if (sent.some((item) => item.error)) return [sent];
+	await this.putExecutionToWait(limit);
+	return [items];
 }
 
 /** The bulk operations' send loop plus Send and Wait: the node's `customOperations`. */
