@@ -21,9 +21,24 @@ import { join } from 'node:path';
 import type { RecordedRequest, Sandbox } from '../sandbox/server';
 import { startSandbox } from '../sandbox/server';
 import { nextPollDelay } from '../nodes/ConversationalMessaging/resources/researcher/run';
-import type { Job, LoadResult, ResearcherResult, SendResult, SendSettings, Variant } from './worker';
+import type {
+	Job,
+	LoadResult,
+	ResearcherResult,
+	SendResult,
+	SendSettings,
+	Variant,
+} from './worker';
 import type { SharedRow } from './shared';
-import { checkExecutionsRequests, measureShared, requestShape, selectCells, sharedCells, sharedReport, spliceCrm } from './shared';
+import {
+	checkExecutionsRequests,
+	measureShared,
+	requestShape,
+	selectCells,
+	sharedCells,
+	sharedReport,
+	spliceCrm,
+} from './shared';
 
 const ROOT = join(__dirname, '..');
 const DOC = join(ROOT, 'docs/PERFORMANCE.md');
@@ -72,15 +87,28 @@ class WorkerKilled extends Error {
 }
 
 /** `timeoutMs`: the worker is killed (SIGKILL) after that long, and the promise rejects. `env`: added to the worker's environment only. */
-function spawnWorker<T>(job: Job, timeoutMs?: number, env: Record<string, string> = {}): Promise<T> {
+function spawnWorker<T>(
+	job: Job,
+	timeoutMs?: number,
+	env: Record<string, string> = {},
+): Promise<T> {
 	return new Promise((resolve, reject) => {
 		// Same Node 24 as this process; type stripping instead of tsx, so module loading is not hooked.
-		const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', '--expose-gc', join(__dirname, 'worker.ts'), JSON.stringify(job)], {
-			cwd: ROOT,
-			// n8n's default level (info) turns debug logging off too; error keeps stdout for the result.
-			env: { ...process.env, N8N_LOG_LEVEL: 'error', ...env },
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const child = spawn(
+			process.execPath,
+			[
+				'--disable-warning=MODULE_TYPELESS_PACKAGE_JSON',
+				'--expose-gc',
+				join(__dirname, 'worker.ts'),
+				JSON.stringify(job),
+			],
+			{
+				cwd: ROOT,
+				// n8n's default level (info) turns debug logging off too; error keeps stdout for the result.
+				env: { ...process.env, N8N_LOG_LEVEL: 'error', ...env },
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		let out = '';
 		let timedOut = false;
 		const timer =
@@ -94,13 +122,21 @@ function spawnWorker<T>(job: Job, timeoutMs?: number, env: Record<string, string
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			if (timedOut) return reject(new Error(`stuck: the worker was killed after ${Math.round((timeoutMs ?? 0) / 1000)} s`));
-			if (signal) return reject(new WorkerKilled(`worker ${JSON.stringify(job)} killed by ${signal}`));
+			if (timedOut)
+				return reject(
+					new Error(`stuck: the worker was killed after ${Math.round((timeoutMs ?? 0) / 1000)} s`),
+				);
+			if (signal)
+				return reject(new WorkerKilled(`worker ${JSON.stringify(job)} killed by ${signal}`));
 			if (code !== 0) return reject(new Error(`worker ${JSON.stringify(job)} exited with ${code}`));
 			try {
 				resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as T);
 			} catch (error) {
-				reject(new Error(`worker ${JSON.stringify(job)} wrote no result (${(error as Error).message}): ${out.slice(0, 200)}`));
+				reject(
+					new Error(
+						`worker ${JSON.stringify(job)} wrote no result (${(error as Error).message}): ${out.slice(0, 200)}`,
+					),
+				);
 			}
 		});
 	});
@@ -124,7 +160,13 @@ async function runWorker<T>(job: Job, beforeEach?: () => void): Promise<T> {
 
 type SendJob = Extract<Job, { kind: 'send' }>;
 
-const sendJob = (sandbox: Sandbox, variant: Variant, items: number, warmup = WARMUP, settings: SendSettings = {}): SendJob => ({
+const sendJob = (
+	sandbox: Sandbox,
+	variant: Variant,
+	items: number,
+	warmup = WARMUP,
+	settings: SendSettings = {},
+): SendJob => ({
 	kind: 'send',
 	variant,
 	items,
@@ -135,13 +177,19 @@ const sendJob = (sandbox: Sandbox, variant: Variant, items: number, warmup = WAR
 });
 
 /** A, B, C and D must send the same requests; also counts the expressions n8n evaluates per item. */
-async function checkSameRequests(): Promise<{ summary: string; expressionsPerItem: Partial<Record<Variant, number>> }> {
+async function checkSameRequests(): Promise<{
+	summary: string;
+	expressionsPerItem: Partial<Record<Variant, number>>;
+}> {
 	const sandbox = await startSandbox({ port: 0, recordRequests: true });
 	const seen: Partial<Record<Variant, RecordedRequest[]>> = {};
 	const expressionsPerItem: Partial<Record<Variant, number>> = {};
 	try {
 		for (const variant of VARIANTS) {
-			const result = await runWorker<SendResult>({ ...sendJob(sandbox, variant, 2, 0), countExpressions: variant !== 'C' }, () => sandbox.reset());
+			const result = await runWorker<SendResult>(
+				{ ...sendJob(sandbox, variant, 2, 0), countExpressions: variant !== 'C' },
+				() => sandbox.reset(),
+			);
 			seen[variant] = [...sandbox.requests];
 			if (result.expressions !== undefined) expressionsPerItem[variant] = result.expressions / 2;
 		}
@@ -151,8 +199,13 @@ async function checkSameRequests(): Promise<{ summary: string; expressionsPerIte
 	const reference = (seen.A ?? []).map(requestShape);
 	for (const variant of VARIANTS) {
 		const shapes = (seen[variant] ?? []).map(requestShape).sort();
-		if (reference.length !== 2 || JSON.stringify(shapes) !== JSON.stringify([...reference].sort())) {
-			throw new Error(`${variant} does not send what A sends:\n${shapes.join('\n')}\nA:\n${reference.join('\n')}`);
+		if (
+			reference.length !== 2 ||
+			JSON.stringify(shapes) !== JSON.stringify([...reference].sort())
+		) {
+			throw new Error(
+				`${variant} does not send what A sends:\n${shapes.join('\n')}\nA:\n${reference.join('\n')}`,
+			);
 		}
 	}
 	const [first] = seen.A ?? [];
@@ -186,7 +239,9 @@ async function measureSends(sandbox: Sandbox): Promise<Map<string, Cell>> {
 					cell.rssKb.push(result.maxRssKb);
 					cell.liveKb.push(result.liveKb);
 					cells.set(key, cell);
-					log(`${latency} ms latency, ${items} items, ${variant}: ${fixed(result.ms / items, 3)} ms/item, peak RSS ${fixed(mb(result.maxRssKb), 0)} MB`);
+					log(
+						`${latency} ms latency, ${items} items, ${variant}: ${fixed(result.ms / items, 3)} ms/item, peak RSS ${fixed(mb(result.maxRssKb), 0)} MB`,
+					);
 				}
 			}
 		}
@@ -195,10 +250,26 @@ async function measureSends(sandbox: Sandbox): Promise<Map<string, Cell>> {
 }
 
 /** Runs at the largest size beside the table: A when n8n evaluates its fields, and the memory floor of any node. */
-const OTHER_RUNS: Array<{ label: string; variant: Variant; settings: SendSettings; latencies: number[] }> = [
-	{ label: 'A, its fields in parentheses (`{{ ($json.phone) }}`), so that n8n evaluates them', variant: 'A', settings: { evaluated: true }, latencies: LATENCIES },
+const OTHER_RUNS: Array<{
+	label: string;
+	variant: Variant;
+	settings: SendSettings;
+	latencies: number[];
+}> = [
+	{
+		label: 'A, its fields in parentheses (`{{ ($json.phone) }}`), so that n8n evaluates them',
+		variant: 'A',
+		settings: { evaluated: true },
+		latencies: LATENCIES,
+	},
 	// One at a time at 50 ms would take 10,000 × 50 ms; latency does not change what a request leaves behind.
-	{ label: 'D without expressions, one request at a time: the floor of a node that sends one request per item through n8n', variant: 'D', settings: { floor: true }, latencies: [0] },
+	{
+		label:
+			'D without expressions, one request at a time: the floor of a node that sends one request per item through n8n',
+		variant: 'D',
+		settings: { floor: true },
+		latencies: [0],
+	},
 ];
 
 interface OtherRow {
@@ -212,12 +283,18 @@ interface OtherRow {
 async function measureOtherRuns(sandbox: Sandbox, items: number): Promise<OtherRow[]> {
 	const rows: OtherRow[] = [];
 	for (const latency of LATENCIES) {
-		for (const { label, variant, settings } of OTHER_RUNS.filter((run) => run.latencies.includes(latency))) {
+		for (const { label, variant, settings } of OTHER_RUNS.filter((run) =>
+			run.latencies.includes(latency),
+		)) {
 			sandbox.reset();
 			if (latency) sandbox.injectFault({ kind: 'latency', ms: latency });
-			const result = await runWorker<SendResult>(sendJob(sandbox, variant, items, WARMUP, settings));
+			const result = await runWorker<SendResult>(
+				sendJob(sandbox, variant, items, WARMUP, settings),
+			);
 			rows.push({ latency, label, variant, ms: result.ms, rssKb: result.maxRssKb });
-			log(`${latency} ms latency, ${items} items, ${label}: ${fixed(result.ms / items, 3)} ms/item, peak RSS ${fixed(mb(result.maxRssKb), 0)} MB`);
+			log(
+				`${latency} ms latency, ${items} items, ${label}: ${fixed(result.ms / items, 3)} ms/item, peak RSS ${fixed(mb(result.maxRssKb), 0)} MB`,
+			);
 		}
 	}
 	return rows;
@@ -242,7 +319,14 @@ const RATE_CONFIGS: Array<{ label: string; variant: Variant; settings: SendSetti
 	{ label: 'B, defaults', variant: 'B', settings: { continueOnFail: false } },
 	{ label: 'B, On Error: Continue', variant: 'B', settings: { continueOnFail: true } },
 	// What n8n's docs suggest: Items per Batch = the requests allowed per Batch Interval.
-	{ label: `B, Batching ${RATE.perSecond} per 1000 ms, On Error: Continue`, variant: 'B', settings: { continueOnFail: true, batching: { batchSize: RATE.perSecond, batchInterval: 1000 } } },
+	{
+		label: `B, Batching ${RATE.perSecond} per 1000 ms, On Error: Continue`,
+		variant: 'B',
+		settings: {
+			continueOnFail: true,
+			batching: { batchSize: RATE.perSecond, batchInterval: 1000 },
+		},
+	},
 ];
 
 /** Bulk sends against a service that allows RATE: who got the message, how often, at what cost. */
@@ -252,9 +336,13 @@ async function measureRateLimited(): Promise<RateRow[]> {
 		for (const { label, variant, settings } of RATE_CONFIGS) {
 			const sandbox = await startSandbox({ port: 0, recordRequests: false, rateLimit: RATE });
 			try {
-				const result = await runWorker<SendResult>(sendJob(sandbox, variant, items, 0, settings), () => sandbox.reset());
+				const result = await runWorker<SendResult>(
+					sendJob(sandbox, variant, items, 0, settings),
+					() => sandbox.reset(),
+				);
 				const sends = new Map<string, number>();
-				for (const message of sandbox.state.sentMessages.values()) sends.set(message.to, (sends.get(message.to) ?? 0) + 1);
+				for (const message of sandbox.state.sentMessages.values())
+					sends.set(message.to, (sends.get(message.to) ?? 0) + 1);
 				const counts = [...sends.values()];
 				const stats = sandbox.stats();
 				const row: RateRow = {
@@ -270,7 +358,9 @@ async function measureRateLimited(): Promise<RateRow[]> {
 					refused: stats.rateLimited,
 				};
 				rows.push(row);
-				log(`rate-limited ${items} items, ${label}: ${row.once} delivered once, ${row.twice} twice, ${row.never} never, ${row.errorItems} error items, ${fixed(row.requests / items)} requests/item, ${fixed(row.ms / 1000, 1)} s`);
+				log(
+					`rate-limited ${items} items, ${label}: ${row.once} delivered once, ${row.twice} twice, ${row.never} never, ${row.errorItems} error items, ${fixed(row.requests / items)} requests/item, ${fixed(row.ms / 1000, 1)} s`,
+				);
 			} finally {
 				await sandbox.close();
 			}
@@ -296,8 +386,14 @@ async function measureBaselines(sandbox: Sandbox): Promise<Record<Variant, numbe
 
 async function measureLoad(): Promise<LoadResult & { runs: number }> {
 	const runs: LoadResult[] = [];
-	for (let rep = 0; rep < (QUICK ? 1 : 5); rep++) runs.push(await runWorker<LoadResult>({ kind: 'load' }));
-	return { ...runs[0], engineMs: median(runs.map((r) => r.engineMs)), loaderMs: median(runs.map((r) => r.loaderMs)), runs: runs.length };
+	for (let rep = 0; rep < (QUICK ? 1 : 5); rep++)
+		runs.push(await runWorker<LoadResult>({ kind: 'load' }));
+	return {
+		...runs[0],
+		engineMs: median(runs.map((r) => r.engineMs)),
+		loaderMs: median(runs.map((r) => r.loaderMs)),
+		runs: runs.length,
+	};
 }
 
 interface Pack {
@@ -308,9 +404,14 @@ interface Pack {
 }
 
 function packedSize(): Pack & { mapsBytes: number; declarationsBytes: number } {
-	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	const [pack] = JSON.parse(out) as Pack[];
-	const bytesOf = (suffix: string) => pack.files.filter((f) => f.path.endsWith(suffix)).reduce((sum, f) => sum + f.size, 0);
+	const bytesOf = (suffix: string) =>
+		pack.files.filter((f) => f.path.endsWith(suffix)).reduce((sum, f) => sum + f.size, 0);
 	return { ...pack, mapsBytes: bytesOf('.js.map'), declarationsBytes: bytesOf('.d.ts') };
 }
 
@@ -338,7 +439,16 @@ function simulatePolling(runMs: number, baseMs: number, timeoutMs = 30 * 60_000)
 		polls.push(waited);
 	}
 	const gaps = polls.map((t, i) => t - (i ? polls[i - 1] : 0));
-	return { runMs, baseMs, source: 'simulated', polls: polls.length, addedMs: waited - runMs, intervalMs: delay ?? 0, minGapMs: Math.min(...gaps), maxGapMs: Math.max(...gaps) };
+	return {
+		runMs,
+		baseMs,
+		source: 'simulated',
+		polls: polls.length,
+		addedMs: waited - runMs,
+		intervalMs: delay ?? 0,
+		minGapMs: Math.min(...gaps),
+		maxGapMs: Math.max(...gaps),
+	};
 }
 
 /** A real Run with Wait for Completion against a sandbox whose runs last `runMs`. */
@@ -346,9 +456,16 @@ async function measurePolling(runMs: number, pollSeconds: number): Promise<Polli
 	const sandbox = await startSandbox({ port: 0, recordRequests: false, researcherRunMs: runMs });
 	try {
 		const researcherId = 'researcher-1';
-		const result = await runWorker<ResearcherResult>({ kind: 'researcher', baseUrl: sandbox.url, token: sandbox.token, researcherId, pollInterval: pollSeconds });
+		const result = await runWorker<ResearcherResult>({
+			kind: 'researcher',
+			baseUrl: sandbox.url,
+			token: sandbox.token,
+			researcherId,
+			pollInterval: pollSeconds,
+		});
 		const run = sandbox.state.researchers.get(researcherId)?.run;
-		if (!run || result.output.progress !== 100) throw new Error(`the researcher run did not complete: ${JSON.stringify(result.output)}`);
+		if (!run || result.output.progress !== 100)
+			throw new Error(`the researcher run did not complete: ${JSON.stringify(result.output)}`);
 		const completedAt = run.startedAt + run.ms;
 		const gaps = result.polls.map((t, i) => t - (i ? result.polls[i - 1] : run.startedAt));
 		return {
@@ -367,23 +484,30 @@ async function measurePolling(runMs: number, pollSeconds: number): Promise<Polli
 }
 
 function machine(): string {
-	const model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+	const model =
+		/model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ??
+		cpus()[0]?.model ??
+		'unknown';
 	return `${cpus().length} × ${model}, ${fixed(totalmem() / 2 ** 30, 1)} GiB`;
 }
 
 function versions(): string {
 	const runtime = join(ROOT, '.cache/n8n-runtime/node_modules');
-	const version = (name: string) => (JSON.parse(readFileSync(join(runtime, name, 'package.json'), 'utf8')) as { version: string }).version;
+	const version = (name: string) =>
+		(JSON.parse(readFileSync(join(runtime, name, 'package.json'), 'utf8')) as { version: string })
+			.version;
 	return `n8n ${version('n8n')} (n8n-core ${version('n8n-core')}, n8n-workflow ${version('n8n-workflow')}, n8n-nodes-base ${version('n8n-nodes-base')}), Node ${process.version}`;
 }
 
 function commit(): string {
-	const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+	const git = (...args: string[]) =>
+		execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 	return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'nodes', 'credentials', 'package.json') ? ' with uncommitted changes to the package' : ''}`;
 }
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
-const seconds = (ms: number) => (ms >= 10_000 ? `${fixed(ms / 1000, 0)} s` : `${fixed(ms / 1000, 1)} s`);
+const seconds = (ms: number) =>
+	ms >= 10_000 ? `${fixed(ms / 1000, 0)} s` : `${fixed(ms / 1000, 1)} s`;
 
 function report(parts: {
 	started: Date;
@@ -401,9 +525,12 @@ function report(parts: {
 	shared?: string;
 }): string {
 	const { cells, baseline, load, pack, polling, requests, rateRows, otherRows } = parts;
-	const perItem = (latency: number, items: number, variant: Variant) => median(cells.get(`${latency}/${items}/${variant}`)?.ms ?? [NaN]) / items;
-	const netMb = (latency: number, items: number, variant: Variant) => mb(median(cells.get(`${latency}/${items}/${variant}`)?.rssKb ?? [NaN]) - baseline[variant]);
-	const liveMb = (latency: number, items: number, variant: Variant) => mb(median(cells.get(`${latency}/${items}/${variant}`)?.liveKb ?? [NaN]));
+	const perItem = (latency: number, items: number, variant: Variant) =>
+		median(cells.get(`${latency}/${items}/${variant}`)?.ms ?? [NaN]) / items;
+	const netMb = (latency: number, items: number, variant: Variant) =>
+		mb(median(cells.get(`${latency}/${items}/${variant}`)?.rssKb ?? [NaN]) - baseline[variant]);
+	const liveMb = (latency: number, items: number, variant: Variant) =>
+		mb(median(cells.get(`${latency}/${items}/${variant}`)?.liveKb ?? [NaN]));
 	const lines: string[] = [];
 	const add = (...more: string[]) => lines.push(...more);
 
@@ -426,7 +553,9 @@ function report(parts: {
 		for (const items of SIZES) {
 			const [a, b, c, d] = VARIANTS.map((v) => perItem(latency, items, v));
 			const memory = VARIANTS.map((v) => fixed(netMb(latency, items, v), 0));
-			add(`| ${latency} ms | ${items.toLocaleString('en')} | ${REPS[items]} | ${fixed(a, 3)} | ${fixed(b, 3)} | ${fixed(c, 3)} | ${fixed(d, 3)} | ${fixed(a / b)} | ${fixed(a / c)} | ${fixed(a / d)} | ${memory.join(' | ')} |`);
+			add(
+				`| ${latency} ms | ${items.toLocaleString('en')} | ${REPS[items]} | ${fixed(a, 3)} | ${fixed(b, 3)} | ${fixed(c, 3)} | ${fixed(d, 3)} | ${fixed(a / b)} | ${fixed(a / c)} | ${fixed(a / d)} | ${memory.join(' | ')} |`,
+			);
 		}
 	}
 
@@ -439,12 +568,19 @@ function report(parts: {
 		'',
 		'| Latency | Run | ms/item | MB |',
 		'|---:|---|---:|---:|',
-		...otherRows.map((row) => `| ${row.latency} ms | ${row.label} | ${fixed(row.ms / largest, 3)} | ${fixed(otherMb(row), 0)} |`),
+		...otherRows.map(
+			(row) =>
+				`| ${row.latency} ms | ${row.label} | ${fixed(row.ms / largest, 3)} | ${fixed(otherMb(row), 0)} |`,
+		),
 	);
 	// The targets are set at 1,000 items and more: at 100, a run lasts a few milliseconds.
 	const targetSizes = SIZES.filter((n) => n >= 1000);
-	const ratiosAB = LATENCIES.flatMap((l) => targetSizes.map((n) => perItem(l, n, 'A') / perItem(l, n, 'B')));
-	const ratiosAD = LATENCIES.flatMap((l) => targetSizes.map((n) => perItem(l, n, 'A') / perItem(l, n, 'D')));
+	const ratiosAB = LATENCIES.flatMap((l) =>
+		targetSizes.map((n) => perItem(l, n, 'A') / perItem(l, n, 'B')),
+	);
+	const ratiosAD = LATENCIES.flatMap((l) =>
+		targetSizes.map((n) => perItem(l, n, 'A') / perItem(l, n, 'D')),
+	);
 	const ac = perItem(50, 1000, 'A') / perItem(50, 1000, 'C');
 	const scaling = LATENCIES.map((l) => perItem(l, largest, 'A') / perItem(l, 1000, 'A'));
 	const memory = LATENCIES.map((l) => netMb(l, largest, 'A'));
@@ -457,11 +593,17 @@ function report(parts: {
 		`| A/B ≤ 1.0 at ${targetSizes.map((n) => n.toLocaleString('en')).join(' and ')} items, 0 and 50 ms | ${fixed(Math.min(...ratiosAB))} to ${fixed(Math.max(...ratiosAB))} | ${verdict(Math.max(...ratiosAB) <= 1)} |`,
 		`| A/D ≤ 1.15 at the same | ${fixed(Math.min(...ratiosAD))} to ${fixed(Math.max(...ratiosAD))} | ${verdict(Math.max(...ratiosAD) <= 1.15)} |`,
 		`| A/C ≤ 1.5 at 1,000 items, 50 ms | ${fixed(ac)} | ${verdict(ac <= 1.5)} |`,
-		...(largest > 1000 ? [`| A per item at ${largest.toLocaleString('en')} ≤ 1.2 × at 1,000 | ${scaling.map((s, i) => `${fixed(s)} (${LATENCIES[i]} ms)`).join(', ')} | ${verdict(Math.max(...scaling) <= 1.2)} |`] : []),
+		...(largest > 1000
+			? [
+					`| A per item at ${largest.toLocaleString('en')} ≤ 1.2 × at 1,000 | ${scaling.map((s, i) => `${fixed(s)} (${LATENCIES[i]} ms)`).join(', ')} | ${verdict(Math.max(...scaling) <= 1.2)} |`,
+				]
+			: []),
 		`| A peak memory at ${largest.toLocaleString('en')} items ≤ 150 MB above baseline | ${memory.map((m, i) => `${fixed(m, 0)} MB (${LATENCIES[i]} ms)`).join(', ')}; D, every item at once, ${LATENCIES.map((l) => `${fixed(netMb(l, largest, 'D'), 0)} MB`).join(', ')}; D without expressions, one request at a time (the floor of a node sending one request per item through n8n), ${floorMb.map((m) => `${fixed(m, 0)} MB`).join(', ')}; A's heap still in use after a full GC: ${LATENCIES.map((l) => `${fixed(liveMb(l, largest, 'A'), 0)} MB`).join(', ')} | ${verdict(Math.max(...memory) <= 150)} |`,
 	);
 
-	const pollingOk = polling.every((p) => p.addedMs <= p.intervalMs + 250 && p.minGapMs >= p.baseMs - 50);
+	const pollingOk = polling.every(
+		(p) => p.addedMs <= p.intervalMs + 250 && p.minGapMs >= p.baseMs - 50,
+	);
 	const long = polling.find((p) => p.runMs >= 5 * 60_000);
 	add(
 		`| Wait for Completion: ≤ 1 interval after completion, ≤ 1 request per interval | see below | ${verdict(pollingOk)} |`,
@@ -482,7 +624,8 @@ function report(parts: {
 		'| Run | Poll interval | Source | Polls | Added after completion | Interval | Gaps min / max |',
 		'|---:|---:|---|---:|---:|---:|---|',
 		...polling.map(
-			(p) => `| ${seconds(p.runMs)} | ${seconds(p.baseMs)} | ${p.source} | ${p.polls} | ${seconds(p.addedMs)} | ${seconds(p.intervalMs)} | ${seconds(p.minGapMs)} / ${seconds(p.maxGapMs)} |`,
+			(p) =>
+				`| ${seconds(p.runMs)} | ${seconds(p.baseMs)} | ${p.source} | ${p.polls} | ${seconds(p.addedMs)} | ${seconds(p.intervalMs)} | ${seconds(p.minGapMs)} / ${seconds(p.maxGapMs)} |`,
 		),
 	);
 	if (parts.shared) add('', SHARED_START, parts.shared, SHARED_END);
@@ -528,12 +671,18 @@ function writeSharedDoc(section: string): void {
 	const start = current.indexOf(SHARED_START);
 	const stop = current.indexOf(SHARED_END);
 	const wrapped = `${SHARED_START}\n${section}\n${SHARED_END}`;
-	const next = start >= 0 && stop > start ? `${current.slice(0, start)}${wrapped}${current.slice(stop + SHARED_END.length)}` : `${current.slice(0, end)}\n${wrapped}\n${current.slice(end)}`;
+	const next =
+		start >= 0 && stop > start
+			? `${current.slice(0, start)}${wrapped}${current.slice(stop + SHARED_END.length)}`
+			: `${current.slice(0, end)}\n${wrapped}\n${current.slice(end)}`;
 	writeFileSync(DOC, next);
 }
 
 /** The shared-limit and outage tables: the request check, then each cell; the section's text. */
-async function runShared(started: Date, quick: boolean): Promise<{ section: string; rows: SharedRow[]; header: string }> {
+async function runShared(
+	started: Date,
+	quick: boolean,
+): Promise<{ section: string; rows: SharedRow[]; header: string }> {
 	const cells = selectCells(sharedCells(quick), ONLY);
 	log(`shared limit and outages: ${cells.map((c) => c.id).join(', ')}`);
 	// Skipped for single cells (--only), run while tuning: it takes a few seconds and nothing is written.
@@ -546,24 +695,37 @@ async function runShared(started: Date, quick: boolean): Promise<{ section: stri
 	const sharedStarted = Date.now();
 	const [loadBefore] = loadavg();
 	const rows = await measureShared(cells, spawnWorker, log, TIMEOUT_MS);
-	const command = ONLY.length ? ` -- --only ${ONLY.join(',')}${WRITE ? ' --write' : ''}` : SHARED ? ' -- --shared' : '';
+	const command = ONLY.length
+		? ` -- --only ${ONLY.join(',')}${WRITE ? ' --write' : ''}`
+		: SHARED
+			? ' -- --shared'
+			: '';
 	const header = `Generated by \`npm run bench${command}\` on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, these tables in ${fixed((Date.now() - sharedStarted) / 60_000, 1)} min (commit ${commit()}; ${machine()}; 1-minute load average ${fixed(loadBefore)} before them, ${fixed(loadavg()[0])} after; ${versions()}).`;
 	return { section: sharedReport(rows, header, requests), rows, header };
 }
 
 function writeDoc(generated: string): void {
-	const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : `# Performance\n\n${START}\n${END}\n`;
+	const current = existsSync(DOC)
+		? readFileSync(DOC, 'utf8')
+		: `# Performance\n\n${START}\n${END}\n`;
 	const start = current.indexOf(START);
 	const end = current.indexOf(END);
-	if (start < 0 || end < start) throw new Error(`${DOC} has no ${START} ... ${END} section to fill`);
-	writeFileSync(DOC, `${current.slice(0, start + START.length)}\n${generated}\n${current.slice(end)}`);
+	if (start < 0 || end < start)
+		throw new Error(`${DOC} has no ${START} ... ${END} section to fill`);
+	writeFileSync(
+		DOC,
+		`${current.slice(0, start + START.length)}\n${generated}\n${current.slice(end)}`,
+	);
 }
 
 async function main(): Promise<void> {
 	const started = new Date();
 	const [loadBefore] = loadavg();
 	if (LIST) {
-		for (const c of sharedCells(QUICK)) process.stdout.write(`${c.id}\t${c.label}, ${c.job.executions} x ${c.job.itemsPerExecution}\t(tags: ${c.tags.join(' ')})\n`);
+		for (const c of sharedCells(QUICK))
+			process.stdout.write(
+				`${c.id}\t${c.label}, ${c.job.executions} x ${c.job.itemsPerExecution}\t(tags: ${c.tags.join(' ')})\n`,
+			);
 		return;
 	}
 	if (SHARED) {
@@ -573,10 +735,14 @@ async function main(): Promise<void> {
 			const current = readFileSync(DOC, 'utf8');
 			const start = current.indexOf(SHARED_START);
 			const stop = current.indexOf(SHARED_END);
-			if (start < 0 || stop < start) throw new Error(`${DOC} has no shared section to write the CRM rows into`);
-			writeSharedDoc(spliceCrm(current.slice(start + SHARED_START.length + 1, stop - 1), rows, header));
+			if (start < 0 || stop < start)
+				throw new Error(`${DOC} has no shared section to write the CRM rows into`);
+			writeSharedDoc(
+				spliceCrm(current.slice(start + SHARED_START.length + 1, stop - 1), rows, header),
+			);
 			log(`written to ${DOC} (the CRM table, its targets and failure messages only)`);
-		} else if (QUICK || ONLY.length) log(`${ONLY.length ? '--only' : '--quick'}: docs/PERFORMANCE.md left as it is`);
+		} else if (QUICK || ONLY.length)
+			log(`${ONLY.length ? '--only' : '--quick'}: docs/PERFORMANCE.md left as it is`);
 		else {
 			writeSharedDoc(section);
 			log(`written to ${DOC} (the shared-limit section only)`);
@@ -603,11 +769,29 @@ async function main(): Promise<void> {
 	const load = await measureLoad();
 	const pack = packedSize();
 	log('researcher polling (the measured runs take about 30 s)');
-	const measured = await Promise.all(QUICK ? [measurePolling(2000, 1)] : [measurePolling(2000, 1), measurePolling(30_000, 5)]);
-	const polling = [...measured, ...[2000, 30_000, 5 * 60_000].map((runMs) => simulatePolling(runMs, 5000))];
+	const measured = await Promise.all(
+		QUICK ? [measurePolling(2000, 1)] : [measurePolling(2000, 1), measurePolling(30_000, 5)],
+	);
+	const polling = [
+		...measured,
+		...[2000, 30_000, 5 * 60_000].map((runMs) => simulatePolling(runMs, 5000)),
+	];
 	// --quick leaves them out: they take about 10 minutes (--shared --quick runs a short set).
 	const shared = QUICK ? undefined : (await runShared(started, false)).section;
-	const generated = report({ started, loadBefore, elapsedMs: Date.now() - started.getTime(), requests, cells, baseline, load, pack, polling, rateRows, otherRows, shared });
+	const generated = report({
+		started,
+		loadBefore,
+		elapsedMs: Date.now() - started.getTime(),
+		requests,
+		cells,
+		baseline,
+		load,
+		pack,
+		polling,
+		rateRows,
+		otherRows,
+		shared,
+	});
 	process.stdout.write(`${generated}\n`);
 	if (QUICK) log('--quick: docs/PERFORMANCE.md left as it is');
 	else {

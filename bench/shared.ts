@@ -59,9 +59,33 @@ export interface SharedCell {
 
 const thousands = (n: number) => n.toLocaleString('en');
 
-function cell(table: Table, id: string, label: string, job: SharedCell['job'], rate: RateLimit, extra: Partial<SharedCell> = {}): SharedCell {
-	const tags = [...new Set([...id.split(':'), table, job.continueOnFail ? 'cof' : 'stop', ...(extra.tags ?? [])])];
-	return { id, label, table, job, items: job.executions * job.itemsPerExecution, rate, idealRate: rate.perSecond, ...extra, tags };
+function cell(
+	table: Table,
+	id: string,
+	label: string,
+	job: SharedCell['job'],
+	rate: RateLimit,
+	extra: Partial<SharedCell> = {},
+): SharedCell {
+	const tags = [
+		...new Set([
+			...id.split(':'),
+			table,
+			job.continueOnFail ? 'cof' : 'stop',
+			...(extra.tags ?? []),
+		]),
+	];
+	return {
+		id,
+		label,
+		table,
+		job,
+		items: job.executions * job.itemsPerExecution,
+		rate,
+		idealRate: rate.perSecond,
+		...extra,
+		tags,
+	};
 }
 
 const LEGACY_LABEL = '`N8N_EXPRESSION_ENGINE=legacy` (this worker only)';
@@ -75,49 +99,167 @@ export function sharedCells(quick = false): SharedCell[] {
 	for (const total of quick ? [4000] : [4000, 10_000]) {
 		for (const executions of EXECUTIONS) {
 			const size = `${executions}x${total}`;
-			const job = { kind: 'executions' as const, operation: 'sendSms' as const, executions, itemsPerExecution: total / executions };
+			const job = {
+				kind: 'executions' as const,
+				operation: 'sendSms' as const,
+				executions,
+				itemsPerExecution: total / executions,
+			};
 			// One execution is the rate-limited table's case; both settings are measured from 20 on.
 			for (const cof of executions === 1 ? [false] : [false, true]) {
-				cells.push(cell('shared', `A:${size}${cof ? ':cof' : ''}`, `A, ${onError(cof)}`, { ...job, variant: 'A', continueOnFail: cof }, SHARED_RATE));
+				cells.push(
+					cell(
+						'shared',
+						`A:${size}${cof ? ':cof' : ''}`,
+						`A, ${onError(cof)}`,
+						{ ...job, variant: 'A', continueOnFail: cof },
+						SHARED_RATE,
+					),
+				);
 			}
 			// B stops at its first 429 without continue-on-fail: only the continuing run says how much it delivers.
-			cells.push(cell('shared', `B:${size}:cof`, `B, ${onError(true)}`, { ...job, variant: 'B', continueOnFail: true }, SHARED_RATE));
+			cells.push(
+				cell(
+					'shared',
+					`B:${size}:cof`,
+					`B, ${onError(true)}`,
+					{ ...job, variant: 'B', continueOnFail: true },
+					SHARED_RATE,
+				),
+			);
 		}
 	}
-	const crm = { kind: 'executions' as const, operation: 'injectCrmLead' as const, executions: CRM_EXECUTIONS, itemsPerExecution: 1 };
-	cells.push(cell('crm', 'A:crm', `A, ${onError(false)}`, { ...crm, variant: 'A', continueOnFail: false }, CRM_RATE));
-	cells.push(cell('crm', 'A:crm:cof', `A, ${onError(true)}`, { ...crm, variant: 'A', continueOnFail: true }, CRM_RATE));
-	cells.push(cell('crm', 'B:crm:cof', `B, ${onError(true)}`, { ...crm, variant: 'B', continueOnFail: true }, CRM_RATE));
+	const crm = {
+		kind: 'executions' as const,
+		operation: 'injectCrmLead' as const,
+		executions: CRM_EXECUTIONS,
+		itemsPerExecution: 1,
+	};
+	cells.push(
+		cell(
+			'crm',
+			'A:crm',
+			`A, ${onError(false)}`,
+			{ ...crm, variant: 'A', continueOnFail: false },
+			CRM_RATE,
+		),
+	);
+	cells.push(
+		cell(
+			'crm',
+			'A:crm:cof',
+			`A, ${onError(true)}`,
+			{ ...crm, variant: 'A', continueOnFail: true },
+			CRM_RATE,
+		),
+	);
+	cells.push(
+		cell(
+			'crm',
+			'B:crm:cof',
+			`B, ${onError(true)}`,
+			{ ...crm, variant: 'B', continueOnFail: true },
+			CRM_RATE,
+		),
+	);
 	// What starting 200 executions costs in one process, with no limit to wait for.
-	cells.push(cell('crm', 'A:crm:nolimit', 'A, On Error: Stop, no rate limit (the floor)', { ...crm, variant: 'A', continueOnFail: false }, CRM_RATE, { rate: null }));
+	cells.push(
+		cell(
+			'crm',
+			'A:crm:nolimit',
+			'A, On Error: Stop, no rate limit (the floor)',
+			{ ...crm, variant: 'A', continueOnFail: false },
+			CRM_RATE,
+			{ rate: null },
+		),
+	);
 	// The same with n8n's legacy expression engine (no isolate per execution), in that worker only.
 	const legacy = { env: { N8N_EXPRESSION_ENGINE: 'legacy' }, tags: ['legacy'] };
-	cells.push(cell('crm', 'A:crm:legacy', `A, On Error: Stop, ${LEGACY_LABEL}`, { ...crm, variant: 'A', continueOnFail: false }, CRM_RATE, legacy));
-	cells.push(cell('crm', 'A:crm:nolimit:legacy', `A, On Error: Stop, no rate limit (the floor), ${LEGACY_LABEL}`, { ...crm, variant: 'A', continueOnFail: false }, CRM_RATE, { ...legacy, rate: null }));
-	const one = { kind: 'executions' as const, operation: 'sendSms' as const, executions: 1, itemsPerExecution: OUTAGE_ITEMS, continueOnFail: true };
+	cells.push(
+		cell(
+			'crm',
+			'A:crm:legacy',
+			`A, On Error: Stop, ${LEGACY_LABEL}`,
+			{ ...crm, variant: 'A', continueOnFail: false },
+			CRM_RATE,
+			legacy,
+		),
+	);
+	cells.push(
+		cell(
+			'crm',
+			'A:crm:nolimit:legacy',
+			`A, On Error: Stop, no rate limit (the floor), ${LEGACY_LABEL}`,
+			{ ...crm, variant: 'A', continueOnFail: false },
+			CRM_RATE,
+			{ ...legacy, rate: null },
+		),
+	);
+	const one = {
+		kind: 'executions' as const,
+		operation: 'sendSms' as const,
+		executions: 1,
+		itemsPerExecution: OUTAGE_ITEMS,
+		continueOnFail: true,
+	};
 	for (const ms of quick ? [OUTAGES_MS[0]] : OUTAGES_MS) {
 		const name = `outage${ms / 1000}s`;
-		cells.push(cell('outage', `A:${name}`, `A, outage ${ms / 1000} s`, { ...one, variant: 'A' }, SHARED_RATE, { outageMs: ms }));
 		cells.push(
-			cell('outage', `B:${name}`, `B, Batching ${B_BATCHING.batchSize} per ${B_BATCHING.batchInterval} ms, outage ${ms / 1000} s`, { ...one, variant: 'B', batching: B_BATCHING }, SHARED_RATE, {
-				outageMs: ms,
-			}),
+			cell(
+				'outage',
+				`A:${name}`,
+				`A, outage ${ms / 1000} s`,
+				{ ...one, variant: 'A' },
+				SHARED_RATE,
+				{ outageMs: ms },
+			),
+		);
+		cells.push(
+			cell(
+				'outage',
+				`B:${name}`,
+				`B, Batching ${B_BATCHING.batchSize} per ${B_BATCHING.batchInterval} ms, outage ${ms / 1000} s`,
+				{ ...one, variant: 'B', batching: B_BATCHING },
+				SHARED_RATE,
+				{
+					outageMs: ms,
+				},
+			),
 		);
 	}
 	cells.push(
-		cell('outage', 'A:budget', `A, Max Wait ${BUDGET_WAIT_S} s, outage ${BUDGET_OUTAGE_MS / 1000} s (longer than the wait budget)`, { ...one, variant: 'A', maxWait: BUDGET_WAIT_S }, SHARED_RATE, {
-			outageMs: BUDGET_OUTAGE_MS,
-		}),
+		cell(
+			'outage',
+			'A:budget',
+			`A, Max Wait ${BUDGET_WAIT_S} s, outage ${BUDGET_OUTAGE_MS / 1000} s (longer than the wait budget)`,
+			{ ...one, variant: 'A', maxWait: BUDGET_WAIT_S },
+			SHARED_RATE,
+			{
+				outageMs: BUDGET_OUTAGE_MS,
+			},
+		),
 	);
-	cells.push(cell('outage', 'A:cut', `A, ${CUT_REQUESTS} requests cut after commit`, { ...one, variant: 'A' }, SHARED_RATE, { cutAfterCommit: CUT_REQUESTS }));
+	cells.push(
+		cell(
+			'outage',
+			'A:cut',
+			`A, ${CUT_REQUESTS} requests cut after commit`,
+			{ ...one, variant: 'A' },
+			SHARED_RATE,
+			{ cutAfterCommit: CUT_REQUESTS },
+		),
+	);
 	return cells;
 }
 
 /** The cells `--only` names: each filter is tags joined by `:`, all of which a cell must have. */
 export function selectCells(cells: SharedCell[], filters: string[]): SharedCell[] {
 	if (!filters.length) return cells;
-	const picked = cells.filter((c) => filters.some((filter) => filter.split(':').every((tag) => c.tags.includes(tag))));
-	if (!picked.length) throw new Error(`--only ${filters.join(',')} matches no cell; --list names them`);
+	const picked = cells.filter((c) =>
+		filters.some((filter) => filter.split(':').every((tag) => c.tags.includes(tag))),
+	);
+	if (!picked.length)
+		throw new Error(`--only ${filters.join(',')} matches no cell; --list names them`);
 	return picked;
 }
 
@@ -162,7 +304,8 @@ export interface SharedRow {
 export const failedItems = (row: SharedRow) => row.errorItems + row.stoppedItems;
 const idealMs = (row: SharedRow) => (row.cell.items / row.cell.idealRate) * 1000;
 /** The node's part: from the first request the sandbox received to the last it accepted, over ideal. NaN: unknown. */
-export const nodePart = (row: SharedRow) => (row.service ? (row.service.lastAccepted - row.service.firstRequest) / idealMs(row) : NaN);
+export const nodePart = (row: SharedRow) =>
+	row.service ? (row.service.lastAccepted - row.service.firstRequest) / idealMs(row) : NaN;
 /** When the first execution's first request reached the sandbox, from the start. NaN: unknown. */
 const firstReached = (row: SharedRow) => row.service?.firstRequest ?? NaN;
 
@@ -178,7 +321,8 @@ interface ServiceWatch {
  */
 function watchService(sandbox: Sandbox, c: SharedCell): ServiceWatch {
 	const now = () => performance.timeOrigin + performance.now();
-	const accepted = () => (c.job.operation === 'sendSms' ? sandbox.state.sentMessages.size : sandbox.state.crmLeads.size);
+	const accepted = () =>
+		c.job.operation === 'sendSms' ? sandbox.state.sentMessages.size : sandbox.state.crmLeads.size;
 	let requests = 0;
 	let delivered = accepted();
 	let firstRequest = NaN;
@@ -237,7 +381,11 @@ function outageWhenAThirdIsIn(sandbox: Sandbox, c: SharedCell): OutageWatch {
 		const byCount = delivered >= third;
 		if (!byCount && now - firstAt < thirdOfIdeal) return;
 		clearInterval(timer);
-		const began = { delivered, afterMs: now - firstAt, trigger: byCount ? 'a third delivered' : 'a third of the ideal time' };
+		const began = {
+			delivered,
+			afterMs: now - firstAt,
+			trigger: byCount ? 'a third delivered' : 'a third of the ideal time',
+		};
 		info = began;
 		running = sandbox.outage(c.outageMs ?? 0).catch((error: Error) => {
 			info = { ...began, error: error.message };
@@ -256,7 +404,10 @@ function outageWhenAThirdIsIn(sandbox: Sandbox, c: SharedCell): OutageWatch {
 function deliveries(sandbox: Sandbox, c: SharedCell): { counts: Uint32Array; strays: number } {
 	const counts = new Uint32Array(c.items);
 	let strays = 0;
-	const recipients = c.job.operation === 'sendSms' ? [...sandbox.state.sentMessages.values()].map((m) => m.to) : [...sandbox.state.crmLeads.values()].map((lead) => lead.to);
+	const recipients =
+		c.job.operation === 'sendSms'
+			? [...sandbox.state.sentMessages.values()].map((m) => m.to)
+			: [...sandbox.state.crmLeads.values()].map((lead) => lead.to);
 	for (const to of recipients) {
 		const number = /^5730(\d{8})(@c\.us)?$/.exec(String(to));
 		const i = number ? Number(number[1]) : -1;
@@ -266,7 +417,13 @@ function deliveries(sandbox: Sandbox, c: SharedCell): { counts: Uint32Array; str
 	return { counts, strays };
 }
 
-function tally(c: SharedCell, sandbox: Sandbox, result: ExecutionsResult | undefined, problem: string | undefined, timeoutMs: number): SharedRow {
+function tally(
+	c: SharedCell,
+	sandbox: Sandbox,
+	result: ExecutionsResult | undefined,
+	problem: string | undefined,
+	timeoutMs: number,
+): SharedRow {
 	const { counts, strays } = deliveries(sandbox, c);
 	const stats = sandbox.stats();
 	const kinds: Record<FailureKind, number> = { unsure: 0, unreachable: 0, other: 0 };
@@ -300,7 +457,12 @@ function tally(c: SharedCell, sandbox: Sandbox, result: ExecutionsResult | undef
 			else lost++;
 		}
 		// Delivered though its error does not say it may have been: the user would send it again.
-		if (count > 1 || (kind === undefined && !executionStopped && count !== 1) || (kind !== undefined && kind !== 'unsure' && count > 0)) mismatched++;
+		if (
+			count > 1 ||
+			(kind === undefined && !executionStopped && count !== 1) ||
+			(kind !== undefined && kind !== 'unsure' && count > 0)
+		)
+			mismatched++;
 	});
 	const ends = result?.executions.map((execution) => execution.ms);
 	return {
@@ -326,17 +488,34 @@ function tally(c: SharedCell, sandbox: Sandbox, result: ExecutionsResult | undef
 	};
 }
 
-async function measureOnce(c: SharedCell, spawn: Spawn, timeoutOverride?: number): Promise<SharedRow> {
-	const sandbox = await startSandbox({ port: 0, recordRequests: false, ...(c.rate ? { rateLimit: c.rate } : {}) });
+async function measureOnce(
+	c: SharedCell,
+	spawn: Spawn,
+	timeoutOverride?: number,
+): Promise<SharedRow> {
+	const sandbox = await startSandbox({
+		port: 0,
+		recordRequests: false,
+		...(c.rate ? { rateLimit: c.rate } : {}),
+	});
 	try {
-		if (c.cutAfterCommit) sandbox.injectFault({ kind: 'cutAfterCommit', times: c.cutAfterCommit, match: { operationId: 'smsSend' } });
+		if (c.cutAfterCommit)
+			sandbox.injectFault({
+				kind: 'cutAfterCommit',
+				times: c.cutAfterCommit,
+				match: { operationId: 'smsSend' },
+			});
 		const watch = c.outageMs === undefined ? undefined : outageWhenAThirdIsIn(sandbox, c);
 		const service = watchService(sandbox, c);
 		const timeoutMs = timeoutOf(c, timeoutOverride);
 		let result: ExecutionsResult | undefined;
 		let problem: string | undefined;
 		try {
-			result = await spawn<ExecutionsResult>({ ...c.job, baseUrl: sandbox.url, token: sandbox.token }, timeoutMs, c.env);
+			result = await spawn<ExecutionsResult>(
+				{ ...c.job, baseUrl: sandbox.url, token: sandbox.token },
+				timeoutMs,
+				c.env,
+			);
 		} catch (error) {
 			if ((error as Error).name === 'WorkerKilled') throw error;
 			problem = (error as Error).message;
@@ -346,9 +525,18 @@ async function measureOnce(c: SharedCell, spawn: Spawn, timeoutOverride?: number
 		const row = tally(c, sandbox, result, problem, timeoutMs);
 		if (result?.startedAt !== undefined && !Number.isNaN(seen.firstRequest)) {
 			const from = (t: number) => t - result.startedAt;
-			row.service = { firstRequest: from(seen.firstRequest), lastRequest: from(seen.lastRequest), lastAccepted: from(seen.lastAccepted) };
+			row.service = {
+				firstRequest: from(seen.firstRequest),
+				lastRequest: from(seen.lastRequest),
+				lastAccepted: from(seen.lastAccepted),
+			};
 		}
-		if (c.outageMs !== undefined) row.outage = outage ?? { delivered: NaN, afterMs: NaN, trigger: 'never: the run ended first' };
+		if (c.outageMs !== undefined)
+			row.outage = outage ?? {
+				delivered: NaN,
+				afterMs: NaN,
+				trigger: 'never: the run ended first',
+			};
 		return row;
 	} finally {
 		await sandbox.close();
@@ -357,7 +545,12 @@ async function measureOnce(c: SharedCell, spawn: Spawn, timeoutOverride?: number
 
 const count = (n: number) => (Number.isNaN(n) ? '?' : String(n));
 const fixed = (n: number, digits = 2) => (Number.isNaN(n) ? '?' : n.toFixed(digits));
-const seconds = (ms: number) => (Number.isNaN(ms) ? '?' : ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(1)} s`);
+const seconds = (ms: number) =>
+	Number.isNaN(ms)
+		? '?'
+		: ms >= 10_000
+			? `${(ms / 1000).toFixed(0)} s`
+			: `${(ms / 1000).toFixed(1)} s`;
 
 /** One line per row, as it is measured. */
 export function describeRow(row: SharedRow): string {
@@ -370,21 +563,36 @@ export function describeRow(row: SharedRow): string {
 		`${fixed(row.requests / c.items)} requests/item, ${row.refused} 429;`,
 		`${seconds(row.ms)} = ${fixed(row.ms / idealMs(row))} x ideal`,
 		...(row.service
-			? [`(sandbox: first request at ${seconds(row.service.firstRequest)}, last at ${seconds(row.service.lastRequest)}, last accepted at ${seconds(row.service.lastAccepted)}; node's part ${fixed(nodePart(row))} x ideal)`]
+			? [
+					`(sandbox: first request at ${seconds(row.service.firstRequest)}, last at ${seconds(row.service.lastRequest)}, last accepted at ${seconds(row.service.lastAccepted)}; node's part ${fixed(nodePart(row))} x ideal)`,
+				]
 			: []),
-		...(row.ends && c.job.executions > 1 ? [`(executions ended ${seconds(row.ends.first)} to ${seconds(row.ends.last)})`] : []),
-		...(row.outage ? [`; outage after ${seconds(row.outage.afterMs)} at ${row.outage.delivered} delivered (${row.outage.trigger})${row.outage.error ? `: ${row.outage.error}` : ''}`] : []),
+		...(row.ends && c.job.executions > 1
+			? [`(executions ended ${seconds(row.ends.first)} to ${seconds(row.ends.last)})`]
+			: []),
+		...(row.outage
+			? [
+					`; outage after ${seconds(row.outage.afterMs)} at ${row.outage.delivered} delivered (${row.outage.trigger})${row.outage.error ? `: ${row.outage.error}` : ''}`,
+				]
+			: []),
 		...(row.maxWaitOption ? [`; max wait via ${row.maxWaitOption}`] : []),
 		...(row.strays ? [`; ${row.strays} deliveries to phones outside the run`] : []),
 		...(row.problem ? [`; PROBLEM: ${row.problem}`] : []),
 		`; load ${loadavg()[0].toFixed(1)}`,
 	];
-	const messages = row.messages.slice(0, 3).map((m) => `\n    ${m.items} items, ${m.executions} executions [${m.kind}]: ${m.message}`);
+	const messages = row.messages
+		.slice(0, 3)
+		.map((m) => `\n    ${m.items} items, ${m.executions} executions [${m.kind}]: ${m.message}`);
 	return parts.join(' ') + messages.join('');
 }
 
 /** Measures the cells one after the other; a worker that crashed (a signal) is run again with a fresh sandbox, twice at most. */
-export async function measureShared(cells: SharedCell[], spawn: Spawn, log: (line: string) => void, timeoutOverride?: number): Promise<SharedRow[]> {
+export async function measureShared(
+	cells: SharedCell[],
+	spawn: Spawn,
+	log: (line: string) => void,
+	timeoutOverride?: number,
+): Promise<SharedRow[]> {
 	const rows: SharedRow[] = [];
 	for (const c of cells) {
 		for (let attempt = 1; ; attempt++) {
@@ -408,7 +616,9 @@ export function requestShape(r: RecordedRequest): string {
 	return JSON.stringify({
 		method: r.method,
 		path: r.path,
-		body: Object.fromEntries(Object.entries(r.body as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))),
+		body: Object.fromEntries(
+			Object.entries(r.body as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+		),
 		contentType: r.headers['content-type'],
 		accept: r.headers.accept,
 		connection: r.headers.connection,
@@ -424,15 +634,39 @@ export async function checkExecutionsRequests(spawn: Spawn): Promise<string> {
 			const seen: Record<string, string[]> = {};
 			for (const variant of ['A', 'B'] as const) {
 				sandbox.reset();
-				const result = await spawn<ExecutionsResult>({ kind: 'executions', variant, operation, executions: 2, itemsPerExecution: 1, continueOnFail: false, baseUrl: sandbox.url, token: sandbox.token });
-				const failure = result.executions.find((execution) => execution.error || execution.items !== 1);
-				if (failure) throw new Error(`${variant} ${operation}: an execution failed: ${failure.error ?? `${failure.items} items`}`);
+				const result = await spawn<ExecutionsResult>({
+					kind: 'executions',
+					variant,
+					operation,
+					executions: 2,
+					itemsPerExecution: 1,
+					continueOnFail: false,
+					baseUrl: sandbox.url,
+					token: sandbox.token,
+				});
+				const failure = result.executions.find(
+					(execution) => execution.error || execution.items !== 1,
+				);
+				if (failure)
+					throw new Error(
+						`${variant} ${operation}: an execution failed: ${failure.error ?? `${failure.items} items`}`,
+					);
 				seen[variant] = sandbox.requests.map(requestShape).sort();
 			}
-			if (seen.A.length !== 2 || seen.A[0] === seen.A[1] || JSON.stringify(seen.A) !== JSON.stringify(seen.B)) {
-				throw new Error(`${operation}: B does not send what A sends, or two executions sent the same:\nA:\n${seen.A.join('\n')}\nB:\n${seen.B.join('\n')}`);
+			if (
+				seen.A.length !== 2 ||
+				seen.A[0] === seen.A[1] ||
+				JSON.stringify(seen.A) !== JSON.stringify(seen.B)
+			) {
+				throw new Error(
+					`${operation}: B does not send what A sends, or two executions sent the same:\nA:\n${seen.A.join('\n')}\nB:\n${seen.B.join('\n')}`,
+				);
 			}
-			const { method, path, body } = JSON.parse(seen.A[0]) as { method: string; path: string; body: Record<string, unknown> };
+			const { method, path, body } = JSON.parse(seen.A[0]) as {
+				method: string;
+				path: string;
+				body: Record<string, unknown>;
+			};
 			summaries.push(`${operation}: ${method} ${path} {${Object.keys(body).join(', ')}}`);
 		}
 	} finally {
@@ -450,7 +684,7 @@ function problemNote(row: SharedRow): string {
 
 function limitTable(rows: SharedRow[]): string[] {
 	return [
-		'| Cell | Node and settings | Executions × items | Delivered once | More than once | Never | Failed items | Failed executions | Requests per item | 429 answers | Wall time | × ideal | First execution reached the node at | Node\'s part × ideal |',
+		"| Cell | Node and settings | Executions × items | Delivered once | More than once | Never | Failed items | Failed executions | Requests per item | 429 answers | Wall time | × ideal | First execution reached the node at | Node's part × ideal |",
 		'|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 		...rows.map((row) => {
 			const c = row.cell;
@@ -466,21 +700,47 @@ function outageTable(rows: SharedRow[]): string[] {
 		...rows.map((row) => {
 			const c = row.cell;
 			const outage = row.outage;
-			const began = c.outageMs === undefined ? '–' : !outage || Number.isNaN(outage.afterMs) ? 'never' : `${seconds(outage.afterMs)} in, ${outage.delivered} delivered${outage.error ? ` (failed: ${cellText(outage.error)})` : ''}`;
+			const began =
+				c.outageMs === undefined
+					? '–'
+					: !outage || Number.isNaN(outage.afterMs)
+						? 'never'
+						: `${seconds(outage.afterMs)} in, ${outage.delivered} delivered${outage.error ? ` (failed: ${cellText(outage.error)})` : ''}`;
 			return `| \`${c.id}\` | ${c.label}${problemNote(row)} | ${began} | ${count(row.once)} | ${count(row.twice)} | ${count(row.never)} | ${count(row.kinds.unsure)} | ${count(row.kinds.unreachable)} | ${count(row.kinds.other + (Number.isNaN(row.stoppedItems) ? 0 : row.stoppedItems))} | ${count(row.givenUpUnsent)} | ${count(row.lost)} | ${fixed(row.requests / c.items)} | ${seconds(row.ms)} |`;
 		}),
 	];
 }
 
 function targets(rows: SharedRow[]): string[] {
-	const line = (target: string, subset: SharedRow[], measured: (rows: SharedRow[]) => string, ok: (row: SharedRow) => boolean) =>
-		subset.length ? `| ${target} | ${measured(subset)} | ${verdict(subset.every((row) => !row.problem && ok(row)))} |` : `| ${target} | not run | |`;
-	const shared = rows.filter((row) => row.cell.table === 'shared' && row.cell.job.variant === 'A' && row.cell.job.executions >= 20);
-	const crm = rows.filter((row) => row.cell.table === 'crm' && row.cell.job.variant === 'A' && row.cell.rate);
+	const line = (
+		target: string,
+		subset: SharedRow[],
+		measured: (rows: SharedRow[]) => string,
+		ok: (row: SharedRow) => boolean,
+	) =>
+		subset.length
+			? `| ${target} | ${measured(subset)} | ${verdict(subset.every((row) => !row.problem && ok(row)))} |`
+			: `| ${target} | not run | |`;
+	const shared = rows.filter(
+		(row) =>
+			row.cell.table === 'shared' && row.cell.job.variant === 'A' && row.cell.job.executions >= 20,
+	);
+	const crm = rows.filter(
+		(row) => row.cell.table === 'crm' && row.cell.job.variant === 'A' && row.cell.rate,
+	);
 	const crmDefault = crm.filter(defaultEngine);
 	const crmLegacy = crm.filter((row) => !defaultEngine(row));
-	const crmFloor = rows.find((row) => row.cell.table === 'crm' && row.cell.job.variant === 'A' && !row.cell.rate && defaultEngine(row));
-	const outages = rows.filter((row) => row.cell.table === 'outage' && row.cell.job.variant === 'A' && /^A:outage/.test(row.cell.id));
+	const crmFloor = rows.find(
+		(row) =>
+			row.cell.table === 'crm' &&
+			row.cell.job.variant === 'A' &&
+			!row.cell.rate &&
+			defaultEngine(row),
+	);
+	const outages = rows.filter(
+		(row) =>
+			row.cell.table === 'outage' && row.cell.job.variant === 'A' && /^A:outage/.test(row.cell.id),
+	);
 	const budget = rows.filter((row) => row.cell.id === 'A:budget');
 	const cut = rows.filter((row) => row.cell.id === 'A:cut');
 	const exactOnce = (row: SharedRow) => row.once === row.cell.items && failedItems(row) === 0;
@@ -488,7 +748,12 @@ function targets(rows: SharedRow[]): string[] {
 	const onceOf = (subset: SharedRow[]) => {
 		const off = subset.filter((row) => !exactOnce(row));
 		if (!off.length) return `every phone once, 0 failed, in all ${subset.length} runs`;
-		return off.map((row) => `${row.cell.id}: ${count(row.once)}/${row.cell.items} once, ${count(failedItems(row))} failed`).join('; ');
+		return off
+			.map(
+				(row) =>
+					`${row.cell.id}: ${count(row.once)}/${row.cell.items} once, ${count(failedItems(row))} failed`,
+			)
+			.join('; ');
 	};
 	/** The largest value, and the cell it comes from. */
 	const maxOf = (subset: SharedRow[], value: (row: SharedRow) => number) => {
@@ -498,14 +763,39 @@ function targets(rows: SharedRow[]): string[] {
 	const perItem = (row: SharedRow) => row.requests / row.cell.items;
 	const timeRatio = (row: SharedRow) => row.ms / idealMs(row);
 	const outageText = (subset: SharedRow[]) =>
-		subset.map((row) => `${row.cell.id}: ${count(row.givenUpUnsent)} given up unsent, ${count(row.twice)} twice, failed ${count(row.kinds.unsure)} unsure / ${count(row.kinds.unreachable)} not sent / ${count(row.kinds.other + row.stoppedItems)} other, ${count(row.mismatched)} phones not as said`).join('; ');
+		subset
+			.map(
+				(row) =>
+					`${row.cell.id}: ${count(row.givenUpUnsent)} given up unsent, ${count(row.twice)} twice, failed ${count(row.kinds.unsure)} unsure / ${count(row.kinds.unreachable)} not sent / ${count(row.kinds.other + row.stoppedItems)} other, ${count(row.mismatched)} phones not as said`,
+			)
+			.join('; ');
 	return [
 		'| Target | Measured | |',
 		'|---|---|---|',
-		line(`20 and 100 executions at once, ${[...new Set(shared.map((row) => thousands(row.cell.items)))].join(' and ') || 'N'} SMS, with and without continue-on-fail: every phone once, 0 failed`, shared, onceOf, exactOnce),
-		line('The same: ≤ 1.5 requests per item', shared, (subset) => maxOf(subset, perItem), (row) => perItem(row) <= 1.5),
-		line('The same: wall time ≤ 1.3 × items / rate', shared, (subset) => `× ${maxOf(subset, timeRatio)}`, (row) => timeRatio(row) <= 1.3),
-		line(`${CRM_EXECUTIONS} single-item Inject CRM Lead executions at once, ${CRM_RATE.perSecond}/s burst ${CRM_RATE.burst}: every lead once, 0 failed`, crm, onceOf, exactOnce),
+		line(
+			`20 and 100 executions at once, ${[...new Set(shared.map((row) => thousands(row.cell.items)))].join(' and ') || 'N'} SMS, with and without continue-on-fail: every phone once, 0 failed`,
+			shared,
+			onceOf,
+			exactOnce,
+		),
+		line(
+			'The same: ≤ 1.5 requests per item',
+			shared,
+			(subset) => maxOf(subset, perItem),
+			(row) => perItem(row) <= 1.5,
+		),
+		line(
+			'The same: wall time ≤ 1.3 × items / rate',
+			shared,
+			(subset) => `× ${maxOf(subset, timeRatio)}`,
+			(row) => timeRatio(row) <= 1.3,
+		),
+		line(
+			`${CRM_EXECUTIONS} single-item Inject CRM Lead executions at once, ${CRM_RATE.perSecond}/s burst ${CRM_RATE.burst}: every lead once, 0 failed`,
+			crm,
+			onceOf,
+			exactOnce,
+		),
 		line(
 			'The same: wall time ≤ 1.3 × ideal',
 			crmDefault,
@@ -517,7 +807,9 @@ function targets(rows: SharedRow[]): string[] {
 						? `; n8n's start of each execution, not the send: n8n-core's \`WorkflowExecute\` acquires an expression isolate per execution and, the pool (size 1) used up, all ${CRM_EXECUTIONS} cold-start one at once, so the first execution reached the node only ${seconds(reached)} after the start${crmFloor ? ` (the floor row, no limit: ${seconds(crmFloor.ms)})` : ''}`
 						: '';
 				const part = `node's part (first request to the last accepted, in the sandbox) × ${fixed(Math.max(...subset.map(nodePart)))} at most`;
-				const legacy = crmLegacy.length ? `; with n8n's legacy expression engine (\`${crmLegacy.map((row) => row.cell.id).join('`, `')}\`, not the default) wall × ${crmLegacy.map((row) => fixed(timeRatio(row))).join(', ')}, node's part × ${crmLegacy.map((row) => fixed(nodePart(row))).join(', ')}` : '';
+				const legacy = crmLegacy.length
+					? `; with n8n's legacy expression engine (\`${crmLegacy.map((row) => row.cell.id).join('`, `')}\`, not the default) wall × ${crmLegacy.map((row) => fixed(timeRatio(row))).join(', ')}, node's part × ${crmLegacy.map((row) => fixed(nodePart(row))).join(', ')}`
+					: '';
 				return `wall with n8n's default \`vm\` expression engine × ${maxOf(subset, timeRatio)}${why}; ${part}${legacy}`;
 			},
 			(row) => timeRatio(row) <= 1.3,
@@ -526,19 +818,39 @@ function targets(rows: SharedRow[]): string[] {
 			`Outage of ${OUTAGES_MS.map((ms) => `${ms / 1000} s`).join(' and ')} amid ${thousands(OUTAGE_ITEMS)} SMS: 0 given up unsent, 0 sent twice, the only failures "may have been carried out", every other phone once`,
 			outages,
 			outageText,
-			(row) => row.givenUpUnsent === 0 && row.twice === 0 && row.kinds.unreachable === 0 && row.kinds.other === 0 && row.stoppedItems === 0 && row.mismatched === 0 && !Number.isNaN(row.outage?.afterMs ?? NaN) && !row.outage?.error,
+			(row) =>
+				row.givenUpUnsent === 0 &&
+				row.twice === 0 &&
+				row.kinds.unreachable === 0 &&
+				row.kinds.other === 0 &&
+				row.stoppedItems === 0 &&
+				row.mismatched === 0 &&
+				!Number.isNaN(row.outage?.afterMs ?? NaN) &&
+				!row.outage?.error,
 		),
 		line(
 			`Outage (${BUDGET_OUTAGE_MS / 1000} s) longer than Max Wait (${BUDGET_WAIT_S} s): the unsent items fail saying the service could not be reached and they were not sent, 0 sent twice`,
 			budget,
 			outageText,
-			(row) => row.twice === 0 && row.kinds.other === 0 && row.stoppedItems === 0 && row.lost === 0 && row.mismatched === 0 && row.kinds.unreachable > 0,
+			(row) =>
+				row.twice === 0 &&
+				row.kinds.other === 0 &&
+				row.stoppedItems === 0 &&
+				row.lost === 0 &&
+				row.mismatched === 0 &&
+				row.kinds.unreachable > 0,
 		),
 		line(
 			`${CUT_REQUESTS} requests cut after commit: those items fail naming the uncertainty, 0 sent twice, every other phone once`,
 			cut,
 			outageText,
-			(row) => row.kinds.unsure === CUT_REQUESTS && row.kinds.unreachable === 0 && row.kinds.other === 0 && row.stoppedItems === 0 && row.twice === 0 && row.mismatched === 0,
+			(row) =>
+				row.kinds.unsure === CUT_REQUESTS &&
+				row.kinds.unreachable === 0 &&
+				row.kinds.other === 0 &&
+				row.stoppedItems === 0 &&
+				row.twice === 0 &&
+				row.mismatched === 0,
 		),
 	];
 }
@@ -547,7 +859,12 @@ function messageList(rows: SharedRow[]): string[] {
 	const lines: string[] = [];
 	for (const row of rows) {
 		if (!row.messages.length) continue;
-		const listed = row.messages.slice(0, 3).map((m) => `${m.items ? `${m.items} items` : ''}${m.items && m.executions ? ', ' : ''}${m.executions ? `${m.executions} executions` : ''} (${m.kind}): "${cellText(m.message).slice(0, 160)}"`);
+		const listed = row.messages
+			.slice(0, 3)
+			.map(
+				(m) =>
+					`${m.items ? `${m.items} items` : ''}${m.items && m.executions ? ', ' : ''}${m.executions ? `${m.executions} executions` : ''} (${m.kind}): "${cellText(m.message).slice(0, 160)}"`,
+			);
 		const more = row.messages.length > 3 ? `; ${row.messages.length - 3} other messages` : '';
 		lines.push(`- \`${row.cell.id}\`: ${listed.join('; ')}${more}`);
 	}
@@ -558,7 +875,8 @@ function messageList(rows: SharedRow[]): string[] {
 export function sharedReport(rows: SharedRow[], header: string, requests: string): string {
 	const of = (table: Table) => rows.filter((row) => row.cell.table === table);
 	/** A table's section, left out when none of its cells ran (--only). */
-	const section = (table: Table, title: string, setup: string, rows_: string[]) => (of(table).length ? [title, '', setup, '', ...rows_, ''] : []);
+	const section = (table: Table, title: string, setup: string, rows_: string[]) =>
+		of(table).length ? [title, '', setup, '', ...rows_, ''] : [];
 	const lines: string[] = [
 		'### Shared rate limit and outages',
 		'',
@@ -606,20 +924,31 @@ const CRM_TITLE = '#### Inject CRM Lead: single-item executions at once';
 export function spliceCrm(doc: string, rows: SharedRow[], header: string): string {
 	const all = sharedCells().filter((c) => c.table === 'crm');
 	const ran = new Set(rows.map((row) => row.cell.id));
-	if (rows.some((row) => row.cell.table !== 'crm') || all.some((c) => !ran.has(c.id))) throw new Error(`--write needs exactly the CRM cells (--only crm): ${all.map((c) => c.id).join(', ')}`);
+	if (rows.some((row) => row.cell.table !== 'crm') || all.some((c) => !ran.has(c.id)))
+		throw new Error(
+			`--write needs exactly the CRM cells (--only crm): ${all.map((c) => c.id).join(', ')}`,
+		);
 	const generated = sharedReport(rows, header, '').split('\n');
 	const lines = doc.split('\n');
 	// The CRM subsection: from its title to the next subsection.
 	const from = generated.indexOf(CRM_TITLE);
 	const to = generated.findIndex((line, i) => i > from && line.startsWith('#### '));
 	const section = generated.slice(from, to);
-	section.splice(4, 0, `${header.replace(/^Generated/, 'These rows, their two targets and their failure messages: generated')} Not from the same run, nor necessarily the same commit, as the rest of this section (its header names that run).`, '');
+	section.splice(
+		4,
+		0,
+		`${header.replace(/^Generated/, 'These rows, their two targets and their failure messages: generated')} Not from the same run, nor necessarily the same commit, as the rest of this section (its header names that run).`,
+		'',
+	);
 	const start = lines.indexOf(CRM_TITLE);
 	if (start < 0) throw new Error(`the document has no "${CRM_TITLE}"`);
 	const end = lines.findIndex((line, i) => i > start && line.startsWith('#### '));
 	lines.splice(start, end - start, ...section);
 	// Their targets: the lines of the targets table that were measured, each in place of its line.
-	for (const target of generated.filter((line) => line.startsWith('| ') && !line.endsWith('| not run | |') && generated.indexOf(line) > to)) {
+	for (const target of generated.filter(
+		(line) =>
+			line.startsWith('| ') && !line.endsWith('| not run | |') && generated.indexOf(line) > to,
+	)) {
 		const name = target.split(' | ')[0];
 		const at = lines.findIndex((line) => line.startsWith(`${name} | `));
 		if (at < 0 || !name.startsWith('| ')) continue;
@@ -627,7 +956,9 @@ export function spliceCrm(doc: string, rows: SharedRow[], header: string): strin
 	}
 	// Their failure messages, in place of the CRM rows' old ones.
 	const ids = [...ran].map((id) => `- \`${id}\`:`);
-	const old = lines.map((line, i) => (ids.some((id) => line.startsWith(id)) ? i : -1)).filter((i) => i >= 0);
+	const old = lines
+		.map((line, i) => (ids.some((id) => line.startsWith(id)) ? i : -1))
+		.filter((i) => i >= 0);
 	const fresh = generated.filter((line) => ids.some((id) => line.startsWith(id)));
 	const at = old.length ? old[0] : lines.length;
 	for (const i of old.reverse()) lines.splice(i, 1);

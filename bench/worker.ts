@@ -55,7 +55,15 @@ export interface ExecutionsSettings {
 
 export type Job =
 	/** items = 0: the process's own baseline (everything loaded, warm-up done, nothing sent). */
-	| ({ kind: 'send'; variant: Variant; items: number; warmup: number; baseUrl: string; token: string; countExpressions?: boolean } & SendSettings)
+	| ({
+			kind: 'send';
+			variant: Variant;
+			items: number;
+			warmup: number;
+			baseUrl: string;
+			token: string;
+			countExpressions?: boolean;
+	  } & SendSettings)
 	/**
 	 * `executions` runs of Source → target started at once in this one process, each with its own
 	 * `itemsPerExecution` phones (execution k sends phones k × itemsPerExecution onwards).
@@ -70,7 +78,13 @@ export type Job =
 			token: string;
 	  } & ExecutionsSettings)
 	| { kind: 'load' }
-	| { kind: 'researcher'; baseUrl: string; token: string; researcherId: string; pollInterval: number };
+	| {
+			kind: 'researcher';
+			baseUrl: string;
+			token: string;
+			researcherId: string;
+			pollInterval: number;
+	  };
 
 export interface SendResult {
 	ms: number;
@@ -112,7 +126,13 @@ export interface ExecutionsResult {
 	maxRssKb: number;
 	executions: ExecutionSummary[];
 	/** Distinct failure messages, of error items and of stopped executions. */
-	messages: Array<{ kind: FailureKind; message: string; description?: string; items: number; executions: number }>;
+	messages: Array<{
+		kind: FailureKind;
+		message: string;
+		description?: string;
+		items: number;
+		executions: number;
+	}>;
 	/** Every error item's phone number (offset + index), by kind. */
 	failed: Record<FailureKind, number[]>;
 	/** The Send Options field the max wait went to, when one was set. */
@@ -154,11 +174,20 @@ const runtimeRequire = nodeModule.createRequire(join(repoRoot, '.cache/n8n-runti
 function shareEnginesWorkflow(): void {
 	const engineWorkflow = pathToFileURL(runtimeRequire.resolve('n8n-workflow')).href;
 	const dist = pathToFileURL(join(repoRoot, 'dist')).href + '/';
-	type Resolve = (specifier: string, context: { parentURL?: string }) => { url: string; shortCircuit?: boolean };
-	const { registerHooks } = nodeModule as unknown as { registerHooks(hooks: { resolve(s: string, c: { parentURL?: string }, next: Resolve): ReturnType<Resolve> }): void };
+	type Resolve = (
+		specifier: string,
+		context: { parentURL?: string },
+	) => { url: string; shortCircuit?: boolean };
+	const { registerHooks } = nodeModule as unknown as {
+		registerHooks(hooks: {
+			resolve(s: string, c: { parentURL?: string }, next: Resolve): ReturnType<Resolve>;
+		}): void;
+	};
 	registerHooks({
 		resolve: (specifier, context, next) =>
-			specifier === 'n8n-workflow' && context.parentURL?.startsWith(dist) ? { url: engineWorkflow, shortCircuit: true } : next(specifier, context),
+			specifier === 'n8n-workflow' && context.parentURL?.startsWith(dist)
+				? { url: engineWorkflow, shortCircuit: true }
+				: next(specifier, context),
 	});
 }
 
@@ -174,8 +203,19 @@ async function loadEngine(): Promise<{ core: typeof Core; workflow: Workflow }> 
 	const workflow = runtimeRequire('n8n-workflow') as Workflow;
 	loadedWorkflow = workflow;
 	const { Container } = runtimeRequire('@n8n/di') as { Container: typeof DiContainer };
-	const { GlobalConfig: Config } = runtimeRequire('@n8n/config') as { GlobalConfig: typeof GlobalConfig };
-	const { engine, poolSize, maxCodeCacheSize, bridgeTimeout, bridgeMemoryLimit, idleTimeout, lazyAcquire, compileCache } = Container.get(Config).expressionEngine;
+	const { GlobalConfig: Config } = runtimeRequire('@n8n/config') as {
+		GlobalConfig: typeof GlobalConfig;
+	};
+	const {
+		engine,
+		poolSize,
+		maxCodeCacheSize,
+		bridgeTimeout,
+		bridgeMemoryLimit,
+		idleTimeout,
+		lazyAcquire,
+		compileCache,
+	} = Container.get(Config).expressionEngine;
 	if (engine === 'legacy') workflow.Expression.setExpressionEngine(engine);
 	else {
 		await workflow.Expression.initExpressionEngine({
@@ -193,7 +233,9 @@ async function loadEngine(): Promise<{ core: typeof Core; workflow: Workflow }> 
 }
 
 /** Our package as n8n loads a community package: its package.json, then the files it lists. */
-async function loadPackage(core: typeof Core): Promise<{ node: INodeType; credential: ICredentialType }> {
+async function loadPackage(
+	core: typeof Core,
+): Promise<{ node: INodeType; credential: ICredentialType }> {
 	const loader = new core.PackageDirectoryLoader(repoRoot);
 	await loader.loadAll();
 	return {
@@ -204,7 +246,9 @@ async function loadPackage(core: typeof Core): Promise<{ node: INodeType; creden
 
 /** n8n's HTTP Request node, all its versions. */
 function httpRequestNode(): IVersionedNodeType {
-	const { HttpRequest } = runtimeRequire('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js') as { HttpRequest: new () => IVersionedNodeType };
+	const { HttpRequest } = runtimeRequire(
+		'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
+	) as { HttpRequest: new () => IVersionedNodeType };
 	return new HttpRequest();
 }
 
@@ -221,8 +265,17 @@ interface Target {
  * getNodeParameter per field and one httpRequestWithAuthentication (our credential) per item, all
  * items at once, as the HTTP Request node starts them.
  */
-function minimalNode(workflow: Workflow, credential: ICredentialType, oneAtATime = false): INodeType {
-	const text = (name: string) => ({ displayName: name, name, type: 'string' as const, default: '' });
+function minimalNode(
+	workflow: Workflow,
+	credential: ICredentialType,
+	oneAtATime = false,
+): INodeType {
+	const text = (name: string) => ({
+		displayName: name,
+		name,
+		type: 'string' as const,
+		default: '',
+	});
 	return {
 		description: {
 			displayName: 'Bench Minimal SMS',
@@ -239,43 +292,93 @@ function minimalNode(workflow: Workflow, credential: ICredentialType, oneAtATime
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const items = this.getInputData();
 			const send = async (i: number) => {
-				const body = { type: 'text', to: this.getNodeParameter('to', i), instance: this.getNodeParameter('instance', i), body: this.getNodeParameter('message', i) };
-				const options = { method: 'POST' as const, url: '/v1/sms', body, json: true, headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
-				return (await this.helpers.httpRequestWithAuthentication.call(this, credential.name, options)) as IDataObject;
+				const body = {
+					type: 'text',
+					to: this.getNodeParameter('to', i),
+					instance: this.getNodeParameter('instance', i),
+					body: this.getNodeParameter('message', i),
+				};
+				const options = {
+					method: 'POST' as const,
+					url: '/v1/sms',
+					body,
+					json: true,
+					headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+				};
+				return (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					credential.name,
+					options,
+				)) as IDataObject;
 			};
 			const answers: IDataObject[] = [];
 			if (oneAtATime) for (let i = 0; i < items.length; i++) answers.push(await send(i));
 			else answers.push(...(await Promise.all(items.map((_, i) => send(i)))));
-			return [answers.map((answer, i) => ({ json: (answer.body as IDataObject) ?? answer, pairedItem: { item: i } }))];
+			return [
+				answers.map((answer, i) => ({
+					json: (answer.body as IDataObject) ?? answer,
+					pairedItem: { item: i },
+				})),
+			];
 		},
 	};
 }
 
-async function sendSmsTarget(core: typeof Core, workflow: Workflow, job: Extract<Job, { kind: 'send' }>): Promise<Target> {
+async function sendSmsTarget(
+	core: typeof Core,
+	workflow: Workflow,
+	job: Extract<Job, { kind: 'send' }>,
+): Promise<Target> {
 	const batching = job.batching ? { batching: { batch: job.batching } } : {};
 	if (job.variant === 'A' || job.variant === 'D') {
 		const { node, credential } = await loadPackage(core);
 		if (job.variant === 'D') {
-			const fields = job.floor ? { to: phoneOf(0), message: messageOf(0) } : { to: '={{ $json.phone }}', message: '={{ $json.message }}' };
-			return { type: 'bench.minimalSms', typeVersion: 1, nodeType: minimalNode(workflow, credential, job.floor), credential, parameters: { ...fields, instance: INSTANCE } };
+			const fields = job.floor
+				? { to: phoneOf(0), message: messageOf(0) }
+				: { to: '={{ $json.phone }}', message: '={{ $json.message }}' };
+			return {
+				type: 'bench.minimalSms',
+				typeVersion: 1,
+				nodeType: minimalNode(workflow, credential, job.floor),
+				credential,
+				parameters: { ...fields, instance: INSTANCE },
+			};
 		}
-		const fields = job.evaluated ? { to: '={{ ($json.phone) }}', message: '={{ ($json.message) }}' } : { to: '={{ $json.phone }}', message: '={{ $json.message }}' };
+		const fields = job.evaluated
+			? { to: '={{ ($json.phone) }}', message: '={{ ($json.message) }}' }
+			: { to: '={{ $json.phone }}', message: '={{ $json.message }}' };
 		return {
 			type: `${PACKAGE_NAME}.conversationalMessaging`,
 			typeVersion: 1,
 			nodeType: node,
 			credential,
-			parameters: { resource: 'messaging', operation: 'sendSms', ...fields, instance: INSTANCE, ...(job.batching ? { requestOptions: batching } : {}) },
+			parameters: {
+				resource: 'messaging',
+				operation: 'sendSms',
+				...fields,
+				instance: INSTANCE,
+				...(job.batching ? { requestOptions: batching } : {}),
+			},
 		};
 	}
 	const pair = (name: string, value: string) => ({ name, value });
 	// The request A sends: same method, path, headers and JSON body, token included.
-	const body = [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)];
+	const body = [
+		pair('type', 'text'),
+		pair('to', '={{ $json.phone }}'),
+		pair('instance', INSTANCE),
+		pair('body', '={{ $json.message }}'),
+		pair('token', job.token),
+	];
 	return httpRequestTarget(`${job.baseUrl}/v1/sms`, body, job.batching);
 }
 
 /** B: n8n's HTTP Request node POSTing these JSON body fields, with Options > Batching if given. */
-function httpRequestTarget(url: string, body: Array<{ name: string; value: string }>, batching?: { batchSize: number; batchInterval: number }): Target {
+function httpRequestTarget(
+	url: string,
+	body: Array<{ name: string; value: string }>,
+	batching?: { batchSize: number; batchInterval: number },
+): Target {
 	const nodeType = httpRequestNode();
 	return {
 		type: 'n8n-nodes-base.httpRequest',
@@ -315,13 +418,23 @@ function itemsSource(workflow: Workflow): INodeType {
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const count = this.getNodeParameter('count', 0) as number;
 			const offset = this.getNodeParameter('offset', 0) as number;
-			return [Array.from({ length: count }, (_, i) => ({ json: { phone: phoneOf(offset + i), message: messageOf(offset + i) } }))];
+			return [
+				Array.from({ length: count }, (_, i) => ({
+					json: { phone: phoneOf(offset + i), message: messageOf(offset + i) },
+				})),
+			];
 		},
 	};
 }
 
 /** What the n8n server supplies around the engine: decrypted credentials, hooks, URLs. */
-function additionalData(core: typeof Core, workflow: Workflow, credential: ICredentialType | undefined, data: ICredentialDataDecryptedObject, executionId = '1'): IWorkflowExecuteAdditionalData {
+function additionalData(
+	core: typeof Core,
+	workflow: Workflow,
+	credential: ICredentialType | undefined,
+	data: ICredentialDataDecryptedObject,
+	executionId = '1',
+): IWorkflowExecuteAdditionalData {
 	// As n8n's CredentialsHelper does for a credential whose authenticate is a function.
 	class BenchCredentialsHelper extends workflow.ICredentialsHelper {
 		getParentTypes() {
@@ -330,9 +443,15 @@ function additionalData(core: typeof Core, workflow: Workflow, credential: ICred
 		isCredentialUsableByNode() {
 			return true;
 		}
-		async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, requestOptions: IHttpRequestOptions) {
+		async authenticate(
+			credentials: ICredentialDataDecryptedObject,
+			_type: string,
+			requestOptions: IHttpRequestOptions,
+		) {
 			const authenticate = credential?.authenticate;
-			return typeof authenticate === 'function' ? await authenticate(credentials, requestOptions) : requestOptions;
+			return typeof authenticate === 'function'
+				? await authenticate(credentials, requestOptions)
+				: requestOptions;
 		}
 		async preAuthentication() {
 			return undefined;
@@ -355,7 +474,13 @@ function additionalData(core: typeof Core, workflow: Workflow, credential: ICred
 	const base = 'http://127.0.0.1:5678';
 	return {
 		credentialsHelper: new BenchCredentialsHelper(),
-		hooks: new core.ExecutionLifecycleHooks('manual', executionId, { id: 'bench', name: 'bench', nodes: [], connections: {}, active: false } as never),
+		hooks: new core.ExecutionLifecycleHooks('manual', executionId, {
+			id: 'bench',
+			name: 'bench',
+			nodes: [],
+			connections: {},
+			active: false,
+		} as never),
 		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: `${base}/rest`,
@@ -379,9 +504,19 @@ function additionalData(core: typeof Core, workflow: Workflow, credential: ICred
  * Runs Source (count items from number offset on) → target through n8n's WorkflowExecute; returns
  * the target's output and error. Calls may overlap: each is an execution of its own.
  */
-function engineRunner(core: typeof Core, workflow: Workflow, target: Target, baseUrl: string, token: string, settings: SendSettings = {}) {
+function engineRunner(
+	core: typeof Core,
+	workflow: Workflow,
+	target: Target,
+	baseUrl: string,
+	token: string,
+	settings: SendSettings = {},
+) {
 	const sourceType = 'bench.itemsSource';
-	const types: Record<string, INodeType | IVersionedNodeType> = { [sourceType]: itemsSource(workflow), [target.type]: target.nodeType };
+	const types: Record<string, INodeType | IVersionedNodeType> = {
+		[sourceType]: itemsSource(workflow),
+		[target.type]: target.nodeType,
+	};
 	const byVersion = (type: string, version?: number): INodeType => {
 		const found = types[type];
 		return 'nodeVersions' in found ? found.getNodeType(version) : found;
@@ -392,9 +527,25 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 		getKnownTypes: () => ({}),
 	};
 	let executions = 0;
-	return async (count: number, offset = 0): Promise<{ items: INodeExecutionData[]; error?: string; errorDescription?: string }> => {
-		const data = additionalData(core, workflow, target.credential, { baseUrl, apiToken: token }, String(++executions));
-		const source: INode = { id: 'source', name: 'Source', type: sourceType, typeVersion: 1, position: [0, 0], parameters: { count, offset } };
+	return async (
+		count: number,
+		offset = 0,
+	): Promise<{ items: INodeExecutionData[]; error?: string; errorDescription?: string }> => {
+		const data = additionalData(
+			core,
+			workflow,
+			target.credential,
+			{ baseUrl, apiToken: token },
+			String(++executions),
+		);
+		const source: INode = {
+			id: 'source',
+			name: 'Source',
+			type: sourceType,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { count, offset },
+		};
 		const node: INode = {
 			id: 'target',
 			name: 'Target',
@@ -402,7 +553,9 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 			typeVersion: target.typeVersion,
 			position: [200, 0],
 			parameters: target.parameters,
-			...(target.credential ? { credentials: { [target.credential.name]: { id: '1', name: 'bench' } } } : {}),
+			...(target.credential
+				? { credentials: { [target.credential.name]: { id: '1', name: 'bench' } } }
+				: {}),
 			...(settings.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		};
 		const run: IRun = await new core.WorkflowExecute(data, 'manual').run({
@@ -410,7 +563,11 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 				id: 'bench',
 				name: 'bench',
 				nodes: [source, node],
-				connections: { Source: { main: [[{ node: 'Target', type: workflow.NodeConnectionTypes.Main, index: 0 }]] } },
+				connections: {
+					Source: {
+						main: [[{ node: 'Target', type: workflow.NodeConnectionTypes.Main, index: 0 }]],
+					},
+				},
 				active: false,
 				nodeTypes,
 			}),
@@ -419,7 +576,11 @@ function engineRunner(core: typeof Core, workflow: Workflow, target: Target, bas
 		const task = run.data.resultData.runData.Target?.[0];
 		const error = run.data.resultData.error ?? task?.error;
 		const description = (error as { description?: unknown } | undefined)?.description;
-		return { items: task?.data?.main?.[0] ?? [], error: error?.message, ...(typeof description === 'string' ? { errorDescription: description } : {}) };
+		return {
+			items: task?.data?.main?.[0] ?? [],
+			error: error?.message,
+			...(typeof description === 'string' ? { errorDescription: description } : {}),
+		};
 	};
 }
 
@@ -428,7 +589,13 @@ function floorRunner(baseUrl: string, token: string) {
 	const { hostname, port } = new URL(baseUrl);
 	const send = (i: number) =>
 		new Promise<IDataObject>((resolve, reject) => {
-			const body = JSON.stringify({ type: 'text', to: phoneOf(i), instance: INSTANCE, body: messageOf(i), token });
+			const body = JSON.stringify({
+				type: 'text',
+				to: phoneOf(i),
+				instance: INSTANCE,
+				body: messageOf(i),
+				token,
+			});
 			const request = http.request(
 				{
 					host: hostname,
@@ -436,14 +603,19 @@ function floorRunner(baseUrl: string, token: string) {
 					method: 'POST',
 					path: '/v1/sms',
 					agent: false,
-					headers: { accept: 'application/json', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+					headers: {
+						accept: 'application/json',
+						'content-type': 'application/json',
+						'content-length': Buffer.byteLength(body),
+					},
 				},
 				(response) => {
 					const chunks: Buffer[] = [];
 					response.on('data', (chunk: Buffer) => chunks.push(chunk));
 					response.on('end', () => {
 						const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IDataObject;
-						if ((envelope.body as IDataObject | undefined)?.err !== false) reject(new Error(`request ${i} failed: ${JSON.stringify(envelope)}`));
+						if ((envelope.body as IDataObject | undefined)?.err !== false)
+							reject(new Error(`request ${i} failed: ${JSON.stringify(envelope)}`));
 						else resolve(envelope);
 					});
 					response.on('error', reject);
@@ -452,7 +624,9 @@ function floorRunner(baseUrl: string, token: string) {
 			request.on('error', reject);
 			request.end(body);
 		});
-	return async (count: number) => ({ items: await Promise.all(Array.from({ length: count }, (_, i) => send(i))) });
+	return async (count: number) => ({
+		items: await Promise.all(Array.from({ length: count }, (_, i) => send(i))),
+	});
 }
 
 /** Calls `count` for every expression n8n evaluates: each one builds a data proxy and, with the vm engine, enters the isolate. */
@@ -473,7 +647,14 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 	} else {
 		const { core, workflow } = await loadEngine();
 		if (job.countExpressions) onExpression(workflow, () => expressions++);
-		run = engineRunner(core, workflow, await sendSmsTarget(core, workflow, job), job.baseUrl, job.token, job);
+		run = engineRunner(
+			core,
+			workflow,
+			await sendSmsTarget(core, workflow, job),
+			job.baseUrl,
+			job.token,
+			job,
+		);
 	}
 	// A warm process, as a running n8n is: the measured run does not pay for compiling the code.
 	if (job.warmup > 0) {
@@ -491,8 +672,13 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 	gc?.();
 	const liveKb = (process.memoryUsage().heapUsed - heapBefore) / 1024;
 	const settingsRun = job.continueOnFail !== undefined || job.batching !== undefined;
-	if (!settingsRun && (output.error || output.items.length !== job.items)) throw new Error(`${job.variant}: ${output.items.length} items out of ${job.items} ${output.error ?? ''}`);
-	const errorItems = output.items.filter((item) => (item as INodeExecutionData).json?.error !== undefined).length;
+	if (!settingsRun && (output.error || output.items.length !== job.items))
+		throw new Error(
+			`${job.variant}: ${output.items.length} items out of ${job.items} ${output.error ?? ''}`,
+		);
+	const errorItems = output.items.filter(
+		(item) => (item as INodeExecutionData).json?.error !== undefined,
+	).length;
 	return {
 		ms,
 		maxRssKb,
@@ -508,42 +694,75 @@ type ExecutionsJob = Extract<Job, { kind: 'executions' }>;
 
 /** The Send Options field of the max wait: `maxWait`, or `maxRateLimitWait` before it was renamed. */
 function maxWaitOption(node: INodeType): string {
-	const sendOptions = node.description.properties.find((property) => property.name === SEND_OPTIONS);
-	const names = ((sendOptions?.options ?? []) as Array<{ name: string }>).map((option) => option.name);
+	const sendOptions = node.description.properties.find(
+		(property) => property.name === SEND_OPTIONS,
+	);
+	const names = ((sendOptions?.options ?? []) as Array<{ name: string }>).map(
+		(option) => option.name,
+	);
 	const name = ['maxWait', 'maxRateLimitWait'].find((candidate) => names.includes(candidate));
-	if (!name) throw new Error(`the node's ${SEND_OPTIONS} has no max wait option (has: ${names.join(', ')})`);
+	if (!name)
+		throw new Error(`the node's ${SEND_OPTIONS} has no max wait option (has: ${names.join(', ')})`);
 	return name;
 }
 
 /** A or B for an `executions` job: Send SMS or Inject CRM Lead, and the same request through the HTTP Request node. */
-async function executionsTarget(core: typeof Core, job: ExecutionsJob): Promise<Target & { maxWaitOption?: string }> {
+async function executionsTarget(
+	core: typeof Core,
+	job: ExecutionsJob,
+): Promise<Target & { maxWaitOption?: string }> {
 	const sms = job.operation === 'sendSms';
 	if (job.variant === 'A') {
 		const { node, credential } = await loadPackage(core);
 		const option = job.maxWait === undefined ? undefined : maxWaitOption(node);
 		const fields = sms
 			? { to: '={{ $json.phone }}', message: '={{ $json.message }}' }
-			: { contactPhone: '={{ $json.phone }}', leadMessage: '={{ $json.message }}', channel: 'chatapp' };
+			: {
+					contactPhone: '={{ $json.phone }}',
+					leadMessage: '={{ $json.message }}',
+					channel: 'chatapp',
+				};
 		return {
 			type: `${PACKAGE_NAME}.conversationalMessaging`,
 			typeVersion: 1,
 			nodeType: node,
 			credential,
-			parameters: { resource: 'messaging', operation: job.operation, ...fields, instance: INSTANCE, ...(option ? { [SEND_OPTIONS]: { [option]: job.maxWait } } : {}) },
+			parameters: {
+				resource: 'messaging',
+				operation: job.operation,
+				...fields,
+				instance: INSTANCE,
+				...(option ? { [SEND_OPTIONS]: { [option]: job.maxWait } } : {}),
+			},
 			...(option ? { maxWaitOption: option } : {}),
 		};
 	}
 	const pair = (name: string, value: string) => ({ name, value });
 	// The request A sends (bench/main.ts checks it): Inject CRM Lead adds @c.us to the phone.
 	const body = sms
-		? [pair('type', 'text'), pair('to', '={{ $json.phone }}'), pair('instance', INSTANCE), pair('body', '={{ $json.message }}'), pair('token', job.token)]
-		: [pair('to', '={{ $json.phone }}@c.us'), pair('text', '={{ $json.message }}'), pair('channel', 'chatapp'), pair('instance', INSTANCE), pair('token', job.token)];
+		? [
+				pair('type', 'text'),
+				pair('to', '={{ $json.phone }}'),
+				pair('instance', INSTANCE),
+				pair('body', '={{ $json.message }}'),
+				pair('token', job.token),
+			]
+		: [
+				pair('to', '={{ $json.phone }}@c.us'),
+				pair('text', '={{ $json.message }}'),
+				pair('channel', 'chatapp'),
+				pair('instance', INSTANCE),
+				pair('token', job.token),
+			];
 	return httpRequestTarget(`${job.baseUrl}/v1/${sms ? 'sms' : 'crm'}`, body, job.batching);
 }
 
-const UNSURE = /may (still )?have (been )?carried (it )?out|may have been (carried out|sent|delivered)/i;
-const UNREACHED = /(could ?not|couldn't|cannot|can't|unable to) (be )?(reach|connect)|unreachable|not reachable/i;
-const NOT_SENT = /\bnot (been )?sent\b|\bnever sent\b|\bnot carried out\b|\bnothing (was )?sent\b|\bnothing reached\b/i;
+const UNSURE =
+	/may (still )?have (been )?carried (it )?out|may have been (carried out|sent|delivered)/i;
+const UNREACHED =
+	/(could ?not|couldn't|cannot|can't|unable to) (be )?(reach|connect)|unreachable|not reachable/i;
+const NOT_SENT =
+	/\bnot (been )?sent\b|\bnever sent\b|\bnot carried out\b|\bnothing (was )?sent\b|\bnothing reached\b/i;
 
 function kindOf(message: string, description = ''): FailureKind {
 	const text = `${message} ${description}`;
@@ -553,13 +772,28 @@ function kindOf(message: string, description = ''): FailureKind {
 }
 
 /** The message and description of an output item that carries an error (ours, or the HTTP Request node's). */
-function itemError(item: INodeExecutionData): { message: string; description?: string } | undefined {
+function itemError(
+	item: INodeExecutionData,
+): { message: string; description?: string } | undefined {
 	const error = item.error as { message?: unknown; description?: unknown } | undefined;
 	const fromJson = item.json?.error as unknown;
 	if (error === undefined && fromJson === undefined) return undefined;
-	const json = (typeof fromJson === 'object' && fromJson !== null ? fromJson : {}) as { message?: unknown; description?: unknown };
-	const message = typeof error?.message === 'string' ? error.message : typeof fromJson === 'string' ? fromJson : String(json.message ?? JSON.stringify(fromJson));
-	const description = typeof error?.description === 'string' ? error.description : typeof json.description === 'string' ? json.description : undefined;
+	const json = (typeof fromJson === 'object' && fromJson !== null ? fromJson : {}) as {
+		message?: unknown;
+		description?: unknown;
+	};
+	const message =
+		typeof error?.message === 'string'
+			? error.message
+			: typeof fromJson === 'string'
+				? fromJson
+				: String(json.message ?? JSON.stringify(fromJson));
+	const description =
+		typeof error?.description === 'string'
+			? error.description
+			: typeof json.description === 'string'
+				? json.description
+				: undefined;
 	return { message, ...(description ? { description } : {}) };
 }
 
@@ -575,11 +809,23 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 async function executions(job: ExecutionsJob): Promise<ExecutionsResult> {
 	const { core, workflow } = await loadEngine();
 	const target = await executionsTarget(core, job);
-	const run = engineRunner(core, workflow, target, job.baseUrl, job.token, { continueOnFail: job.continueOnFail });
+	const run = engineRunner(core, workflow, target, job.baseUrl, job.token, {
+		continueOnFail: job.continueOnFail,
+	});
 	const messages = new Map<string, ExecutionsResult['messages'][number]>();
-	const note = (message: string, description: string | undefined, field: 'items' | 'executions') => {
+	const note = (
+		message: string,
+		description: string | undefined,
+		field: 'items' | 'executions',
+	) => {
 		const kind = kindOf(message, description);
-		const entry = messages.get(message) ?? { kind, message, ...(description ? { description } : {}), items: 0, executions: 0 };
+		const entry = messages.get(message) ?? {
+			kind,
+			message,
+			...(description ? { description } : {}),
+			items: 0,
+			executions: 0,
+		};
 		entry[field]++;
 		messages.set(message, entry);
 		return kind;
@@ -588,7 +834,9 @@ async function executions(job: ExecutionsJob): Promise<ExecutionsResult> {
 	let done = 0;
 	const started = performance.now();
 	const progress = setInterval(() => {
-		process.stderr.write(`worker: ${done}/${job.executions} executions ended after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+		process.stderr.write(
+			`worker: ${done}/${job.executions} executions ended after ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+		);
 	}, 15_000);
 	const summaries = await Promise.all(
 		Array.from({ length: job.executions }, async (_, k): Promise<ExecutionSummary> => {
@@ -604,7 +852,11 @@ async function executions(job: ExecutionsJob): Promise<ExecutionsResult> {
 				failed[note(error.message, error.description, 'items')].push(offset + pairedIndex(item, i));
 			});
 			const summary: ExecutionSummary = { ms, items: output.items.length, errorItems };
-			if (output.error) Object.assign(summary, { error: output.error, errorKind: note(output.error, output.errorDescription, 'executions') });
+			if (output.error)
+				Object.assign(summary, {
+					error: output.error,
+					errorKind: note(output.error, output.errorDescription, 'executions'),
+				});
 			return summary;
 		}),
 	);
@@ -614,7 +866,9 @@ async function executions(job: ExecutionsJob): Promise<ExecutionsResult> {
 		startedAt: performance.timeOrigin + started,
 		maxRssKb: process.resourceUsage().maxRSS,
 		executions: summaries,
-		messages: [...messages.values()].sort((a, b) => b.items + b.executions - (a.items + a.executions)),
+		messages: [...messages.values()].sort(
+			(a, b) => b.items + b.executions - (a.items + a.executions),
+		),
 		failed,
 		...(target.maxWaitOption ? { maxWaitOption: target.maxWaitOption } : {}),
 	};
@@ -644,7 +898,8 @@ async function researcher(job: Extract<Job, { kind: 'researcher' }>): Promise<Re
 	const polls: number[] = [];
 	diagnostics.subscribe('http.client.request.start', (message) => {
 		const { request } = message as { request: http.ClientRequest };
-		if (request.method === 'GET' && request.path.startsWith(`/v1/researcher/${job.researcherId}`)) polls.push(Date.now());
+		if (request.method === 'GET' && request.path.startsWith(`/v1/researcher/${job.researcherId}`))
+			polls.push(Date.now());
 	});
 	const run = engineRunner(
 		core,
@@ -671,11 +926,22 @@ async function researcher(job: Extract<Job, { kind: 'researcher' }>): Promise<Re
 
 async function main(): Promise<void> {
 	const job = JSON.parse(process.argv[2]) as Job;
-	const result = job.kind === 'send' ? await send(job) : job.kind === 'executions' ? await executions(job) : job.kind === 'load' ? await load() : await researcher(job);
+	const result =
+		job.kind === 'send'
+			? await send(job)
+			: job.kind === 'executions'
+				? await executions(job)
+				: job.kind === 'load'
+					? await load()
+					: await researcher(job);
 	// As n8n does on shutdown: exiting with live isolates can crash isolated-vm.
 	await loadedWorkflow?.Expression.disposeExpressionEngine();
 	// Written to a pipe, stdout is asynchronous: exit only once the whole line is out (an executions result can pass 64 KiB).
-	await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(result)}\n`, (error) => (error ? reject(error) : resolve())));
+	await new Promise<void>((resolve, reject) =>
+		process.stdout.write(`${JSON.stringify(result)}\n`, (error) =>
+			error ? reject(error) : resolve(),
+		),
+	);
 }
 
 main().then(

@@ -10,7 +10,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { NO_REDIRECTS, REDIRECT_ADVICE, REDIRECT_STATUSES } from '../nodes/ConversationalMessaging/shared/redirects';
+import {
+	NO_REDIRECTS,
+	REDIRECT_ADVICE,
+	REDIRECT_STATUSES,
+} from '../nodes/ConversationalMessaging/shared/redirects';
 
 /** Methods whose body n8n drops, so the token has to travel in the query string. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -39,7 +43,10 @@ export async function authenticateWithToken(
 ): Promise<IHttpRequestOptions> {
 	const token = String(credentials.apiToken ?? '');
 	const method = (requestOptions.method ?? 'GET').toUpperCase();
-	const authenticated = { ...requestOptions, baseURL: apiBaseUrl(requestOptions.baseURL ?? credentials.baseUrl) };
+	const authenticated = {
+		...requestOptions,
+		baseURL: apiBaseUrl(requestOptions.baseURL ?? credentials.baseUrl),
+	};
 	if (BODYLESS_METHODS.has(method)) {
 		authenticated.qs = { ...(requestOptions.qs ?? {}), token };
 	} else {
@@ -105,7 +112,8 @@ export class ConversationalMessagingApi implements ICredentialType {
 		dark: 'file:../nodes/ConversationalMessaging/conversationalMessaging.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/conversational-messaging/n8n-nodes-conversational-messaging#credentials';
+	documentationUrl =
+		'https://github.com/conversational-messaging/n8n-nodes-conversational-messaging#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -33,7 +33,8 @@ function rateLimit(): RateLimit | undefined {
 	const burst = option('--burst', 'SANDBOX_BURST');
 	const maxConcurrent = option('--max-concurrent', 'SANDBOX_MAX_CONCURRENT');
 	if (rate === undefined) {
-		if (burst !== undefined || maxConcurrent !== undefined) fail('--burst and --max-concurrent need --rate');
+		if (burst !== undefined || maxConcurrent !== undefined)
+			fail('--burst and --max-concurrent need --rate');
 		return undefined;
 	}
 	const perSecond = Number(rate);
@@ -49,17 +50,24 @@ function rateLimit(): RateLimit | undefined {
 
 /** The outage of --outage-ms and --outage-at; each needs the other (an outage at once is rarely what one wants). */
 function outagePlan(): { ms: number; at: number } | undefined {
-	const given = [option('--outage-ms', 'SANDBOX_OUTAGE_MS'), option('--outage-at', 'SANDBOX_OUTAGE_AT')];
+	const given = [
+		option('--outage-ms', 'SANDBOX_OUTAGE_MS'),
+		option('--outage-at', 'SANDBOX_OUTAGE_AT'),
+	];
 	if (given.every((v) => v === undefined)) return undefined;
-	if (given.some((v) => v === undefined)) fail('--outage-ms (how long) and --outage-at (ms after start) go together');
+	if (given.some((v) => v === undefined))
+		fail('--outage-ms (how long) and --outage-at (ms after start) go together');
 	const ms = integer('--outage-ms', 'SANDBOX_OUTAGE_MS', 0);
 	const at = integer('--outage-at', 'SANDBOX_OUTAGE_AT', 0);
-	if (ms > MAX_OUTAGE_MS || at > MAX_OUTAGE_MS) fail(`--outage-ms and --outage-at must be at most ${MAX_OUTAGE_MS}`);
+	if (ms > MAX_OUTAGE_MS || at > MAX_OUTAGE_MS)
+		fail(`--outage-ms and --outage-at must be at most ${MAX_OUTAGE_MS}`);
 	return { ms, at };
 }
 
 function scheduleOutage(sandbox: Sandbox, plan: { ms: number; at: number }): void {
-	console.log(`Outage: not listening from ${new Date(Date.now() + plan.at).toISOString()} (in ${plan.at} ms) for ${plan.ms} ms`);
+	console.log(
+		`Outage: not listening from ${new Date(Date.now() + plan.at).toISOString()} (in ${plan.at} ms) for ${plan.ms} ms`,
+	);
 	setTimeout(() => {
 		console.log(`Outage: stopped listening for ${plan.ms} ms`);
 		sandbox.outage(plan.ms).then(
@@ -82,19 +90,30 @@ async function main(): Promise<void> {
 		recordRequests: false,
 	});
 	console.log(`Sandbox listening on ${sandbox.url}`);
-	console.log(`Inbox: ${sandbox.inboxUrl} (every message sent, newest first, with its links; short links are ${sandbox.shortLinkBase}/<idUrl>)`);
+	console.log(
+		`Inbox: ${sandbox.inboxUrl} (every message sent, newest first, with its links; short links are ${sandbox.shortLinkBase}/<idUrl>)`,
+	);
 	console.log(`Token: ${sandbox.token}`);
 	const limit = sandbox.rateLimit;
 	if (limit) {
-		const concurrent = limit.maxConcurrent === undefined ? '' : `, at most ${limit.maxConcurrent} at once`;
+		const concurrent =
+			limit.maxConcurrent === undefined ? '' : `, at most ${limit.maxConcurrent} at once`;
 		console.log(`Rate limit: ${limit.perSecond} requests/s, burst ${limit.burst}${concurrent}`);
 	}
 	if (cuts > 0) {
-		sandbox.injectFault({ kind: 'cutAfterCommit', match: { operationId: SEND_OPERATION_IDS }, times: cuts });
-		console.log(`Cut after commit: the next ${cuts} sends (${SEND_OPERATION_IDS.join(', ')}) are carried out, then cut without an answer`);
+		sandbox.injectFault({
+			kind: 'cutAfterCommit',
+			match: { operationId: SEND_OPERATION_IDS },
+			times: cuts,
+		});
+		console.log(
+			`Cut after commit: the next ${cuts} sends (${SEND_OPERATION_IDS.join(', ')}) are carried out, then cut without an answer`,
+		);
 	}
 	if (outage) scheduleOutage(sandbox, outage);
-	console.log(`Controls: ${sandbox.url}/__sandbox/{requests,messages,faults,rate-limit,outage,rotate-token,reset}`);
+	console.log(
+		`Controls: ${sandbox.url}/__sandbox/{requests,messages,faults,rate-limit,outage,rotate-token,reset}`,
+	);
 	const stop = () => {
 		sandbox.close().then(
 			() => process.exit(0),

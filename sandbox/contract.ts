@@ -35,10 +35,20 @@ export function loadContract(): Promise<{ api: OpenAPIBackend; queryTokenNames: 
 		// Memoise the flattened operation list: the router rebuilds it twice per request otherwise.
 		const operations = api.router.getOperations();
 		api.router.getOperations = () => operations;
-		const declared = operations.map((o) => o.operationId).sort().join();
-		if (declared !== [...OPERATION_IDS].sort().join()) throw new Error('The contract operations differ from the sandbox handlers');
-		const schemes = Object.values(api.definition.components?.securitySchemes ?? {}) as Array<{ type: string; in?: string; name?: string }>;
-		const queryTokenNames = schemes.filter((s) => s.type === 'apiKey' && s.in === 'query').map((s) => s.name as string);
+		const declared = operations
+			.map((o) => o.operationId)
+			.sort()
+			.join();
+		if (declared !== [...OPERATION_IDS].sort().join())
+			throw new Error('The contract operations differ from the sandbox handlers');
+		const schemes = Object.values(api.definition.components?.securitySchemes ?? {}) as Array<{
+			type: string;
+			in?: string;
+			name?: string;
+		}>;
+		const queryTokenNames = schemes
+			.filter((s) => s.type === 'apiKey' && s.in === 'query')
+			.map((s) => s.name as string);
 		return { api, queryTokenNames };
 	})();
 	return contract;
@@ -48,11 +58,18 @@ export function describeError(e: AjvError): string | undefined {
 	// Failures inside an anyOf rule are summed up by the rule's own description.
 	if (e.schemaPath.includes('/anyOf/')) return undefined;
 	if (e.keyword === 'parse') return `body is not valid JSON (${e.message})`;
-	const where = e.instancePath.split('/').slice(1).map((s, i) => (i === 0 && s === 'requestBody' ? 'body' : s)).join('.') || 'request';
+	const where =
+		e.instancePath
+			.split('/')
+			.slice(1)
+			.map((s, i) => (i === 0 && s === 'requestBody' ? 'body' : s))
+			.join('.') || 'request';
 	const params = e.params as Record<string, unknown>;
 	switch (e.keyword) {
 		case 'required':
-			return where === 'request' ? `${params.missingProperty === 'requestBody' ? 'body' : params.missingProperty} is required` : `${where}.${params.missingProperty} is required`;
+			return where === 'request'
+				? `${params.missingProperty === 'requestBody' ? 'body' : params.missingProperty} is required`
+				: `${where}.${params.missingProperty} is required`;
 		case 'additionalProperties':
 			return `${where}.${params.additionalProperty} is not allowed`;
 		case 'enum':

@@ -33,10 +33,24 @@ export type Fault = { match?: FaultMatch; times?: number } & (
 );
 /** The faults that answer instead of the service. */
 export type TerminalFault = Exclude<Fault, { kind: 'latency' | 'cutAfterCommit' }>;
-const FAULT_KINDS = new Set<string>(['latency', 'status', 'errTrue', 'malformed', 'empty', 'drop', 'redirect', 'cutAfterCommit']);
+const FAULT_KINDS = new Set<string>([
+	'latency',
+	'status',
+	'errTrue',
+	'malformed',
+	'empty',
+	'drop',
+	'redirect',
+	'cutAfterCommit',
+]);
 
 /** The operations that send a message (each leaves one in `state.sentMessages`): what --cut-after-commit cuts. */
-export const SEND_OPERATION_IDS: OperationId[] = ['smsSend', 'socialnetSend', 'legacyMessageSend', 'liveChatMessageSend'];
+export const SEND_OPERATION_IDS: OperationId[] = [
+	'smsSend',
+	'socialnetSend',
+	'legacyMessageSend',
+	'liveChatMessageSend',
+];
 
 /** The body of `POST /__sandbox/faults`: one fault or an array of them. */
 export function parseFaults(raw: string): { faults: Fault[] } | { error: string } {
@@ -47,7 +61,8 @@ export function parseFaults(raw: string): { faults: Fault[] } | { error: string 
 	} catch {
 		return { error: 'body must be a fault or an array of faults (JSON)' };
 	}
-	if (list.some((f) => !f || !FAULT_KINDS.has(f.kind))) return { error: `kind must be one of ${[...FAULT_KINDS].join(', ')}` };
+	if (list.some((f) => !f || !FAULT_KINDS.has(f.kind)))
+		return { error: `kind must be one of ${[...FAULT_KINDS].join(', ')}` };
 	return { faults: list };
 }
 
@@ -72,7 +87,11 @@ export class FaultList {
 	 * other kinds, one outcome per request: a terminal fault (answers instead of the service) or
 	 * cutAfterCommit (the service answers, the answer is lost).
 	 */
-	take(operationId: string | null, path: string, query: Record<string, unknown>): { latency: number; terminal?: TerminalFault; cutAfterCommit: boolean } {
+	take(
+		operationId: string | null,
+		path: string,
+		query: Record<string, unknown>,
+	): { latency: number; terminal?: TerminalFault; cutAfterCommit: boolean } {
 		let latency = 0;
 		let terminal: TerminalFault | undefined;
 		let cutAfterCommit = false;
@@ -89,7 +108,12 @@ export class FaultList {
 	}
 }
 
-function matches(m: FaultMatch | undefined, operationId: string | null, path: string, query: Record<string, unknown>): boolean {
+function matches(
+	m: FaultMatch | undefined,
+	operationId: string | null,
+	path: string,
+	query: Record<string, unknown>,
+): boolean {
 	if (!m) return true;
 	if (m.operationId && ![m.operationId].flat().includes(operationId as string)) return false;
 	if (m.path && m.path !== path) return false;
@@ -97,42 +121,68 @@ function matches(m: FaultMatch | undefined, operationId: string | null, path: st
 }
 
 /** Answers as the fault says; returns the HTTP status sent (0 when the connection is dropped). */
-export function sendFault(req: http.IncomingMessage, res: http.ServerResponse, f: TerminalFault, elsewhereUrl: string): number {
+export function sendFault(
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	f: TerminalFault,
+	elsewhereUrl: string,
+): number {
 	switch (f.kind) {
 		case 'redirect': {
-			res.writeHead(f.status, { location: `${f.to ?? elsewhereUrl}${req.url ?? '/'}`, 'content-length': 0 });
+			res.writeHead(f.status, {
+				location: `${f.to ?? elsewhereUrl}${req.url ?? '/'}`,
+				'content-length': 0,
+			});
 			res.end();
 			return f.status;
 		}
 		case 'status': {
-			const headers: http.OutgoingHttpHeaders = f.retryAfter === undefined ? {} : { 'retry-after': String(f.retryAfter) };
+			const headers: http.OutgoingHttpHeaders =
+				f.retryAfter === undefined ? {} : { 'retry-after': String(f.retryAfter) };
 			const reason = http.STATUS_CODES[f.status] ?? 'Error';
 			if (!f.html) {
 				sendJson(res, f.status, errorEnvelope(f.status, reason), headers);
 				return f.status;
 			}
 			const html = `<html><head><title>${f.status} ${reason}</title></head><body><h1>${f.status} ${reason}</h1></body></html>`;
-			res.writeHead(f.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), ...headers });
+			res.writeHead(f.status, {
+				'content-type': 'text/html; charset=utf-8',
+				'content-length': Buffer.byteLength(html),
+				...headers,
+			});
 			res.end(html);
 			return f.status;
 		}
 		case 'errTrue':
-			sendJson(res, 200, errorEnvelope(f.statusCode ?? 400, f.message ?? 'Simulated service error'));
+			sendJson(
+				res,
+				200,
+				errorEnvelope(f.statusCode ?? 400, f.message ?? 'Simulated service error'),
+			);
 			return 200;
 		case 'malformed': {
 			const text = '{"statusCode":200,"body":{"err":false,';
-			res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+			res.writeHead(200, {
+				'content-type': 'application/json; charset=utf-8',
+				'content-length': Buffer.byteLength(text),
+			});
 			res.end(text);
 			return 200;
 		}
 		case 'empty':
-			res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': 0 });
+			res.writeHead(200, {
+				'content-type': 'application/json; charset=utf-8',
+				'content-length': 0,
+			});
 			res.end();
 			return 200;
 		case 'drop': {
 			// Promise a full body, deliver half of it, then cut the connection.
 			const text = JSON.stringify({ statusCode: 200, body: { err: false, id: 'dropped' } });
-			res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+			res.writeHead(200, {
+				'content-type': 'application/json; charset=utf-8',
+				'content-length': Buffer.byteLength(text),
+			});
 			res.write(text.slice(0, text.length >> 1), () => res.socket?.destroy());
 			return 0;
 		}
@@ -148,13 +198,28 @@ export interface ElsewhereRequest {
 }
 
 /** The other loopback host of redirect faults: records what reaches it, answers like a send. */
-export async function startElsewhere(): Promise<{ url: string; requests: ElsewhereRequest[]; close(): Promise<void> }> {
+export async function startElsewhere(): Promise<{
+	url: string;
+	requests: ElsewhereRequest[];
+	close(): Promise<void>;
+}> {
 	const requests: ElsewhereRequest[] = [];
 	const server = http.createServer((req, res) => {
-		readBody(req).then((body) => {
-			requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
-			sendJson(res, 200, { statusCode: 200, body: { err: false, id: 'elsewhere', status: 'queued' } });
-		}, () => res.destroy());
+		readBody(req).then(
+			(body) => {
+				requests.push({
+					method: req.method ?? 'GET',
+					url: req.url ?? '/',
+					headers: req.headers,
+					body,
+				});
+				sendJson(res, 200, {
+					statusCode: 200,
+					body: { err: false, id: 'elsewhere', status: 'queued' },
+				});
+			},
+			() => res.destroy(),
+		);
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

@@ -1,33 +1,97 @@
 // The service's 27 operations over the in-memory state, and the errors they answer with.
-import type { Agent, Campaign, Contact, CrmLead, LiveChatSession, Product, Researcher, ResearcherFile, SandboxState, SentMessage, ShortLink } from './state';
+import type {
+	Agent,
+	Campaign,
+	Contact,
+	CrmLead,
+	LiveChatSession,
+	Product,
+	Researcher,
+	ResearcherFile,
+	SandboxState,
+	SentMessage,
+	ShortLink,
+} from './state';
 import { shortUrlFor } from './state';
 
 export type Body = Record<string, unknown>;
-export interface Call { params: Record<string, string>; query: Record<string, unknown>; body: Body; now: number }
+export interface Call {
+	params: Record<string, string>;
+	query: Record<string, unknown>;
+	body: Body;
+	now: number;
+}
 export type OperationHandler = (c: Call) => Body;
 
 export class ServiceError extends Error {
-	constructor(readonly status: number, message: string) {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
 		super(message);
 	}
 }
 const notFound = (what: string, id: string) => new ServiceError(404, `${what} ${id} not found`);
 
-const READABLE_FIELDS = ['name', 'status', 'description', 'type', 'model', 'files', 'process', 'updated', 'progress', 'output', 'output_format'];
+const READABLE_FIELDS = [
+	'name',
+	'status',
+	'description',
+	'type',
+	'model',
+	'files',
+	'process',
+	'updated',
+	'progress',
+	'output',
+	'output_format',
+];
 
 export function viewResearcher(r: Researcher, now: number): Body {
-	const base = { id: r.id, name: r.name, description: r.description, model: r.model, type: r.type, files: r.files };
+	const base = {
+		id: r.id,
+		name: r.name,
+		description: r.description,
+		model: r.model,
+		type: r.type,
+		files: r.files,
+	};
 	if (!r.run) {
-		return { ...base, status: 0, progress: 0, process: 'draft', updated: new Date(r.updated).toISOString(), output: null, output_format: null };
+		return {
+			...base,
+			status: 0,
+			progress: 0,
+			process: 'draft',
+			updated: new Date(r.updated).toISOString(),
+			output: null,
+			output_format: null,
+		};
 	}
 	const elapsed = now - r.run.startedAt;
 	if (elapsed >= r.run.ms) {
 		const done = Math.max(r.updated, r.run.startedAt + r.run.ms);
-		return { ...base, status: 2, progress: 100, process: 'done', updated: new Date(done).toISOString(), output: r.run.report, output_format: 'markdown' };
+		return {
+			...base,
+			status: 2,
+			progress: 100,
+			process: 'done',
+			updated: new Date(done).toISOString(),
+			output: r.run.report,
+			output_format: 'markdown',
+		};
 	}
 	const progress = Math.min(99, Math.floor((elapsed * 100) / r.run.ms));
-	const process = progress === 0 ? 'queued' : progress < 34 ? 'reading' : progress < 67 ? 'analysing' : 'writing';
-	return { ...base, status: 1, progress, process, updated: new Date(r.updated).toISOString(), output: null, output_format: null };
+	const process =
+		progress === 0 ? 'queued' : progress < 34 ? 'reading' : progress < 67 ? 'analysing' : 'writing';
+	return {
+		...base,
+		status: 1,
+		progress,
+		process,
+		updated: new Date(r.updated).toISOString(),
+		output: null,
+		output_format: null,
+	};
 }
 
 function report(r: Researcher): string {
@@ -40,10 +104,33 @@ function defined(o: Body): Body {
 }
 
 export const OPERATION_IDS = [
-	'agentGet', 'agentCreate', 'agentDelete', 'contactGetMany', 'contactAdd', 'liveChatSessionCreate', 'liveChatMessageSend',
-	'legacyMessageSend', 'legacyMessageGet', 'smsSend', 'socialnetSend', 'crmLeadInject', 'chatappNumberCheck', 'shortLinkCreate',
-	'shortLinkUpdate', 'productCreate', 'productGet', 'productUpdate', 'productDelete', 'campaignGetMany', 'campaignGet',
-	'campaignGetDetails', 'clientGet', 'researcherCreate', 'researcherGet', 'researcherAddFiles', 'researcherRun',
+	'agentGet',
+	'agentCreate',
+	'agentDelete',
+	'contactGetMany',
+	'contactAdd',
+	'liveChatSessionCreate',
+	'liveChatMessageSend',
+	'legacyMessageSend',
+	'legacyMessageGet',
+	'smsSend',
+	'socialnetSend',
+	'crmLeadInject',
+	'chatappNumberCheck',
+	'shortLinkCreate',
+	'shortLinkUpdate',
+	'productCreate',
+	'productGet',
+	'productUpdate',
+	'productDelete',
+	'campaignGetMany',
+	'campaignGet',
+	'campaignGetDetails',
+	'clientGet',
+	'researcherCreate',
+	'researcherGet',
+	'researcherAddFiles',
+	'researcherRun',
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
@@ -57,7 +144,12 @@ export interface Runtime {
 
 // Handlers receive input the contract has already validated.
 export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler> {
-	const send = (channel: SentMessage['channel'], body: Body, status: SentMessage['status'], extra: Body): Body => {
+	const send = (
+		channel: SentMessage['channel'],
+		body: Body,
+		status: SentMessage['status'],
+		extra: Body,
+	): Body => {
 		const m: SentMessage = {
 			id: rt.id('msg'),
 			channel,
@@ -90,7 +182,13 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 		if (!c) throw notFound('Campaign', id);
 		return c;
 	};
-	const campaignView = (c: Campaign): Body => ({ id: c.id, name: c.name, status: c.status, channel: c.channel, created: c.created });
+	const campaignView = (c: Campaign): Body => ({
+		id: c.id,
+		name: c.name,
+		status: c.status,
+		channel: c.channel,
+		created: c.created,
+	});
 	const researcher = (id: string): Researcher => {
 		const r = rt.state.researchers.get(id);
 		if (!r) throw notFound('Researcher', id);
@@ -104,7 +202,12 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			return { ...agent };
 		},
 		agentCreate: ({ body }) => {
-			const agent: Agent = { id: rt.id('agt'), name: body.name as string, phone: body.phone as string, email: body.email as string };
+			const agent: Agent = {
+				id: rt.id('agt'),
+				name: body.name as string,
+				phone: body.phone as string,
+				email: body.email as string,
+			};
 			rt.state.agents.set(agent.id, agent);
 			return { ...agent };
 		},
@@ -125,13 +228,20 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			if (!list) throw notFound('List', idList);
 			const values = body.values as Body;
 			// A phone already in the list updates that contact rather than duplicating it.
-			const existing = values.phone === undefined ? undefined : [...list.values()].find((c) => c.phone === values.phone);
+			const existing =
+				values.phone === undefined
+					? undefined
+					: [...list.values()].find((c) => c.phone === values.phone);
 			const contact: Contact = { ...existing, ...values, id: existing?.id ?? rt.id('ctc') };
 			list.set(contact.id, contact);
 			return { ...contact, idList };
 		},
 		liveChatSessionCreate: ({ body }) => {
-			const session: LiveChatSession = { id: rt.id('lcs'), instance: body.instance as string, name: body.name as string | undefined };
+			const session: LiveChatSession = {
+				id: rt.id('lcs'),
+				instance: body.instance as string,
+				name: body.name as string | undefined,
+			};
 			rt.state.liveChatSessions.set(session.id, session);
 			return defined({ ...session });
 		},
@@ -141,17 +251,34 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			return send('livechat', body, 'sent', { user: body.user ?? false });
 		},
 		legacyMessageSend: ({ body }) =>
-			send('legacy', body, 'queued', defined({ caption: body.caption, filename: body.filename, lat: body.lat, lng: body.lng })),
+			send(
+				'legacy',
+				body,
+				'queued',
+				defined({ caption: body.caption, filename: body.filename, lat: body.lat, lng: body.lng }),
+			),
 		legacyMessageGet: ({ params }) => {
 			const m = rt.state.sentMessages.get(params.ID_MESSAGE);
 			if (!m || m.channel !== 'legacy') throw notFound('Message', params.ID_MESSAGE);
-			return { id: m.id, to: m.to, type: m.type, body: m.body, status: m.status, instance: m.instance };
+			return {
+				id: m.id,
+				to: m.to,
+				type: m.type,
+				body: m.body,
+				status: m.status,
+				instance: m.instance,
+			};
 		},
 		smsSend: ({ body }) => send('sms', body, 'queued', {}),
-		socialnetSend: ({ body }) => send('socialnet', body, 'queued', defined({ caption: body.caption })),
+		socialnetSend: ({ body }) =>
+			send('socialnet', body, 'queued', defined({ caption: body.caption })),
 		crmLeadInject: ({ body }) => {
 			const { token: _token, ...fields } = body;
-			const lead = { ...fields, id: rt.id('lead'), channel: (body.channel as string | undefined) ?? 'chatapp' } as CrmLead;
+			const lead = {
+				...fields,
+				id: rt.id('lead'),
+				channel: (body.channel as string | undefined) ?? 'chatapp',
+			} as CrmLead;
 			rt.state.crmLeads.set(lead.id, lead);
 			rt.state.sentAt.set(lead.id, Date.now());
 			return { ...lead };
@@ -160,12 +287,24 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			const number = body.number as string;
 			const last = Number(number[number.length - 1]);
 			const active = last % 2 === 0;
-			return { response: { id: `${number}@c.us`, status: 200, isBusiness: active && last % 4 === 0, canReceiveMessage: active } };
+			return {
+				response: {
+					id: `${number}@c.us`,
+					status: 200,
+					isBusiness: active && last % 4 === 0,
+					canReceiveMessage: active,
+				},
+			};
 		},
 		shortLinkCreate: ({ body }) => {
 			const idUrl = (body.idUrl as string | undefined) ?? rt.id('s');
-			if (rt.state.shortLinks.has(idUrl)) throw new ServiceError(409, `Short link ${idUrl} already exists`);
-			const link: ShortLink = { idUrl, longUrl: body.longUrl as string, shortUrl: shortUrlFor(rt.shortLinkBase, idUrl) };
+			if (rt.state.shortLinks.has(idUrl))
+				throw new ServiceError(409, `Short link ${idUrl} already exists`);
+			const link: ShortLink = {
+				idUrl,
+				longUrl: body.longUrl as string,
+				shortUrl: shortUrlFor(rt.shortLinkBase, idUrl),
+			};
 			rt.state.shortLinks.set(idUrl, link);
 			return { ...link };
 		},
@@ -199,12 +338,24 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			const page = Number(query.page ?? 1);
 			const limit = Number(query.limit ?? 10);
 			const all = rt.state.campaigns;
-			return { data: all.slice((page - 1) * limit, page * limit).map(campaignView), page, limit, total: all.length };
+			return {
+				data: all.slice((page - 1) * limit, page * limit).map(campaignView),
+				page,
+				limit,
+				total: all.length,
+			};
 		},
 		campaignGet: ({ params }) => campaignView(campaign(params.ID_CAMPAIGN)),
 		campaignGetDetails: ({ params }) => {
 			const c = campaign(params.ID_CAMPAIGN);
-			return { id: c.id, name: c.name, sent: c.sent, delivered: c.delivered, read: c.read, failed: c.failed };
+			return {
+				id: c.id,
+				name: c.name,
+				sent: c.sent,
+				delivered: c.delivered,
+				read: c.read,
+				failed: c.failed,
+			};
 		},
 		clientGet: () => ({ ...rt.state.client }),
 		researcherCreate: ({ body, now }) => {

@@ -10,13 +10,25 @@ export function readBody(req: http.IncomingMessage): Promise<string> {
 	});
 }
 
-export function sendJson(res: http.ServerResponse, status: number, payload: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+export function sendJson(
+	res: http.ServerResponse,
+	status: number,
+	payload: unknown,
+	headers: http.OutgoingHttpHeaders = {},
+): void {
 	const text = JSON.stringify(payload);
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+	res.writeHead(status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': Buffer.byteLength(text),
+		...headers,
+	});
 	res.end(text);
 }
 
 /** The service's error envelope; `status` goes in `statusCode`, whatever the HTTP status. */
-export function errorEnvelope(status: number, message: string): { statusCode: number; body: { err: true; message: string } } {
+export function errorEnvelope(
+	status: number,
+	message: string,
+): { statusCode: number; body: { err: true; message: string } } {
 	return { statusCode: status, body: { err: true, message } };
 }

@@ -32,7 +32,8 @@ const CHANNEL_LABELS = new Map<InboxChannel, string>([
 	['livechat', 'Live chat'],
 	['crm', 'CRM lead'],
 ]);
-const isInboxChannel = (name: string): name is InboxChannel => CHANNEL_LABELS.has(name as InboxChannel);
+const isInboxChannel = (name: string): name is InboxChannel =>
+	CHANNEL_LABELS.has(name as InboxChannel);
 
 export interface InboxEntry {
 	id: string;
@@ -53,14 +54,25 @@ function messageEntry(m: SentMessage, at: number | undefined, state: SandboxStat
 	for (const [name, value] of Object.entries(m.extra)) {
 		if (value === undefined) continue;
 		if (name === 'user') {
-			if (m.channel === 'livechat') details.push(['from', value === true ? 'the visitor' : 'the business']);
+			if (m.channel === 'livechat')
+				details.push(['from', value === true ? 'the visitor' : 'the business']);
 			continue;
 		}
 		details.push([name, String(value)]);
 	}
 	const session = m.channel === 'livechat' ? state.liveChatSessions.get(m.to) : undefined;
 	if (session?.name) details.unshift(['session of', session.name]);
-	return { id: m.id, channel: m.channel, to: m.to, instance: m.instance, at, type: m.type, status: m.status, text: m.body ?? '', details };
+	return {
+		id: m.id,
+		channel: m.channel,
+		to: m.to,
+		instance: m.instance,
+		at,
+		type: m.type,
+		status: m.status,
+		text: m.body ?? '',
+		details,
+	};
 }
 
 const LEAD_SHOWN = new Set(['id', 'to', 'instance', 'text', 'channel']);
@@ -69,9 +81,26 @@ function leadEntry(lead: CrmLead, at: number | undefined): InboxEntry {
 	const details: Array<[string, string]> = [['via', String(lead.channel)]];
 	for (const [name, value] of Object.entries(lead)) {
 		if (LEAD_SHOWN.has(name) || name === 'token' || value === undefined) continue;
-		details.push([name, Array.isArray(value) ? value.join(', ') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]);
+		details.push([
+			name,
+			Array.isArray(value)
+				? value.join(', ')
+				: typeof value === 'object' && value !== null
+					? JSON.stringify(value)
+					: String(value),
+		]);
 	}
-	return { id: lead.id, channel: 'crm', to: lead.to, instance: lead.instance, at, type: 'lead', status: 'received', text: String(lead.text ?? ''), details };
+	return {
+		id: lead.id,
+		channel: 'crm',
+		to: lead.to,
+		instance: lead.instance,
+		at,
+		type: 'lead',
+		status: 'received',
+		text: String(lead.text ?? ''),
+		details,
+	};
 }
 
 /** Every message and CRM lead, newest first (those put into the state by hand, without a time, last). */
@@ -85,8 +114,10 @@ export function inboxEntries(state: SandboxState): InboxEntry[] {
 		else if (lead) entries.push(leadEntry(lead, at));
 		seen.add(id);
 	}
-	for (const m of [...state.sentMessages.values()].reverse()) if (!seen.has(m.id)) entries.push(messageEntry(m, undefined, state));
-	for (const lead of [...state.crmLeads.values()].reverse()) if (!seen.has(lead.id)) entries.push(leadEntry(lead, undefined));
+	for (const m of [...state.sentMessages.values()].reverse())
+		if (!seen.has(m.id)) entries.push(messageEntry(m, undefined, state));
+	for (const lead of [...state.crmLeads.values()].reverse())
+		if (!seen.has(lead.id)) entries.push(leadEntry(lead, undefined));
 	return entries;
 }
 
@@ -102,7 +133,10 @@ export function inboxStamp(state: SandboxState, epoch: number): string {
 }
 
 export function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+	return text.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+	);
 }
 
 /** What a secret is replaced with wherever it would show. */
@@ -120,7 +154,10 @@ export function hide(text: string, secrets: readonly string[]): string {
 function hider(secrets: readonly string[]): (text: string) => string {
 	const hidden = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
 	if (hidden.length === 0) return (text) => text;
-	const pattern = new RegExp(hidden.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+	const pattern = new RegExp(
+		hidden.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+		'g',
+	);
 	return (text) => text.replace(pattern, HIDDEN);
 }
 
@@ -130,7 +167,10 @@ export function hideAll(value: unknown, secrets: readonly string[]): unknown {
 	const walk = (item: unknown): unknown => {
 		if (typeof item === 'string') return hideIn(item);
 		if (Array.isArray(item)) return item.map(walk);
-		if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, inner]) => [hideIn(key), walk(inner)]));
+		if (item && typeof item === 'object')
+			return Object.fromEntries(
+				Object.entries(item).map(([key, inner]) => [hideIn(key), walk(inner)]),
+			);
 		return item;
 	};
 	return walk(value);
@@ -176,7 +216,8 @@ export function linkify(text: string, secrets: readonly string[]): string {
 		const start = match.index ?? 0;
 		const href = webAddress(raw);
 		if (!href) continue;
-		html += show(hidden.slice(last, start)) + anchor(show, href, raw, ' data-testid="message-link"');
+		html +=
+			show(hidden.slice(last, start)) + anchor(show, href, raw, ' data-testid="message-link"');
 		last = start + raw.length;
 	}
 	return html + show(hidden.slice(last));
@@ -202,14 +243,21 @@ function answerBlock(entry: InboxEntry, state: SandboxState, secrets: readonly s
 	const short = shortLinkOf(link, state);
 	const target = webAddress(hide(short ? short.longUrl : link, secrets));
 	if (!target) return '';
-	const via = short ? ` <span class="muted">(the short link <code>${show(short.idUrl)}</code> leads there)</span>` : '';
+	const via = short
+		? ` <span class="muted">(the short link <code>${show(short.idUrl)}</code> leads there)</span>`
+		: '';
 	return `<p class="answer">${anchor(show, target, 'Open answer page', ' class="button" data-testid="answer-link"')}${via}</p>`;
 }
 
 function entryRow(entry: InboxEntry, state: SandboxState, secrets: readonly string[]): string {
 	const show = showing(secrets);
-	const details = entry.details.map(([name, value]) => `<span><b>${show(name)}</b> ${linkify(value, secrets)}</span>`).join(' ');
-	const kind = entry.type && !['text', 'chat', 'lead'].includes(entry.type) ? ` <span class="tag">${show(entry.type)}</span>` : '';
+	const details = entry.details
+		.map(([name, value]) => `<span><b>${show(name)}</b> ${linkify(value, secrets)}</span>`)
+		.join(' ');
+	const kind =
+		entry.type && !['text', 'chat', 'lead'].includes(entry.type)
+			? ` <span class="tag">${show(entry.type)}</span>`
+			: '';
 	const channel = show(entry.channel);
 	return `<li class="message" data-testid="message" data-channel="${channel}" data-id="${show(entry.id)}" data-to="${show(entry.to)}">
 <div class="head"><span class="channel ch-${channel}">${show(CHANNEL_LABELS.get(entry.channel) ?? entry.channel)}</span>${kind}
@@ -306,10 +354,16 @@ export function renderInbox(state: SandboxState, options: InboxOptions): Page {
 	for (const entry of all) counts.set(entry.channel, (counts.get(entry.channel) ?? 0) + 1);
 	const tab = (channel: InboxChannel | undefined, label: string, n: number) =>
 		`<a href="${show(channel ? `/inbox?channel=${channel}` : '/inbox')}"${options.channel === channel ? ' class="on"' : ''}>${show(`${label} (${n})`)}</a>`;
-	const tabs = [tab(undefined, 'All', all.length), ...[...CHANNEL_LABELS].filter(([channel]) => counts.has(channel)).map(([channel, label]) => tab(channel, label, counts.get(channel)!))].join('');
-	const more = chosen.length > shown.length
-		? `<p class="muted">${show(`The newest ${shown.length} of ${chosen.length}:`)} <a href="${show(`?${options.channel ? `channel=${options.channel}&` : ''}limit=${chosen.length}`)}">show all</a>.</p>`
-		: '';
+	const tabs = [
+		tab(undefined, 'All', all.length),
+		...[...CHANNEL_LABELS]
+			.filter(([channel]) => counts.has(channel))
+			.map(([channel, label]) => tab(channel, label, counts.get(channel)!)),
+	].join('');
+	const more =
+		chosen.length > shown.length
+			? `<p class="muted">${show(`The newest ${shown.length} of ${chosen.length}:`)} <a href="${show(`?${options.channel ? `channel=${options.channel}&` : ''}limit=${chosen.length}`)}">show all</a>.</p>`
+			: '';
 	const list = shown.length
 		? `<ol data-testid="messages">${shown.map((entry) => entryRow(entry, state, options.secrets)).join('\n')}</ol>${more}`
 		: '<p class="empty" data-testid="no-messages">No message sent yet. Run a workflow that sends one: it shows up here within 2 seconds.</p>';
@@ -355,7 +409,13 @@ function pageHeaders(html: string, nonce?: string): http.OutgoingHttpHeaders {
 }
 
 /** `nonce`: the one the page's style and script carry (renderInbox's); none for a page without script. */
-export function sendHtml(res: http.ServerResponse, status: number, html: string, head: boolean, nonce?: string): void {
+export function sendHtml(
+	res: http.ServerResponse,
+	status: number,
+	html: string,
+	head: boolean,
+	nonce?: string,
+): void {
 	res.writeHead(status, pageHeaders(html, nonce));
 	res.end(head ? undefined : html);
 }
@@ -383,9 +443,21 @@ function notWebPage(link: ShortLink, secrets: readonly string[]): string {
  * GET (or HEAD) on `/s/<idUrl>`: 302 to the link's long URL; 404 for an unknown idUrl; 400 when
  * the long URL is not an http(s) address. Returns false when `path` is not a short link's.
  */
-export function serveShortLink(res: http.ServerResponse, path: string, head: boolean, state: SandboxState, url: string, secrets: readonly string[]): boolean {
+export function serveShortLink(
+	res: http.ServerResponse,
+	path: string,
+	head: boolean,
+	state: SandboxState,
+	url: string,
+	secrets: readonly string[],
+): boolean {
 	const prefix = `${SHORT_LINK_PATH}/`;
-	if (!path.startsWith(prefix) || path.length === prefix.length || path.indexOf('/', prefix.length) >= 0) return false;
+	if (
+		!path.startsWith(prefix) ||
+		path.length === prefix.length ||
+		path.indexOf('/', prefix.length) >= 0
+	)
+		return false;
 	let idUrl: string;
 	try {
 		idUrl = decodeURIComponent(path.slice(prefix.length));
@@ -402,7 +474,12 @@ export function serveShortLink(res: http.ServerResponse, path: string, head: boo
 		sendHtml(res, 400, notWebPage(link, secrets), head);
 		return true;
 	}
-	res.writeHead(302, { location: target, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': 0 });
+	res.writeHead(302, {
+		location: target,
+		'cache-control': 'no-store',
+		'referrer-policy': 'no-referrer',
+		'content-length': 0,
+	});
 	res.end();
 	return true;
 }

@@ -8,7 +8,8 @@ export const MAX_OUTAGE_MS = 2_147_483_647;
 
 /** What is wrong with an outage's length, if anything. */
 export function outageMsProblem(ms: unknown): string | undefined {
-	if (Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= MAX_OUTAGE_MS) return undefined;
+	if (Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= MAX_OUTAGE_MS)
+		return undefined;
 	return `ms must be an integer from 0 to ${MAX_OUTAGE_MS}, got ${typeof ms === 'number' ? String(ms) : JSON.stringify(ms)}`;
 }
 
@@ -20,9 +21,13 @@ export function parseOutageBody(raw: string): { ms: number } | { error: string }
 	} catch {
 		return { error: 'body must be JSON: {"ms": number}' };
 	}
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'body must be {"ms": number}' };
+	if (!value || typeof value !== 'object' || Array.isArray(value))
+		return { error: 'body must be {"ms": number}' };
 	const { ms, ...rest } = value as Record<string, unknown>;
-	const problems = [...Object.keys(rest).map((name) => `${name} is not an outage field`), outageMsProblem(ms)].filter(Boolean);
+	const problems = [
+		...Object.keys(rest).map((name) => `${name} is not an outage field`),
+		outageMsProblem(ms),
+	].filter(Boolean);
 	return problems.length ? { error: problems.join('; ') } : { ms: ms as number };
 }
 
@@ -52,7 +57,9 @@ export class Outage {
 	) {}
 
 	get view(): OutageView {
-		return this.endsAt === undefined ? { listening: this.server.listening } : { listening: this.server.listening, endsAt: this.endsAt };
+		return this.endsAt === undefined
+			? { listening: this.server.listening }
+			: { listening: this.server.listening, endsAt: this.endsAt };
 	}
 
 	/** Resolves when the server listens again (or stop() ends the outage); rejects if it cannot listen again. */
@@ -96,7 +103,10 @@ export class Outage {
 
 	private listenAgain(): Promise<void> {
 		return new Promise((resolve, reject) => {
-			const failed = (err: Error) => reject(new Error(`Sandbox could not listen again on ${this.host}:${this.port}: ${err.message}`));
+			const failed = (err: Error) =>
+				reject(
+					new Error(`Sandbox could not listen again on ${this.host}:${this.port}: ${err.message}`),
+				);
 			this.server.once('error', failed);
 			this.server.listen(this.port, this.host, () => {
 				this.server.off('error', failed);
@@ -111,7 +121,8 @@ export class Outage {
 		this.relistening = undefined;
 		const waiters = this.waiters;
 		this.waiters = [];
-		for (const w of waiters) if (err) w.reject(err);
-		else w.resolve();
+		for (const w of waiters)
+			if (err) w.reject(err);
+			else w.resolve();
 	}
 }

@@ -27,16 +27,21 @@ const SHAPE = '{"perSecond": number, "burst": number, "maxConcurrent"?: number} 
 /** Checks a rate limit from a control request, the CLI or an option; null lifts the limit. */
 export function parseRateLimit(value: unknown): { limit: RateLimit | null } | { error: string } {
 	if (value === null) return { limit: null };
-	if (typeof value !== 'object' || Array.isArray(value)) return { error: `a rate limit must be ${SHAPE}` };
+	if (typeof value !== 'object' || Array.isArray(value))
+		return { error: `a rate limit must be ${SHAPE}` };
 	const { perSecond, burst, maxConcurrent, ...rest } = value as Record<string, unknown>;
 	const atLeastOne = (n: unknown) => Number.isInteger(n) && (n as number) >= 1;
 	// String() so that NaN and Infinity read as themselves (JSON says null).
 	const got = (v: unknown) => `, got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}`;
 	const problems = [
 		...Object.keys(rest).map((name) => `${name} is not a rate-limit field`),
-		...(typeof perSecond === 'number' && Number.isFinite(perSecond) && perSecond > 0 ? [] : [`perSecond must be a number above 0${got(perSecond)}`]),
+		...(typeof perSecond === 'number' && Number.isFinite(perSecond) && perSecond > 0
+			? []
+			: [`perSecond must be a number above 0${got(perSecond)}`]),
 		...(atLeastOne(burst) ? [] : [`burst must be an integer of 1 or more${got(burst)}`]),
-		...(maxConcurrent === undefined || atLeastOne(maxConcurrent) ? [] : [`maxConcurrent must be an integer of 1 or more${got(maxConcurrent)}`]),
+		...(maxConcurrent === undefined || atLeastOne(maxConcurrent)
+			? []
+			: [`maxConcurrent must be an integer of 1 or more${got(maxConcurrent)}`]),
 	];
 	if (problems.length) return { error: problems.join('; ') };
 	const limit: RateLimit = { perSecond: perSecond as number, burst: burst as number };
@@ -87,12 +92,21 @@ export class RateLimiter {
 	 */
 	admit(res: http.ServerResponse): Refusal | undefined {
 		const limit = this.limit;
-		if (limit?.maxConcurrent !== undefined && this.inHand >= limit.maxConcurrent) return { kind: 'overloaded', status: 503, retryAfter: 1 };
+		if (limit?.maxConcurrent !== undefined && this.inHand >= limit.maxConcurrent)
+			return { kind: 'overloaded', status: 503, retryAfter: 1 };
 		if (limit) {
 			const now = performance.now();
-			this.tokens = Math.min(limit.burst, this.tokens + ((now - this.refilledAt) / 1000) * limit.perSecond);
+			this.tokens = Math.min(
+				limit.burst,
+				this.tokens + ((now - this.refilledAt) / 1000) * limit.perSecond,
+			);
 			this.refilledAt = now;
-			if (this.tokens < 1) return { kind: 'rateLimited', status: 429, retryAfter: Math.max(1, Math.ceil((1 - this.tokens) / limit.perSecond)) };
+			if (this.tokens < 1)
+				return {
+					kind: 'rateLimited',
+					status: 429,
+					retryAfter: Math.max(1, Math.ceil((1 - this.tokens) / limit.perSecond)),
+				};
 			this.tokens--;
 		}
 		this.inHand++;
@@ -103,5 +117,10 @@ export class RateLimiter {
 
 /** The gateway's answer: its HTTP status and Retry-After, in the service's error envelope. */
 export function sendRefusal(res: http.ServerResponse, refusal: Refusal): void {
-	sendJson(res, refusal.status, errorEnvelope(refusal.status, http.STATUS_CODES[refusal.status] as string), { 'retry-after': String(refusal.retryAfter) });
+	sendJson(
+		res,
+		refusal.status,
+		errorEnvelope(refusal.status, http.STATUS_CODES[refusal.status] as string),
+		{ 'retry-after': String(refusal.retryAfter) },
+	);
 }

@@ -8,12 +8,40 @@ import * as http from 'http';
 import type { Operation, Request as ApiRequest } from 'openapi-backend';
 
 import { describeError, loadContract } from './contract';
-import { FaultList, parseFaults, sendFault, startElsewhere, type ElsewhereRequest, type Fault } from './faults';
-import { makeHandlers, ServiceError, viewResearcher, type Body, type OperationId } from './handlers';
+import {
+	FaultList,
+	parseFaults,
+	sendFault,
+	startElsewhere,
+	type ElsewhereRequest,
+	type Fault,
+} from './faults';
+import {
+	makeHandlers,
+	ServiceError,
+	viewResearcher,
+	type Body,
+	type OperationId,
+} from './handlers';
 import { errorEnvelope, readBody, sendJson } from './http-io';
-import { hideAll, INBOX_PATHS, INBOX_STAMP_PATH, inboxStamp, parseInboxQuery, renderInbox, sendHtml, serveShortLink } from './inbox';
+import {
+	hideAll,
+	INBOX_PATHS,
+	INBOX_STAMP_PATH,
+	inboxStamp,
+	parseInboxQuery,
+	renderInbox,
+	sendHtml,
+	serveShortLink,
+} from './inbox';
 import { Outage, parseOutageBody } from './outage';
-import { parseRateLimitBody, RateLimiter, sendRefusal, type RateLimit, type Refusal } from './rate-limit';
+import {
+	parseRateLimitBody,
+	RateLimiter,
+	sendRefusal,
+	type RateLimit,
+	type Refusal,
+} from './rate-limit';
 import { makeRng, seedState, SHORT_LINK_PATH, type SandboxState } from './state';
 
 // What other files import from the sandbox, from its one entry point.
@@ -24,7 +52,20 @@ export type { OutageView } from './outage';
 export type { RateLimit } from './rate-limit';
 export { INBOX_PATHS } from './inbox';
 export { SHORT_LINK_PATH } from './state';
-export type { Agent, Campaign, Client, Contact, CrmLead, LiveChatSession, Product, Researcher, ResearcherFile, SandboxState, SentMessage, ShortLink } from './state';
+export type {
+	Agent,
+	Campaign,
+	Client,
+	Contact,
+	CrmLead,
+	LiveChatSession,
+	Product,
+	Researcher,
+	ResearcherFile,
+	SandboxState,
+	SentMessage,
+	ShortLink,
+} from './state';
 
 // Alphanumeric like real tokens (the contract describes them so); it is a sandbox, not a secret.
 export const DEMO_TOKEN = 'demotoken0000';
@@ -179,7 +220,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const requests: RecordedRequest[] = [];
 	let stats: SandboxStats;
 	const resetStats = () => {
-		stats = { total: 0, byOperation: {}, violations: 0, tokenLocations: { body: 0, 'query:token': 0, 'query:api-token': 0, none: 0 }, lastViolations: [], rateLimited: 0, overloaded: 0, outages: 0 };
+		stats = {
+			total: 0,
+			byOperation: {},
+			violations: 0,
+			tokenLocations: { body: 0, 'query:token': 0, 'query:api-token': 0, none: 0 },
+			lastViolations: [],
+			rateLimited: 0,
+			overloaded: 0,
+			outages: 0,
+		};
 	};
 	resetStats();
 	const handlers = makeHandlers({
@@ -210,7 +260,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stats.tokenLocations[r.tokenLocation ?? 'none']++;
 		if (!r.valid) {
 			stats.violations++;
-			stats.lastViolations.push({ method: r.method, path: r.path, operationId: r.operationId, errors: r.errors });
+			stats.lastViolations.push({
+				method: r.method,
+				path: r.path,
+				operationId: r.operationId,
+				errors: r.errors,
+			});
 			if (stats.lastViolations.length > 100) stats.lastViolations.shift();
 		}
 		if (!recordRequests) return;
@@ -221,7 +276,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	/** Every API token issued, never shown on the pages nor in /__sandbox/messages. */
 	const secrets = () => [...issuedTokens];
 
-	const control = async (req: http.IncomingMessage, res: http.ServerResponse, path: string, raw: string) => {
+	const control = async (
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		path: string,
+		raw: string,
+	) => {
 		const route = `${req.method} ${path}`;
 		if (route === 'GET /__sandbox/requests') return sendJson(res, 200, stats);
 		// What recipients got, newest first, with the short links: to read a message (and open its link) by hand.
@@ -231,11 +291,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				const at = state.sentAt.get(id);
 				return at === undefined ? {} : { sentAt: new Date(at).toISOString() };
 			};
-			const messages = [...state.sentMessages.values()].reverse().map((m) => ({ ...m, ...sentAt(m.id) }));
+			const messages = [...state.sentMessages.values()]
+				.reverse()
+				.map((m) => ({ ...m, ...sentAt(m.id) }));
 			// Linked from the inbox: the tokens hidden as there.
-			return sendJson(res, 200, hideAll({ inbox: `${url}/`, messages, shortLinks: [...state.shortLinks.values()] }, secrets()));
+			return sendJson(
+				res,
+				200,
+				hideAll(
+					{ inbox: `${url}/`, messages, shortLinks: [...state.shortLinks.values()] },
+					secrets(),
+				),
+			);
 		}
-		if (route === 'POST /__sandbox/rotate-token') return sendJson(res, 200, { token: sandbox.rotateToken() });
+		if (route === 'POST /__sandbox/rotate-token')
+			return sendJson(res, 200, { token: sandbox.rotateToken() });
 		if (route === 'POST /__sandbox/reset') {
 			sandbox.reset();
 			return sendJson(res, 200, { token });
@@ -269,11 +339,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 
 	/** The pages for people (inbox, short links): true when `path` is one, answered. Not API requests: not recorded. */
-	const page = (req: http.IncomingMessage, res: http.ServerResponse, path: string, rawQuery: string): boolean => {
+	const page = (
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		path: string,
+		rawQuery: string,
+	): boolean => {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return false;
 		const head = req.method === 'HEAD';
 		if (INBOX_PATHS.includes(path)) {
-			const { html, nonce } = renderInbox(state, { url, secrets: secrets(), stamp: inboxStamp(state, epoch), ...parseInboxQuery(new URLSearchParams(rawQuery)) });
+			const { html, nonce } = renderInbox(state, {
+				url,
+				secrets: secrets(),
+				stamp: inboxStamp(state, epoch),
+				...parseInboxQuery(new URLSearchParams(rawQuery)),
+			});
 			sendHtml(res, 200, html, head, nonce);
 			return true;
 		}
@@ -311,7 +391,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		const rawQuery = q < 0 ? '' : url.slice(q + 1);
 		const query: Record<string, unknown> = Object.fromEntries(new URLSearchParams(rawQuery));
-		const apiReq: ApiRequest = { method: req.method ?? 'GET', path, query: rawQuery, headers: req.headers as ApiRequest['headers'], body };
+		const apiReq: ApiRequest = {
+			method: req.method ?? 'GET',
+			path,
+			query: rawQuery,
+			headers: req.headers as ApiRequest['headers'],
+			body,
+		};
 		let operation: Operation | undefined;
 		let routeError: ServiceError | undefined;
 		try {
@@ -337,10 +423,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 		// The token may travel in the body or in one of the query parameters the contract declares.
 		const offered: Array<[TokenLocation, unknown]> = [];
-		if (body && typeof body === 'object' && 'token' in body) offered.push(['body', (body as Body).token]);
-		for (const name of queryTokenNames) if (query[name] !== undefined) offered.push([`query:${name}` as TokenLocation, query[name]]);
+		if (body && typeof body === 'object' && 'token' in body)
+			offered.push(['body', (body as Body).token]);
+		for (const name of queryTokenNames)
+			if (query[name] !== undefined) offered.push([`query:${name}` as TokenLocation, query[name]]);
 		const accepted = offered.find(([, value]) => value === token);
-		if (offered.length === 0) errors.push('token is missing (body token, query token or api-token)');
+		if (offered.length === 0)
+			errors.push('token is missing (body token, query token or api-token)');
 
 		const operationId = operation?.operationId ?? null;
 		const rec: RecordedRequest = {
@@ -374,7 +463,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			rec.status = sendFault(req, res, terminal, elsewhere.url);
 			return;
 		}
-		const refused = routeError ?? (!accepted ? new ServiceError(401, 'Unauthorized') : errors.length ? new ServiceError(400, errors.join('; ')) : undefined);
+		const refused =
+			routeError ??
+			(!accepted
+				? new ServiceError(401, 'Unauthorized')
+				: errors.length
+					? new ServiceError(400, errors.join('; '))
+					: undefined);
 		const answer = serve(refused, () =>
 			handlers[operationId as OperationId]({
 				params: input?.params ?? {},
@@ -394,13 +489,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 
 	/** The service's answer: the error found before the handler, else what the handler did (or its error). */
-	const serve = (refused: ServiceError | undefined, run: () => Body): { status: number; payload: unknown } => {
-		const failure = (e: ServiceError) => ({ status: options.errorsAsHttp200 ? 200 : e.status, payload: errorEnvelope(e.status, e.message) });
+	const serve = (
+		refused: ServiceError | undefined,
+		run: () => Body,
+	): { status: number; payload: unknown } => {
+		const failure = (e: ServiceError) => ({
+			status: options.errorsAsHttp200 ? 200 : e.status,
+			payload: errorEnvelope(e.status, e.message),
+		});
 		if (refused) return failure(refused);
 		try {
 			return { status: 200, payload: { statusCode: 200, body: { err: false, ...run() } } };
 		} catch (err) {
-			return failure(err instanceof ServiceError ? err : new ServiceError(500, `Sandbox failure: ${err.message}`));
+			return failure(
+				err instanceof ServiceError
+					? err
+					: new ServiceError(500, `Sandbox failure: ${err.message}`),
+			);
 		}
 	};
 

@@ -9,9 +9,18 @@ export function shortUrlFor(base: string, idUrl: string): string {
 	return `${base}/${encodeURIComponent(idUrl)}`;
 }
 
-export interface Agent { id: string; name: string; phone: string; email: string }
+export interface Agent {
+	id: string;
+	name: string;
+	phone: string;
+	email: string;
+}
 export type Contact = { id: string } & Record<string, unknown>;
-export interface LiveChatSession { id: string; instance: string; name?: string }
+export interface LiveChatSession {
+	id: string;
+	instance: string;
+	name?: string;
+}
 export interface SentMessage {
 	id: string;
 	channel: 'livechat' | 'legacy' | 'sms' | 'socialnet';
@@ -22,8 +31,18 @@ export interface SentMessage {
 	status: 'sent' | 'queued';
 	extra: Record<string, unknown>;
 }
-export type CrmLead = { id: string; to: string; channel: string; instance: string; text: string } & Record<string, unknown>;
-export interface ShortLink { idUrl: string; longUrl: string; shortUrl: string }
+export type CrmLead = {
+	id: string;
+	to: string;
+	channel: string;
+	instance: string;
+	text: string;
+} & Record<string, unknown>;
+export interface ShortLink {
+	idUrl: string;
+	longUrl: string;
+	shortUrl: string;
+}
 export interface Product {
 	id: string;
 	name: string;
@@ -46,8 +65,18 @@ export interface Campaign {
 	read: number;
 	failed: number;
 }
-export interface Client { id: string; name: string; email: string; plan: string; created: string }
-export interface ResearcherFile { url: string; name: string; type: string }
+export interface Client {
+	id: string;
+	name: string;
+	email: string;
+	plan: string;
+	created: string;
+}
+export interface ResearcherFile {
+	url: string;
+	name: string;
+	type: string;
+}
 export interface Researcher {
 	id: string;
 	name: string;
@@ -98,14 +127,47 @@ export interface Rng {
 export function makeRng(seed: number): Rng {
 	const next = prng(seed);
 	const int = (max: number) => Math.floor(next() * max);
-	const fill = (n: number, radix: number) => Array.from({ length: n }, () => int(radix).toString(radix)).join('');
-	return { int, pick: (items) => items[int(items.length)], chars: (n) => fill(n, 36), digits: (n) => fill(n, 10) };
+	const fill = (n: number, radix: number) =>
+		Array.from({ length: n }, () => int(radix).toString(radix)).join('');
+	return {
+		int,
+		pick: (items) => items[int(items.length)],
+		chars: (n) => fill(n, 36),
+		digits: (n) => fill(n, 10),
+	};
 }
 
-const FIRST_NAMES = ['Ana', 'Luis', 'Marta', 'Jorge', 'Sofia', 'Diego', 'Lucia', 'Pablo', 'Elena', 'Tomas'];
+const FIRST_NAMES = [
+	'Ana',
+	'Luis',
+	'Marta',
+	'Jorge',
+	'Sofia',
+	'Diego',
+	'Lucia',
+	'Pablo',
+	'Elena',
+	'Tomas',
+];
 const LAST_NAMES = ['Garcia', 'Lopez', 'Torres', 'Ruiz', 'Vargas', 'Rojas', 'Castro', 'Mendez'];
-const PRODUCTS = ['Coffee beans', 'Tea sampler', 'Ceramic mug', 'Cold brew kit', 'Espresso cups', 'Milk frother'];
-const CAMPAIGN_WORDS = ['Spring', 'Summer', 'Launch', 'Loyalty', 'Flash', 'Reminder', 'Welcome', 'Renewal'];
+const PRODUCTS = [
+	'Coffee beans',
+	'Tea sampler',
+	'Ceramic mug',
+	'Cold brew kit',
+	'Espresso cups',
+	'Milk frother',
+];
+const CAMPAIGN_WORDS = [
+	'Spring',
+	'Summer',
+	'Launch',
+	'Loyalty',
+	'Flash',
+	'Reminder',
+	'Welcome',
+	'Renewal',
+];
 const BASE_TIME = Date.UTC(2024, 0, 1);
 
 /** `shortLinkBase`: the start of the short links' addresses, `<sandbox url>/s`. */
@@ -116,10 +178,16 @@ export function seedState(rng: Rng, campaignCount: number, shortLinkBase: string
 	const agents = new Map<string, Agent>();
 	for (let i = 1; i <= 3; i++) {
 		const name = person();
-		agents.set(`agent-${i}`, { id: `agent-${i}`, name, phone: phone(), email: `${name.toLowerCase().replace(' ', '.')}@example.com` });
+		agents.set(`agent-${i}`, {
+			id: `agent-${i}`,
+			name,
+			phone: phone(),
+			email: `${name.toLowerCase().replace(' ', '.')}@example.com`,
+		});
 	}
 	const list1 = new Map<string, Contact>();
-	for (let i = 1; i <= 5; i++) list1.set(`contact-${i}`, { id: `contact-${i}`, phone: phone(), name: person() });
+	for (let i = 1; i <= 5; i++)
+		list1.set(`contact-${i}`, { id: `contact-${i}`, phone: phone(), name: person() });
 	const products = new Map<string, Product>();
 	for (let i = 1; i <= 3; i++) {
 		products.set(`product-${i}`, {
@@ -154,12 +222,24 @@ export function seedState(rng: Rng, campaignCount: number, shortLinkBase: string
 	const clientName = `${rng.pick(LAST_NAMES)} ${rng.pick(['Coffee', 'Retail', 'Logistics'])}`;
 	return {
 		agents,
-		contactLists: new Map([['list-1', list1], ['list-2', new Map()]]),
+		contactLists: new Map([
+			['list-1', list1],
+			['list-2', new Map()],
+		]),
 		liveChatSessions: new Map(),
 		sentMessages: new Map(),
 		crmLeads: new Map(),
 		sentAt: new Map(),
-		shortLinks: new Map([['welcome', { idUrl: 'welcome', longUrl: 'https://example.com/welcome', shortUrl: shortUrlFor(shortLinkBase, 'welcome') }]]),
+		shortLinks: new Map([
+			[
+				'welcome',
+				{
+					idUrl: 'welcome',
+					longUrl: 'https://example.com/welcome',
+					shortUrl: shortUrlFor(shortLinkBase, 'welcome'),
+				},
+			],
+		]),
 		products,
 		campaigns,
 		client: {
@@ -169,14 +249,19 @@ export function seedState(rng: Rng, campaignCount: number, shortLinkBase: string
 			plan: rng.pick(['starter', 'business', 'enterprise']),
 			created: new Date(BASE_TIME - rng.int(365) * 86_400_000).toISOString(),
 		},
-		researchers: new Map([['researcher-1', {
-			id: 'researcher-1',
-			name: 'Market scan',
-			description: 'Seeded draft researcher',
-			model: 'balance',
-			type: 'policy-default',
-			files: [{ url: 'https://example.com/brief.pdf', name: 'brief.pdf', type: 'document' }],
-			updated: BASE_TIME,
-		}]]),
+		researchers: new Map([
+			[
+				'researcher-1',
+				{
+					id: 'researcher-1',
+					name: 'Market scan',
+					description: 'Seeded draft researcher',
+					model: 'balance',
+					type: 'policy-default',
+					files: [{ url: 'https://example.com/brief.pdf', name: 'brief.pdf', type: 'document' }],
+					updated: BASE_TIME,
+				},
+			],
+		]),
 	};
 }

@@ -12,7 +12,9 @@ import { join, resolve } from 'node:path';
 // eslint-plugin-n8n-nodes-base reads NODE_ENV when it loads: under "test" (as jest sets it) its
 // package.json rules check nothing. Hence the scanner is loaded only after this.
 delete process.env.NODE_ENV;
-const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+	'@n8n/scan-community-package/scanner/scanner.mjs'
+);
 
 /** The scanner's own patterns for the tarball (scanner.mjs, analyzePackageByName). */
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
@@ -20,14 +22,25 @@ const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const packageDir = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
 const work = mkdtempSync(join(tmpdir(), 'scan-package-'));
 try {
-	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+	const [packed] = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: packageDir,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	);
 	execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work]);
 	const results = [
 		{ way: 'source', ...(await analyzePackage(packageDir, SOURCE_FILE_PATTERNS)) },
-		{ way: `tarball (${packed.filename}, ${packed.entryCount} files)`, ...(await analyzePackage(join(work, 'package'), TARBALL_PATTERNS)) },
+		{
+			way: `tarball (${packed.filename}, ${packed.entryCount} files)`,
+			...(await analyzePackage(join(work, 'package'), TARBALL_PATTERNS)),
+		},
 	];
 	for (const result of results) {
-		console.log(`n8n scanner on the ${result.way}: ${result.passed ? 'passed' : `FAILED: ${result.message}`}`);
+		console.log(
+			`n8n scanner on the ${result.way}: ${result.passed ? 'passed' : `FAILED: ${result.message}`}`,
+		);
 		if (result.details) console.log(result.details);
 	}
 	process.exitCode = results.every((result) => result.passed) ? 0 : 1;

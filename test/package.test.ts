@@ -20,9 +20,19 @@ describe('package', () => {
 	});
 
 	it('packs only dist, README, LICENSE and package.json', () => {
-		const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+		const [packed] = JSON.parse(
+			execFileSync('npm', ['pack', '--dry-run', '--json'], {
+				cwd: root,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore'],
+			}),
+		);
 		const files = (packed.files as Array<{ path: string }>).map((file) => file.path);
-		expect(files.filter((path) => !path.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+		expect(files.filter((path) => !path.startsWith('dist/')).sort()).toEqual([
+			'LICENSE',
+			'README.md',
+			'package.json',
+		]);
 		expect(files).toContain('dist/nodes/ConversationalMessaging/ConversationalMessaging.node.js');
 		// n8n needs neither source maps (of sources not shipped) nor declarations.
 		expect(files.filter((path) => /\.(map|d\.ts)$/.test(path))).toEqual([]);
@@ -36,11 +46,14 @@ describe('package', () => {
 		const [node] = loader.types.nodes;
 		expect(node).toMatchObject({ name: 'conversationalMessaging', usableAsTool: true });
 		expect(node.iconUrl).toEqual({
-			light: 'icons/n8n-nodes-conversational-messaging/dist/nodes/ConversationalMessaging/conversationalMessaging.svg',
+			light:
+				'icons/n8n-nodes-conversational-messaging/dist/nodes/ConversationalMessaging/conversationalMessaging.svg',
 			dark: 'icons/n8n-nodes-conversational-messaging/dist/nodes/ConversationalMessaging/conversationalMessaging.dark.svg',
 		});
 		for (const icon of Object.values(node.iconUrl as Record<string, string>)) {
-			expect(existsSync(join(root, icon.replace('icons/n8n-nodes-conversational-messaging/', '')))).toBe(true);
+			expect(
+				existsSync(join(root, icon.replace('icons/n8n-nodes-conversational-messaging/', ''))),
+			).toBe(true);
 		}
 		expect(node.codex).toMatchObject({ categories: ['Communication', 'Marketing'] });
 		// The loader adds the declarative Request Options (batching, timeout, proxy).

@@ -21,13 +21,19 @@ const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** Runs `quietly` in bash with a 1 s progress interval. */
 function quietly(label: string, log: string, command: string) {
 	const script = `source scripts/lib/quietly.sh; quietly ${quoted(label)} ${quoted(log)} bash -c ${quoted(command)}`;
-	return spawnSync('bash', ['-c', script], { cwd: root, env: { ...process.env, QUIETLY_EVERY: '1' }, encoding: 'utf8', timeout: 60_000 });
+	return spawnSync('bash', ['-c', script], {
+		cwd: root,
+		env: { ...process.env, QUIETLY_EVERY: '1' },
+		encoding: 'utf8',
+		timeout: 60_000,
+	});
 }
 
 describe('quietly (the first run of npm run dev)', () => {
 	it('shows the step, its progress and its time, and keeps the output in the log', () => {
 		const log = join(folder, 'logs', 'install.log');
-		const noisy = 'for i in $(seq 1 5000); do echo "warning: unused variable $i" >&2; done; sleep 2.5; echo built';
+		const noisy =
+			'for i in $(seq 1 5000); do echo "warning: unused variable $i" >&2; done; sleep 2.5; echo built';
 		const result = quietly('installing n8n (one time, about 5 minutes)', log, noisy);
 		expect(result.status).toBe(0);
 		expect(result.stdout).toBe('');
@@ -44,9 +50,15 @@ describe('quietly (the first run of npm run dev)', () => {
 
 	it('on failure, says so with the exit status and shows the end of the log', () => {
 		const log = join(folder, 'failed.log');
-		const result = quietly('installing the npm dependencies', log, 'for i in $(seq 1 100); do echo "line $i"; done; echo "npm error network unreachable"; exit 3');
+		const result = quietly(
+			'installing the npm dependencies',
+			log,
+			'for i in $(seq 1 100); do echo "line $i"; done; echo "npm error network unreachable"; exit 3',
+		);
 		expect(result.status).toBe(3);
-		expect(result.stderr).toContain(`dev: ERROR: installing the npm dependencies failed (exit 3); the end of ${log}:`);
+		expect(result.stderr).toContain(
+			`dev: ERROR: installing the npm dependencies failed (exit 3); the end of ${log}:`,
+		);
 		expect(result.stderr).toContain('npm error network unreachable');
 		expect(result.stderr).toContain('line 62');
 		expect(result.stderr).not.toContain('line 61\n');

@@ -61,9 +61,20 @@ export class FixtureApi implements ICredentialType {
 
 /** The rules each file of the fixture breaks, one or more per rule set. */
 const EXPECTED_RULES: Record<string, string[]> = {
-	'package.json': ['@n8n/community-nodes/no-runtime-dependencies', '@n8n/community-nodes/valid-author', 'n8n-nodes-base/community-package-json-keywords-without-official-tag'],
-	'nodes/Fixture/Fixture.node.ts': ['@n8n/community-nodes/no-restricted-globals', 'n8n-nodes-base/node-class-description-name-miscased', 'n8n-nodes-base/node-param-display-name-miscased'],
-	'credentials/FixtureApi.credentials.ts': ['@n8n/community-nodes/credential-test-required', 'n8n-nodes-base/cred-class-field-display-name-missing-api'],
+	'package.json': [
+		'@n8n/community-nodes/no-runtime-dependencies',
+		'@n8n/community-nodes/valid-author',
+		'n8n-nodes-base/community-package-json-keywords-without-official-tag',
+	],
+	'nodes/Fixture/Fixture.node.ts': [
+		'@n8n/community-nodes/no-restricted-globals',
+		'n8n-nodes-base/node-class-description-name-miscased',
+		'n8n-nodes-base/node-param-display-name-miscased',
+	],
+	'credentials/FixtureApi.credentials.ts': [
+		'@n8n/community-nodes/credential-test-required',
+		'n8n-nodes-base/cred-class-field-display-name-missing-api',
+	],
 };
 
 let fixture: string;
@@ -82,28 +93,63 @@ afterAll(() => rmSync(fixture, { recursive: true, force: true }));
  * Jest sets NODE_ENV=test, under which eslint-plugin-n8n-nodes-base's package.json rules check
  * nothing; the gates must hold in such a shell too, so the children inherit it.
  */
-const env = { ...process.env, NODE_ENV: 'test', PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
-const run = (args: string[], cwd: string) => spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
-const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const env = {
+	...process.env,
+	NODE_ENV: 'test',
+	PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}`,
+};
+const run = (args: string[], cwd: string) =>
+	spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
+const scripts = (
+	JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+		scripts: Record<string, string>;
+	}
+).scripts;
 
 describe("n8n's verification gates", () => {
 	it("`npm run lint` (n8n's CLI config) fails the fixture with each file's known violations", () => {
 		// package.json's n8n lint script (the part of `npm run lint` after Prettier), run in the fixture's folder with this package's config.
-		const result = spawnSync('sh', ['-c', `${scripts['lint:n8n']} -c ${config} -f json`], { cwd: fixture, env, encoding: 'utf8', timeout: 120_000 });
+		const result = spawnSync('sh', ['-c', `${scripts['lint:n8n']} -c ${config} -f json`], {
+			cwd: fixture,
+			env,
+			encoding: 'utf8',
+			timeout: 120_000,
+		});
 		expect(result.status).toBe(1);
-		const reports = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null }> }>;
-		const found = Object.fromEntries(reports.map((report) => [relative(fixture, report.filePath), report.messages.map((message) => message.ruleId)]));
-		for (const [file, rules] of Object.entries(EXPECTED_RULES)) expect({ file, found: found[file] }).toEqual({ file, found: expect.arrayContaining(rules) });
+		const reports = JSON.parse(result.stdout) as Array<{
+			filePath: string;
+			messages: Array<{ ruleId: string | null }>;
+		}>;
+		const found = Object.fromEntries(
+			reports.map((report) => [
+				relative(fixture, report.filePath),
+				report.messages.map((message) => message.ruleId),
+			]),
+		);
+		for (const [file, rules] of Object.entries(EXPECTED_RULES))
+			expect({ file, found: found[file] }).toEqual({ file, found: expect.arrayContaining(rules) });
 	});
 
 	it('`npm run lint` fails on a file Prettier would format differently, before the n8n rules run', () => {
 		const folder = mkdtempSync(join(tmpdir(), 'format-fixture-'));
 		try {
-			for (const file of ['.prettierrc.js', '.prettierignore']) writeFileSync(join(folder, file), readFileSync(join(root, file)));
+			for (const file of ['.prettierrc.js', '.prettierignore'])
+				writeFileSync(join(folder, file), readFileSync(join(root, file)));
 			mkdirSync(join(folder, 'nodes'));
-			writeFileSync(join(folder, 'nodes', 'Formatted.ts'), "export const formatted = { channel: 'sms' };\n");
-			writeFileSync(join(folder, 'nodes', 'Unformatted.ts'), 'export const unformatted = {channel: "sms"}\n');
-			const result = spawnSync('sh', ['-c', scripts.lint], { cwd: folder, env, encoding: 'utf8', timeout: 120_000 });
+			writeFileSync(
+				join(folder, 'nodes', 'Formatted.ts'),
+				"export const formatted = { channel: 'sms' };\n",
+			);
+			writeFileSync(
+				join(folder, 'nodes', 'Unformatted.ts'),
+				'export const unformatted = {channel: "sms"}\n',
+			);
+			const result = spawnSync('sh', ['-c', scripts.lint], {
+				cwd: folder,
+				env,
+				encoding: 'utf8',
+				timeout: 120_000,
+			});
 			expect(result.status).toBe(1);
 			expect(result.stderr).toContain('nodes/Unformatted.ts');
 			expect(result.stderr).not.toContain('nodes/Formatted.ts');
@@ -114,7 +160,14 @@ describe("n8n's verification gates", () => {
 	});
 
 	it('`npm run lint` gives every file it lints in this package the rule sets and the parser for it', () => {
-		const files = ['package.json', ...['nodes', 'credentials'].flatMap((folder) => (readdirSync(join(root, folder), { recursive: true }) as string[]).filter((path) => path.endsWith('.ts')).map((path) => join(folder, path)))];
+		const files = [
+			'package.json',
+			...['nodes', 'credentials'].flatMap((folder) =>
+				(readdirSync(join(root, folder), { recursive: true }) as string[])
+					.filter((path) => path.endsWith('.ts'))
+					.map((path) => join(folder, path)),
+			),
+		];
 		expect(files.length).toBeGreaterThan(40);
 		const script = `import { ESLint } from 'eslint';
 const eslint = new ESLint({ overrideConfigFile: ${JSON.stringify(config)} });
@@ -130,13 +183,27 @@ console.log(JSON.stringify(out));`;
 		const configs = JSON.parse(result.stdout) as Record<string, { parser: string; on: string[] }>;
 		const required = (file: string) =>
 			file === 'package.json'
-				? ['@n8n/community-nodes/valid-author', 'n8n-nodes-base/community-package-json-keywords-without-official-tag']
+				? [
+						'@n8n/community-nodes/valid-author',
+						'n8n-nodes-base/community-package-json-keywords-without-official-tag',
+					]
 				: file.startsWith('credentials/')
-					? ['@n8n/community-nodes/no-restricted-globals', 'n8n-nodes-base/cred-class-field-display-name-missing-api']
-					: ['@n8n/community-nodes/no-restricted-globals', 'n8n-nodes-base/node-param-display-name-miscased', 'no-console'];
+					? [
+							'@n8n/community-nodes/no-restricted-globals',
+							'n8n-nodes-base/cred-class-field-display-name-missing-api',
+						]
+					: [
+							'@n8n/community-nodes/no-restricted-globals',
+							'n8n-nodes-base/node-param-display-name-miscased',
+							'no-console',
+						];
 		const missing = files.flatMap((file) => [
-			...required(file).filter((rule) => !configs[file].on.includes(rule)).map((rule) => `${file}: ${rule} off`),
-			...(configs[file].parser === 'typescript-eslint/parser' ? [] : [`${file}: parsed by ${configs[file].parser}`]),
+			...required(file)
+				.filter((rule) => !configs[file].on.includes(rule))
+				.map((rule) => `${file}: ${rule} off`),
+			...(configs[file].parser === 'typescript-eslint/parser'
+				? []
+				: [`${file}: parsed by ${configs[file].parser}`]),
 		]);
 		expect(missing).toEqual([]);
 	});
@@ -145,7 +212,10 @@ console.log(JSON.stringify(out));`;
 		const result = run([join(root, 'scripts', 'scan-package.mjs'), fixture], root);
 		expect(result.status).toBe(1);
 		expect(result.stdout).toMatch(/on the source: FAILED/);
-		expect(result.stdout).toMatch(/on the tarball \(n8n-nodes-fixture-0\.1\.0\.tgz, \d+ files\): FAILED/);
-		for (const rules of Object.values(EXPECTED_RULES)) for (const rule of rules) expect(result.stdout).toContain(rule);
+		expect(result.stdout).toMatch(
+			/on the tarball \(n8n-nodes-fixture-0\.1\.0\.tgz, \d+ files\): FAILED/,
+		);
+		for (const rules of Object.values(EXPECTED_RULES))
+			for (const rule of rules) expect(result.stdout).toContain(rule);
 	});
 });

@@ -16,10 +16,17 @@ const text = (name: string) => readFileSync(join(folder, name), 'utf8');
 interface Workflow {
 	on: Record<string, ({ tags?: string[] } & Array<{ cron: string }>) | null>;
 	permissions: Record<string, string>;
-	jobs: Record<string, { strategy?: { matrix: { node: string[] } }; steps: Array<{ run?: string; uses?: string; if?: string }> }>;
+	jobs: Record<
+		string,
+		{
+			strategy?: { matrix: { node: string[] } };
+			steps: Array<{ run?: string; uses?: string; if?: string }>;
+		}
+	>;
 }
 const workflow = (name: string) => parse(text(name)) as Workflow;
-const runs = (name: string) => Object.values(workflow(name).jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
+const runs = (name: string) =>
+	Object.values(workflow(name).jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
 
 /** A linter per file: the WebAssembly instance is not reused across inputs. */
 const lint = async (input: string, path: string) => (await createLinter())(input, path);
@@ -37,14 +44,22 @@ describe('GitHub Actions workflows', () => {
 		const broken = text('ci.yml').replace('${{ matrix.node }}', '${{ matrix.nodes }}');
 		expect(broken).not.toBe(text('ci.yml'));
 		const found = await lint(broken, 'ci.yml');
-		expect(found).toEqual([expect.objectContaining({ kind: 'expression', message: expect.stringContaining('nodes') })]);
+		expect(found).toEqual([
+			expect.objectContaining({ kind: 'expression', message: expect.stringContaining('nodes') }),
+		]);
 	});
 
 	it('CI runs lint, scan and tests on every supported Node.js major', () => {
-		const engines = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+		const engines = (
+			JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+				engines: { node: string };
+			}
+		).engines.node;
 		expect(engines).toBe('>=20.15');
 		expect(workflow('ci.yml').jobs.test.strategy?.matrix.node).toEqual(['20', '22', '24']);
-		expect(runs('ci.yml')).toEqual(expect.arrayContaining(['npm ci', 'npm run lint', 'npm run scan', 'npm test']));
+		expect(runs('ci.yml')).toEqual(
+			expect.arrayContaining(['npm ci', 'npm run lint', 'npm run scan', 'npm test']),
+		);
 	});
 
 	it('a version tag publishes, after the same checks, with npm provenance', () => {
@@ -62,7 +77,12 @@ describe('GitHub Actions workflows', () => {
 		expect(Object.keys(newest.on)).toContain('workflow_dispatch');
 		const steps = newest.jobs['newest-n8n'].steps;
 		// Only the newest-n8n part of test:compat (not the real n8n 1.x e2e); its exit code fails the job.
-		expect(steps.map((step) => step.run).filter(Boolean).slice(0, 2)).toEqual(['npm ci', 'npm run test:compat -- --latest']);
+		expect(
+			steps
+				.map((step) => step.run)
+				.filter(Boolean)
+				.slice(0, 2),
+		).toEqual(['npm ci', 'npm run test:compat -- --latest']);
 		const summary = steps.at(-1);
 		expect(summary?.if).toBe('always()');
 		expect(summary?.run).toContain('.tmp/compat-latest/verdict.md >> "$GITHUB_STEP_SUMMARY"');

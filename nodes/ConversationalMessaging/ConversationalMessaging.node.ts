@@ -22,7 +22,10 @@ export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Conversational Messaging',
 		name: 'conversationalMessaging',
-		icon: { light: 'file:conversationalMessaging.svg', dark: 'file:conversationalMessaging.dark.svg' },
+		icon: {
+			light: 'file:conversationalMessaging.svg',
+			dark: 'file:conversationalMessaging.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		// The chosen operation's action in words. A literal, as n8n's lint wants; a test keeps it
@@ -56,8 +59,16 @@ export class ConversationalMessaging implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Agent', value: 'agent', description: 'Team agents who take leads and conversations' },
-					{ name: 'Campaign', value: 'campaign', description: 'Message campaigns and their delivery figures' },
+					{
+						name: 'Agent',
+						value: 'agent',
+						description: 'Team agents who take leads and conversations',
+					},
+					{
+						name: 'Campaign',
+						value: 'campaign',
+						description: 'Message campaigns and their delivery figures',
+					},
 					{ name: 'Client', value: 'client', description: 'The client account of the API token' },
 					{ name: 'Contact', value: 'contact', description: 'Contacts of distribution lists' },
 					{
@@ -65,14 +76,22 @@ export class ConversationalMessaging implements INodeType {
 						value: 'legacyMessage',
 						description: 'Chatapp messages through a QR-paired instance (legacy)',
 					},
-					{ name: 'Live Chat', value: 'liveChat', description: 'Web live chat sessions and their messages' },
+					{
+						name: 'Live Chat',
+						value: 'liveChat',
+						description: 'Web live chat sessions and their messages',
+					},
 					{
 						name: 'Messaging',
 						value: 'messaging',
 						description: 'SMS and socialnet messages, CRM leads and chatapp number checks',
 					},
 					{ name: 'Product', value: 'product', description: 'Products of the shop catalogue' },
-					{ name: 'Researcher', value: 'researcher', description: 'AI investigations built from files' },
+					{
+						name: 'Researcher',
+						value: 'researcher',
+						description: 'AI investigations built from files',
+					},
 					{ name: 'Short Link', value: 'shortLink', description: 'Shortened web addresses' },
 				],
 				default: 'messaging',
@@ -94,7 +113,10 @@ export class ConversationalMessaging implements INodeType {
 	// The bulk operations run through the send loop, driven by this same description; Send and
 	// Wait sends through it too, then waits for the answer that `webhook` receives. Routing the
 	// loop cannot follow fails loading the node (shared/bulk/contract.ts), never a request.
-	customOperations = withSendAndWait(bulkOperations(refuseUnfollowedRouting(this.description)), this.description);
+	customOperations = withSendAndWait(
+		bulkOperations(refuseUnfollowedRouting(this.description)),
+		this.description,
+	);
 
 	webhook = sendAndWaitWebhook;
 

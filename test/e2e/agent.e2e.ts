@@ -26,7 +26,19 @@ import type { ChatRequestBody, ModelReply, ModelServer } from './lib/model';
 import { lastUserText, SCRIPTED_MODEL, startModelServer, toolResults } from './lib/model';
 import { answerLinkIn } from './lib/answers';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, executionStatus, getExecution, importJson, removeUserFolder, RestSession, sandboxCredential, settledExecution, startByWebhook, startN8n, until } from './lib/n8n';
+import {
+	createUserFolder,
+	executionStatus,
+	getExecution,
+	importJson,
+	removeUserFolder,
+	RestSession,
+	sandboxCredential,
+	settledExecution,
+	startByWebhook,
+	startN8n,
+	until,
+} from './lib/n8n';
 
 const PACKAGE = 'n8n-nodes-conversational-messaging';
 const TOOL_TYPE = `${PACKAGE}.conversationalMessagingTool`;
@@ -63,18 +75,41 @@ function callThenAnswer(toolName: string, args: Record<string, unknown>) {
 	};
 }
 
-const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type, typeVersion, position, parameters });
+const node = (
+	name: string,
+	type: string,
+	typeVersion: number,
+	position: [number, number],
+	parameters: Record<string, unknown>,
+) => ({ id: randomUUID(), name, type, typeVersion, position, parameters });
 
 /** Webhook (answers at once) → AI Agent, on the scripted model; `tools` are wired by the caller. */
-function agentWorkflow(id: string, path: string, tools: Array<Record<string, unknown>>, toolConnections: Record<string, unknown>) {
+function agentWorkflow(
+	id: string,
+	path: string,
+	tools: Array<Record<string, unknown>>,
+	toolConnections: Record<string, unknown>,
+) {
 	return {
 		id,
 		name: `Agent: ${path}`,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ ...node('Webhook', 'n8n-nodes-base.webhook', 2.1, [0, 0], { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }), webhookId: randomUUID() },
-			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [220, 0], { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} }),
+			{
+				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, [0, 0], {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'onReceived',
+					options: {},
+				}),
+				webhookId: randomUUID(),
+			},
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [220, 0], {
+				promptType: 'define',
+				text: '={{ $json.body.prompt }}',
+				options: {},
+			}),
 			{
 				...node('Scripted Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [100, 220], {
 					model: { __rl: true, mode: 'id', value: SCRIPTED_MODEL },
@@ -87,7 +122,9 @@ function agentWorkflow(id: string, path: string, tools: Array<Record<string, unk
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'Scripted Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'Scripted Model': {
+				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+			},
 			...toolConnections,
 		},
 	};
@@ -133,7 +170,8 @@ const reviewWorkflow = agentWorkflow(
 				operation: 'sendAndWait',
 				// n8n's default ("...Input:\n{{ $tool.parameters }}") renders the input object as
 				// "[object Object]" in 2.41.1; this one reads the tool's name and input with $tool.
-				message: '=The agent wants to run {{ $tool.name }} on {{ $tool.parameters.longUrl }}. Approve?',
+				message:
+					'=The agent wants to run {{ $tool.name }} on {{ $tool.parameters.longUrl }}. Approve?',
 				sendAndWaitChannel: 'sms',
 				sendAndWaitSmsInstance: 'line-1',
 				sendAndWaitSmsRecipient: REVIEWER_PHONE,
@@ -156,12 +194,23 @@ interface StoredRun {
 	resultData: {
 		error?: { message?: string };
 		lastNodeExecuted?: string;
-		runData: Record<string, Array<{ data?: Record<string, Array<Array<{ json: Record<string, unknown> }>>>; error?: { message?: string } }>>;
+		runData: Record<
+			string,
+			Array<{
+				data?: Record<string, Array<Array<{ json: Record<string, unknown> }>>>;
+				error?: { message?: string };
+			}>
+		>;
 	};
 }
 
 /** Starts a run of a workflow through its webhook, with a prompt; gives the execution's id. */
-async function startRun(workflowId: string, path: string, prompt: string, script: (body: ChatRequestBody) => ModelReply): Promise<string> {
+async function startRun(
+	workflowId: string,
+	path: string,
+	prompt: string,
+	script: (body: ChatRequestBody) => ModelReply,
+): Promise<string> {
 	scripts.set(prompt, script);
 	return await startByWebhook(session, { path, workflowId, body: { prompt }, context: logTail });
 }
@@ -177,10 +226,12 @@ function agentOutput(run: StoredRun): unknown {
 }
 
 /** The chat requests the model received for one prompt, in order. */
-const requestsFor = (prompt: string) => model.chatRequests().filter((request) => lastUserText(request.body) === prompt);
+const requestsFor = (prompt: string) =>
+	model.chatRequests().filter((request) => lastUserText(request.body) === prompt);
 
 /** Requests to the sandbox's service API (its control routes left out) since `from`. */
-const serviceRequestsSince = (from: number) => sandbox.requests.slice(from).filter((request) => !request.path.startsWith('/__sandbox'));
+const serviceRequestsSince = (from: number) =>
+	sandbox.requests.slice(from).filter((request) => !request.path.startsWith('/__sandbox'));
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, token });
@@ -221,7 +272,12 @@ describe('AI Agent with Conversational Messaging as a tool, in real n8n', () => 
 	it('sends the SMS the model asked for, with the phone as digits, and gives the model the result', async () => {
 		const prompt = 'Tell +57 300 555 0101 that order 17 has shipped. (run a)';
 		const before = sandbox.requests.length;
-		const id = await startRun(SMS_WORKFLOW, 'agent-sms', prompt, (body) => callThenAnswer(body.tools?.[0]?.function.name ?? 'missing', { to: '+57 300 555 0101', message: 'Order 17 has shipped (run a)' })(body));
+		const id = await startRun(SMS_WORKFLOW, 'agent-sms', prompt, (body) =>
+			callThenAnswer(body.tools?.[0]?.function.name ?? 'missing', {
+				to: '+57 300 555 0101',
+				message: 'Order 17 has shipped (run a)',
+			})(body),
+		);
 		const { status, run, raw } = await settled(id);
 		expect(status).toBe('success');
 		expect(raw).not.toContain(token);
@@ -229,19 +285,32 @@ describe('AI Agent with Conversational Messaging as a tool, in real n8n', () => 
 		// Exactly one SMS, to the phone's digits, with the text the model wrote.
 		const sends = serviceRequestsSince(before);
 		expect(sends.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1/sms']);
-		const sent = [...sandbox.state.sentMessages.values()].filter((message) => message.body === 'Order 17 has shipped (run a)');
+		const sent = [...sandbox.state.sentMessages.values()].filter(
+			(message) => message.body === 'Order 17 has shipped (run a)',
+		);
 		expect(sent).toHaveLength(1);
-		expect(sent[0]).toEqual(expect.objectContaining({ channel: 'sms', to: '573005550101', instance: 'sms-line-1', type: 'text' }));
+		expect(sent[0]).toEqual(
+			expect.objectContaining({
+				channel: 'sms',
+				to: '573005550101',
+				instance: 'sms-line-1',
+				type: 'text',
+			}),
+		);
 
 		// The model was asked twice: the tool call, then the answer with the tool result in it.
 		const requests = requestsFor(prompt);
 		expect(requests).toHaveLength(2);
 		const [first, second] = requests.map((request) => request.body);
 		expect(toolResults(first)).toEqual([]);
-		const call = second.messages.find((message) => message.role === 'assistant' && message.tool_calls?.length)?.tool_calls?.[0];
+		const call = second.messages.find(
+			(message) => message.role === 'assistant' && message.tool_calls?.length,
+		)?.tool_calls?.[0];
 		expect(call?.function.name).toBe('Send_SMS');
 		// n8n keeps the call's id among the arguments it replays in the history.
-		expect(JSON.parse(call?.function.arguments ?? '{}')).toEqual(expect.objectContaining({ to: '+57 300 555 0101', message: 'Order 17 has shipped (run a)' }));
+		expect(JSON.parse(call?.function.arguments ?? '{}')).toEqual(
+			expect.objectContaining({ to: '+57 300 555 0101', message: 'Order 17 has shipped (run a)' }),
+		);
 		const results = toolResults(second);
 		expect(results).toHaveLength(1);
 		expect(results[0].toolCallId).toBe(call?.id);
@@ -255,29 +324,48 @@ describe('AI Agent with Conversational Messaging as a tool, in real n8n', () => 
 		const tools = first.tools ?? [];
 		expect(tools.map((tool) => tool.function.name)).toEqual(['Send_SMS']);
 		expect(tools[0].function.description).toBe('Send an SMS in Conversational Messaging');
-		const parameters = tools[0].function.parameters as { properties: Record<string, { type: string; description?: string }>; required?: string[] };
+		const parameters = tools[0].function.parameters as {
+			properties: Record<string, { type: string; description?: string }>;
+			required?: string[];
+		};
 		expect(Object.keys(parameters.properties).sort()).toEqual(['message', 'to']);
-		expect(parameters.properties.to).toEqual(expect.objectContaining({ type: 'string', description: 'Phone number of the recipient, with its country code' }));
+		expect(parameters.properties.to).toEqual(
+			expect.objectContaining({
+				type: 'string',
+				description: 'Phone number of the recipient, with its country code',
+			}),
+		);
 		expect([...(parameters.required ?? [])].sort()).toEqual(['message', 'to']);
 	});
 
 	it('a phone that is not one: nothing is sent, and the model gets the node error naming Recipient Phone', async () => {
 		const prompt = 'Text "call me maybe" that order 18 is late. (run b)';
 		const before = sandbox.requests.length;
-		const id = await startRun(SMS_WORKFLOW, 'agent-sms', prompt, (body) => callThenAnswer(body.tools?.[0]?.function.name ?? 'missing', { to: 'call me maybe', message: 'Order 18 is late (run b)' })(body));
+		const id = await startRun(SMS_WORKFLOW, 'agent-sms', prompt, (body) =>
+			callThenAnswer(body.tools?.[0]?.function.name ?? 'missing', {
+				to: 'call me maybe',
+				message: 'Order 18 is late (run b)',
+			})(body),
+		);
 		const { status, run } = await settled(id);
 		// A failing tool does not fail the agent: n8n gives the error to the model as the result.
 		expect(status).toBe('success');
 		expect(serviceRequestsSince(before)).toEqual([]);
-		expect([...sandbox.state.sentMessages.values()].filter((message) => message.body.includes('run b'))).toEqual([]);
+		expect(
+			[...sandbox.state.sentMessages.values()].filter((message) => message.body.includes('run b')),
+		).toEqual([]);
 
 		const requests = requestsFor(prompt);
 		expect(requests).toHaveLength(2);
 		const results = toolResults(requests[1].body);
 		expect(results).toHaveLength(1);
-		expect(results[0].content).toContain('Recipient Phone: \\"call me maybe\\" is not a phone number');
+		expect(results[0].content).toContain(
+			'Recipient Phone: \\"call me maybe\\" is not a phone number',
+		);
 		// The tool's output items as JSON: one item holding the node's error.
-		expect(JSON.parse(results[0].content)).toEqual([{ error: expect.stringMatching(/^Recipient Phone: "call me maybe" is not a phone number/) }]);
+		expect(JSON.parse(results[0].content)).toEqual([
+			{ error: expect.stringMatching(/^Recipient Phone: "call me maybe" is not a phone number/) },
+		]);
 		expect(agentOutput(run)).toContain('Recipient Phone');
 		// The tool's run in n8n records the same error.
 		const toolRuns = run.resultData.runData['Send SMS'] ?? [];
@@ -294,30 +382,53 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		const messagesBefore = new Set(sandbox.state.sentMessages.keys());
 		const linksBefore = new Set(sandbox.state.shortLinks.keys());
 		const id = await startRun(REVIEW_WORKFLOW, 'agent-review', prompt, (body) =>
-			callThenAnswer(body.tools?.[0]?.function.name ?? 'missing', { toolParameters: { longUrl }, hitlParameters: {} })(body),
+			callThenAnswer(body.tools?.[0]?.function.name ?? 'missing', {
+				toolParameters: { longUrl },
+				hitlParameters: {},
+			})(body),
 		);
-		await until(`execution ${id} to wait`, async () => {
-			const status = await statusOf(id);
-			if (['error', 'success', 'crashed', 'canceled'].includes(status)) throw new Error(`execution ${id} ended (${status}) instead of waiting: ${(await getExecution(session, id)).raw.slice(0, 3000)}`);
-			return status === 'waiting' ? true : undefined;
-		}, undefined, logTail);
-		const sms = [...sandbox.state.sentMessages.values()].filter((message) => !messagesBefore.has(message.id));
+		await until(
+			`execution ${id} to wait`,
+			async () => {
+				const status = await statusOf(id);
+				if (['error', 'success', 'crashed', 'canceled'].includes(status))
+					throw new Error(
+						`execution ${id} ended (${status}) instead of waiting: ${(await getExecution(session, id)).raw.slice(0, 3000)}`,
+					);
+				return status === 'waiting' ? true : undefined;
+			},
+			undefined,
+			logTail,
+		);
+		const sms = [...sandbox.state.sentMessages.values()].filter(
+			(message) => !messagesBefore.has(message.id),
+		);
 		expect(sms).toHaveLength(1);
-		expect(sms[0]).toEqual(expect.objectContaining({ channel: 'sms', to: '573005550199', instance: 'line-1' }));
+		expect(sms[0]).toEqual(
+			expect.objectContaining({ channel: 'sms', to: '573005550199', instance: 'line-1' }),
+		);
 		expect(sms[0].body).not.toContain(token);
 		const link = answerLinkIn(sms[0].body);
 		expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
 		// While it waits, the one new short link is the review's, not the gated tool's.
-		const newLinks = [...sandbox.state.shortLinks.values()].filter((shortLink) => !linksBefore.has(shortLink.idUrl));
+		const newLinks = [...sandbox.state.shortLinks.values()].filter(
+			(shortLink) => !linksBefore.has(shortLink.idUrl),
+		);
 		expect(newLinks).toHaveLength(1);
 		expect(newLinks[0].shortUrl).toBe(link);
-		expect(newLinks[0].longUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?signature=/);
+		expect(newLinks[0].longUrl).toMatch(
+			/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?signature=/,
+		);
 		expect(newLinks[0].longUrl).not.toContain(token);
 		return { id, sms: sms[0], url: newLinks[0].longUrl, linksBefore };
 	}
 
 	async function answer(url: string, decision: 'approve' | 'decline') {
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision }).toString() });
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ decision }).toString(),
+		});
 		const html = await response.text();
 		expect(response.status).toBe(200);
 		expect(html).toContain('your answer was recorded');
@@ -329,17 +440,25 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		const longUrl = 'https://shop.example/spring-sale?run=approve';
 		const { id, sms, url, linksBefore } = await askForReview(prompt, longUrl);
 		// The review message as configured, with the tool's name and input from $tool.
-		expect(sms.body.replace(/\S+$/, '<link>')).toBe(`The agent wants to run Create_Short_Link on ${longUrl}. Approve?\n\nAnswer here: <link>`);
+		expect(sms.body.replace(/\S+$/, '<link>')).toBe(
+			`The agent wants to run Create_Short_Link on ${longUrl}. Approve?\n\nAnswer here: <link>`,
+		);
 
 		// The model offered the gated tool under its own name, its input wrapped for the review.
 		const [first] = requestsFor(prompt).map((request) => request.body);
 		const tools = first.tools ?? [];
 		expect(tools.map((tool) => tool.function.name)).toEqual(['Create_Short_Link']);
 		expect(tools[0].function.description).toBe('Create a short link in Conversational Messaging');
-		expect(Object.keys((tools[0].function.parameters as { properties: Record<string, unknown> }).properties).sort()).toEqual(['hitlParameters', 'toolParameters']);
+		expect(
+			Object.keys(
+				(tools[0].function.parameters as { properties: Record<string, unknown> }).properties,
+			).sort(),
+		).toEqual(['hitlParameters', 'toolParameters']);
 
 		// The gated tool has not run while the review waits.
-		expect([...sandbox.state.shortLinks.values()].filter((shortLink) => shortLink.longUrl === longUrl)).toEqual([]);
+		expect(
+			[...sandbox.state.shortLinks.values()].filter((shortLink) => shortLink.longUrl === longUrl),
+		).toEqual([]);
 		expect(requestsFor(prompt)).toHaveLength(1);
 
 		// Opening the page shows the question and decides nothing.
@@ -355,8 +474,12 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		const { status, run, raw } = await settled(id);
 		expect(status).toBe('success');
 		// The approval ran the gated tool, once, and nothing else.
-		expect(serviceRequestsSince(before).map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1/short']);
-		const created = [...sandbox.state.shortLinks.values()].filter((shortLink) => !linksBefore.has(shortLink.idUrl) && shortLink.longUrl === longUrl);
+		expect(
+			serviceRequestsSince(before).map((request) => `${request.method} ${request.path}`),
+		).toEqual(['POST /v1/short']);
+		const created = [...sandbox.state.shortLinks.values()].filter(
+			(shortLink) => !linksBefore.has(shortLink.idUrl) && shortLink.longUrl === longUrl,
+		);
 		expect(created).toHaveLength(1);
 		// The review node's output as the agent read it: our webhook's answer.
 		expect(JSON.stringify(run.resultData.runData['Human Review'])).toContain('"approved":true');
@@ -379,12 +502,16 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		const { status, run, raw } = await settled(id);
 		expect(status).toBe('success');
 		expect(serviceRequestsSince(before)).toEqual([]);
-		expect([...sandbox.state.shortLinks.values()].filter((shortLink) => shortLink.longUrl === longUrl)).toEqual([]);
+		expect(
+			[...sandbox.state.shortLinks.values()].filter((shortLink) => shortLink.longUrl === longUrl),
+		).toEqual([]);
 		expect(JSON.stringify(run.resultData.runData['Human Review'])).toContain('"approved":false');
 
 		const requests = requestsFor(prompt);
 		expect(requests).toHaveLength(2);
-		const call = requests[1].body.messages.find((message) => message.role === 'assistant' && message.tool_calls?.length)?.tool_calls?.[0];
+		const call = requests[1].body.messages.find(
+			(message) => message.role === 'assistant' && message.tool_calls?.length,
+		)?.tool_calls?.[0];
 		const results = toolResults(requests[1].body);
 		expect(results).toHaveLength(1);
 		expect(results[0].toolCallId).toBe(call?.id);
@@ -400,10 +527,18 @@ describe('across every run of this file', () => {
 		// Both scenarios: 2 requests each for the SMS runs, 2 each for the review runs.
 		expect(model.chatRequests()).toHaveLength(8);
 		// Chat Completions only: the Responses API is off in the model node.
-		expect([...new Set(model.requests.map((request) => `${request.method} ${request.path}`))]).toEqual(['POST /v1/chat/completions']);
-		const leaks = model.requests.filter((request) => request.raw.includes(token) || JSON.stringify(request.headers).includes(token));
+		expect([
+			...new Set(model.requests.map((request) => `${request.method} ${request.path}`)),
+		]).toEqual(['POST /v1/chat/completions']);
+		const leaks = model.requests.filter(
+			(request) => request.raw.includes(token) || JSON.stringify(request.headers).includes(token),
+		);
 		expect(leaks).toEqual([]);
 		// The model's own key is what authenticated n8n to it.
-		expect(model.chatRequests().every((request) => request.headers.authorization === `Bearer ${MODEL_KEY}`)).toBe(true);
+		expect(
+			model
+				.chatRequests()
+				.every((request) => request.headers.authorization === `Bearer ${MODEL_KEY}`),
+		).toBe(true);
 	});
 });

@@ -19,7 +19,10 @@ interface Dev {
 
 const exampleIds = readdirSync(join(REPO_ROOT, 'examples'))
 	.filter((file) => file.endsWith('.json'))
-	.map((file) => (JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as { id: string }).id);
+	.map(
+		(file) =>
+			(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as { id: string }).id,
+	);
 
 let ports: { n8n: number; sandbox: number; broker: number };
 let userFolder: string;
@@ -40,8 +43,19 @@ async function listening(port: number): Promise<boolean> {
 
 /** Starts `npm run dev` in its own process group, as a terminal would, and waits for its banner. */
 async function startDev(): Promise<Dev> {
-	const env = { ...process.env, N8N_PORT: String(ports.n8n), SANDBOX_PORT: String(ports.sandbox), N8N_RUNNERS_BROKER_PORT: String(ports.broker), N8N_DEV_USER_FOLDER: userFolder };
-	const child = spawn('npm', ['run', 'dev'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const env = {
+		...process.env,
+		N8N_PORT: String(ports.n8n),
+		SANDBOX_PORT: String(ports.sandbox),
+		N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+		N8N_DEV_USER_FOLDER: userFolder,
+	};
+	const child = spawn('npm', ['run', 'dev'], {
+		cwd: REPO_ROOT,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	child.stdout?.on('data', (chunk) => (output += chunk));
 	child.stderr?.on('data', (chunk) => (output += chunk));
@@ -102,13 +116,26 @@ describe('npm run dev', () => {
 
 		const { email, password } = login(output);
 		const session = await RestSession.login(editor(), email, password);
-		const workflows = await session.request<{ data: Array<{ id: string }> }>('GET', '/rest/workflows');
+		const workflows = await session.request<{ data: Array<{ id: string }> }>(
+			'GET',
+			'/rest/workflows',
+		);
 		expect(workflows.data.map((workflow) => workflow.id).sort()).toEqual([...exampleIds].sort());
-		const credentials = await session.request<{ data: Array<{ id: string; name: string }> }>('GET', '/rest/credentials');
-		expect(credentials.data).toEqual([expect.objectContaining({ id: 'cmSandboxCred001', name: 'Conversational Messaging sandbox' })]);
-		expect(await session.testCredential('cmSandboxCred001')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const credentials = await session.request<{ data: Array<{ id: string; name: string }> }>(
+			'GET',
+			'/rest/credentials',
+		);
+		expect(credentials.data).toEqual([
+			expect.objectContaining({ id: 'cmSandboxCred001', name: 'Conversational Messaging sandbox' }),
+		]);
+		expect(await session.testCredential('cmSandboxCred001')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		const types = await session.request<Array<{ name: string }>>('GET', '/types/nodes.json');
-		expect(types.map((type) => type.name)).toContain('n8n-nodes-conversational-messaging.conversationalMessaging');
+		expect(types.map((type) => type.name)).toContain(
+			'n8n-nodes-conversational-messaging.conversationalMessaging',
+		);
 	});
 
 	it('takes a submission of the example contact form as a CRM lead in the sandbox', async () => {
@@ -128,13 +155,18 @@ describe('npm run dev', () => {
 		answers.append('field-0', 'Ana Garcia');
 		answers.append('field-1', '+57 300 123 4567');
 		answers.append('field-2', 'Please call me about the spring offer');
-		expect((await fetch(`${editor()}/form/contact-us`, { method: 'POST', body: answers })).status).toBe(200);
+		expect(
+			(await fetch(`${editor()}/form/contact-us`, { method: 'POST', body: answers })).status,
+		).toBe(200);
 
 		// The form answers at once; the lead follows.
 		let leads = 0;
 		for (let tries = 0; leads === 0 && tries < 40; tries++) {
 			await sleep(250);
-			const stats = (await (await fetch(`${sandbox()}/__sandbox/requests`)).json()) as { byOperation: Record<string, number>; violations: number };
+			const stats = (await (await fetch(`${sandbox()}/__sandbox/requests`)).json()) as {
+				byOperation: Record<string, number>;
+				violations: number;
+			};
 			leads = stats.byOperation.crmLeadInject ?? 0;
 			expect(stats.violations).toBe(0);
 		}
@@ -155,7 +187,10 @@ describe('npm run dev', () => {
 		expect(dev.output()).not.toContain('importing');
 		expect(login(dev.output())).toEqual(first);
 		const session = await RestSession.login(editor(), first.email, first.password);
-		const workflows = await session.request<{ data: Array<{ id: string }> }>('GET', '/rest/workflows');
+		const workflows = await session.request<{ data: Array<{ id: string }> }>(
+			'GET',
+			'/rest/workflows',
+		);
 		expect(workflows.data).toHaveLength(exampleIds.length);
 		await expectStopped(dev);
 	});

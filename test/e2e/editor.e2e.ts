@@ -18,7 +18,15 @@ import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { answerLinkIn, linkTarget } from './lib/answers';
 import type { N8nServer } from './lib/n8n';
-import { createUserFolder, OWNER, REPO_ROOT, removeUserFolder, RestSession, startN8n, until } from './lib/n8n';
+import {
+	createUserFolder,
+	OWNER,
+	REPO_ROOT,
+	removeUserFolder,
+	RestSession,
+	startN8n,
+	until,
+} from './lib/n8n';
 
 const DOCS = join(REPO_ROOT, 'docs');
 const description = new ConversationalMessaging().description;
@@ -43,7 +51,9 @@ const frame = async () => void frames.push(await page.screenshot());
 
 const optionsOf = (property: INodeProperties) => property.options as INodePropertyOptions[];
 const propertyNamed = (name: string, resource?: string) =>
-	description.properties.find((p) => p.name === name && (!resource || p.displayOptions?.show?.resource?.includes(resource))) as INodeProperties;
+	description.properties.find(
+		(p) => p.name === name && (!resource || p.displayOptions?.show?.resource?.includes(resource)),
+	) as INodeProperties;
 const params = () => page.locator('[data-test-id="node-parameters"]');
 const firstLine = (text: string) => text.split('\n')[0].trim();
 
@@ -56,13 +66,33 @@ interface Form {
 
 /** The form n8n should show for these parameters, by the description's display options. */
 function expectedForm(values: INodeParameters): Form {
-	const parameters = NodeHelpers.getNodeParameters(description.properties, values, true, false, typeVersion, description) as INodeParameters;
+	const parameters = NodeHelpers.getNodeParameters(
+		description.properties,
+		values,
+		true,
+		false,
+		typeVersion,
+		description,
+	) as INodeParameters;
 	// Node settings (Request Options) are on the Settings tab, not in this form; notices have no label.
-	const shown = description.properties.filter((p) => !p.isNodeSetting && p.type !== 'notice' && NodeHelpers.displayParameter(parameters, p, typeVersion, description));
+	const shown = description.properties.filter(
+		(p) =>
+			!p.isNodeSetting &&
+			p.type !== 'notice' &&
+			NodeHelpers.displayParameter(parameters, p, typeVersion, description),
+	);
 	const collections: Record<string, string[]> = {};
 	for (const collection of shown.filter((p) => p.type === 'collection')) {
 		collections[collection.name] = (collection.options as INodeProperties[])
-			.filter((option) => NodeHelpers.displayParameter(parameters[collection.name] as INodeParameters, option, typeVersion, description, parameters))
+			.filter((option) =>
+				NodeHelpers.displayParameter(
+					parameters[collection.name] as INodeParameters,
+					option,
+					typeVersion,
+					description,
+					parameters,
+				),
+			)
 			.map((option) => option.displayName)
 			.sort();
 	}
@@ -70,7 +100,9 @@ function expectedForm(values: INodeParameters): Form {
 }
 
 async function labelsOnScreen(): Promise<string[]> {
-	return (await params().locator('[data-test-id="input-label"]:visible label').allInnerTexts()).map(firstLine);
+	return (await params().locator('[data-test-id="input-label"]:visible label').allInnerTexts()).map(
+		firstLine,
+	);
 }
 
 /**
@@ -78,7 +110,11 @@ async function labelsOnScreen(): Promise<string[]> {
  * single field has a button that adds it at once, and lists nothing: that field is what it offers.
  */
 async function collectionOffers(name: string): Promise<string[]> {
-	const add = params().locator('[data-test-id="parameter-item"]:visible', { has: page.locator(`label[for="${name}"]`) }).locator('[data-test-id="collection-parameter-add"]');
+	const add = params()
+		.locator('[data-test-id="parameter-item"]:visible', {
+			has: page.locator(`label[for="${name}"]`),
+		})
+		.locator('[data-test-id="collection-parameter-add"]');
 	if (!(await add.isVisible())) return [];
 	const fields = propertyNamed(name).options as INodeProperties[];
 	if (fields.length === 1) return [fields[0].displayName];
@@ -100,7 +136,11 @@ async function collectionOffers(name: string): Promise<string[]> {
 /** Reads until the value is the expected one or 5 s have passed; the caller asserts on what it got. */
 async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
 	let value = await read();
-	for (const deadline = Date.now() + 5000; JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline; ) {
+	for (
+		const deadline = Date.now() + 5000;
+		JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline;
+
+	) {
 		await page.waitForTimeout(200);
 		value = await read();
 	}
@@ -110,7 +150,8 @@ async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
 async function formOnScreen(expected: Form): Promise<Form> {
 	const labels = await settled(labelsOnScreen, expected.labels);
 	const collections: Record<string, string[]> = {};
-	for (const name of Object.keys(expected.collections)) collections[name] = await collectionOffers(name);
+	for (const name of Object.keys(expected.collections))
+		collections[name] = await collectionOffers(name);
 	return { labels, collections };
 }
 
@@ -128,8 +169,16 @@ async function choose(parameter: string, name: string): Promise<string[]> {
 	await select.click();
 	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
 	await items.first().waitFor();
-	const offered = (await items.locator('.option-headline').allInnerTexts()).map((text) => text.trim());
-	await items.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).click();
+	const offered = (await items.locator('.option-headline').allInnerTexts()).map((text) =>
+		text.trim(),
+	);
+	await items
+		.filter({
+			has: page.locator('.option-headline', {
+				hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+			}),
+		})
+		.click();
 	await items.first().waitFor({ state: 'hidden' });
 	expect(await select.locator('input').inputValue()).toBe(name);
 	return offered;
@@ -140,13 +189,20 @@ async function expectTokenHidden(): Promise<void> {
 	expect(await page.locator('body').innerText()).not.toContain(sandbox.token);
 	const fieldsShowingIt = await page
 		.locator('input:not([type="password"]), textarea')
-		.evaluateAll((fields, token) => fields.filter((field) => (field as HTMLInputElement).value.includes(token)).length, sandbox.token);
+		.evaluateAll(
+			(fields, token) =>
+				fields.filter((field) => (field as HTMLInputElement).value.includes(token)).length,
+			sandbox.token,
+		);
 	expect(fieldsShowingIt).toBe(0);
 }
 
 async function expectImageLoaded(image: Locator): Promise<void> {
 	await image.waitFor();
-	await page.waitForFunction((img) => (img as HTMLImageElement).complete, await image.elementHandle());
+	await page.waitForFunction(
+		(img) => (img as HTMLImageElement).complete,
+		await image.elementHandle(),
+	);
 	expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
 }
 
@@ -157,8 +213,15 @@ async function fill(parameter: string, value: string): Promise<void> {
 
 /** Adds the values of a fixed collection that has one set of values (n8n adds it at once). */
 async function addFixedCollection(name: string): Promise<void> {
-	const item = params().locator('[data-test-id="parameter-item"]:visible', { has: page.locator(`label[for="${name}"]`) });
-	await item.locator('[data-test-id="fixed-collection-add"], [data-test-id="fixed-collection-add-top-level-button"]').first().click();
+	const item = params().locator('[data-test-id="parameter-item"]:visible', {
+		has: page.locator(`label[for="${name}"]`),
+	});
+	await item
+		.locator(
+			'[data-test-id="fixed-collection-add"], [data-test-id="fixed-collection-add-top-level-button"]',
+		)
+		.first()
+		.click();
 }
 
 /** Executes the open node, which sends its question and waits; gives the link the sandbox received and the page it leads to. */
@@ -185,7 +248,13 @@ const BULK_SIZE = 100;
 
 /** Manual Trigger, a list of phones split into items, and Send SMS to each. */
 function bulkSmsWorkflow(phones: string[], credential: { id: string; name: string }) {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: name.replace(/\W/g, '-'), name, type, typeVersion, position: [x, 0], parameters });
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		x: number,
+		parameters: Record<string, unknown>,
+	) => ({ id: name.replace(/\W/g, '-'), name, type, typeVersion, position: [x, 0], parameters });
 	return {
 		name: 'Bulk SMS with a rate limit',
 		active: false,
@@ -197,8 +266,15 @@ function bulkSmsWorkflow(phones: string[], credential: { id: string; name: strin
 		},
 		nodes: [
 			node('When clicking Execute workflow', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
-			node('Phones', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: JSON.stringify({ phones }), options: {} }),
-			node('Split Out', 'n8n-nodes-base.splitOut', 1, 440, { fieldToSplitOut: 'phones', options: {} }),
+			node('Phones', 'n8n-nodes-base.set', 3.4, 220, {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({ phones }),
+				options: {},
+			}),
+			node('Split Out', 'n8n-nodes-base.splitOut', 1, 440, {
+				fieldToSplitOut: 'phones',
+				options: {},
+			}),
 			{
 				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 660, {
 					resource: 'messaging',
@@ -221,7 +297,11 @@ async function clickThrough(from: Page, link: Locator, url: string): Promise<Pag
 	const [opened] = await Promise.all([from.context().waitForEvent('page'), link.click()]);
 	await opened.waitForLoadState();
 	expect(opened.url()).toBe(url);
-	for (const deadline = Date.now() + 30_000; (await opened.locator('body').innerText()).includes('is running already'); ) {
+	for (
+		const deadline = Date.now() + 30_000;
+		(await opened.locator('body').innerText()).includes('is running already');
+
+	) {
 		if (Date.now() > deadline) throw new Error(`n8n never stored the execution as waiting: ${url}`);
 		await opened.waitForTimeout(250);
 		await opened.reload();
@@ -251,7 +331,16 @@ beforeAll(async () => {
 	await RestSession.asOwner(server.url);
 	browser = await chromium.launch({
 		executablePath: '/usr/bin/chromium',
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 	page = await context.newPage();
@@ -277,22 +366,33 @@ describe('the editor', () => {
 		await page.goto(`${server.url}/workflow/new`);
 		await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: 60_000 });
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Conversational Messaging');
-		const item = page.locator('[data-test-id="node-creator-action-item"]', { hasText: 'Conversational Messaging' });
+		const item = page.locator('[data-test-id="node-creator-action-item"]', {
+			hasText: 'Conversational Messaging',
+		});
 		await expectImageLoaded(item.locator('img').first());
 		await page.screenshot({ path: join(DOCS, 'node-panel.png') });
 		await frame();
 
 		await item.click();
 		const actions = page.locator('[data-test-id="node-creator-item-name"]:visible');
-		const expected = description.properties.filter((p) => p.name === 'operation').flatMap((p) => optionsOf(p).map((option) => option.action as string)).sort();
+		const expected = description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => optionsOf(p).map((option) => option.action as string))
+			.sort();
 		expect(expected).toHaveLength(28);
-		const listed = async () => (await actions.allInnerTexts()).filter((name) => expected.includes(name)).sort();
+		const listed = async () =>
+			(await actions.allInnerTexts()).filter((name) => expected.includes(name)).sort();
 		expect(await settled(listed, expected)).toEqual(expected);
 		await frame();
 
 		await actions.getByText('Send an SMS', { exact: true }).click();
 		await page.locator('[data-test-id="ndv"]').waitFor();
-		await expectImageLoaded(page.locator('[data-test-id="canvas-node"]', { hasText: 'Send an SMS' }).locator('img').first());
+		await expectImageLoaded(
+			page
+				.locator('[data-test-id="canvas-node"]', { hasText: 'Send an SMS' })
+				.locator('img')
+				.first(),
+		);
 	});
 
 	it('creates the credential in its form, and its connection test succeeds', async () => {
@@ -324,20 +424,41 @@ describe('the editor', () => {
 	});
 
 	it('executes Send SMS from the form against the sandbox', async () => {
-		expect(await labelsOnScreen()).toEqual(['Resource', 'Operation', 'Instance', 'Recipient Phone', 'Message', 'Send Options']);
-		expect(await page.locator('[data-test-id="credentials-label"]').innerText()).toContain('Credential');
+		expect(await labelsOnScreen()).toEqual([
+			'Resource',
+			'Operation',
+			'Instance',
+			'Recipient Phone',
+			'Message',
+			'Send Options',
+		]);
+		expect(await page.locator('[data-test-id="credentials-label"]').innerText()).toContain(
+			'Credential',
+		);
 		await params().locator('[data-test-id="parameter-input-to"] input').fill('+57 300 123 4567');
 		await params().locator('[data-test-id="parameter-input-instance"] input').fill('sms-line-1');
-		await params().locator('[data-test-id="parameter-input-message"] textarea').fill('Your order has shipped');
+		await params()
+			.locator('[data-test-id="parameter-input-message"] textarea')
+			.fill('Your order has shipped');
 		await frame();
 		const sent = sandbox.stats().byOperation.smsSend ?? 0;
 		await page.locator('[data-test-id="node-execute-button"]').click();
-		await page.locator('[data-test-id="output-panel"]').getByText('queued').first().waitFor({ timeout: 60_000 });
+		await page
+			.locator('[data-test-id="output-panel"]')
+			.getByText('queued')
+			.first()
+			.waitFor({ timeout: 60_000 });
 		expect(sandbox.stats().byOperation.smsSend).toBe(sent + 1);
 		expect(sandbox.requests.at(-1)).toMatchObject({
 			path: '/v1/sms',
 			tokenLocation: 'body',
-			body: { to: '573001234567', instance: 'sms-line-1', body: 'Your order has shipped', type: 'text', token: sandbox.token },
+			body: {
+				to: '573001234567',
+				instance: 'sms-line-1',
+				body: 'Your order has shipped',
+				type: 'text',
+				token: sandbox.token,
+			},
 		});
 		await expectTokenHidden();
 		await page.screenshot({ path: join(DOCS, 'send-sms-form.png') });
@@ -346,10 +467,20 @@ describe('the editor', () => {
 
 	it('makes the README walkthrough of these steps: an animated GIF, 2 s a picture', async () => {
 		expect(frames).toHaveLength(6);
-		const pictures = await Promise.all(frames.map((picture) => sharp(picture).resize({ width: 960 }).toBuffer()));
+		const pictures = await Promise.all(
+			frames.map((picture) => sharp(picture).resize({ width: 960 }).toBuffer()),
+		);
 		const file = join(DOCS, 'walkthrough.gif');
-		await sharp(pictures, { join: { animated: true } }).gif({ delay: pictures.map(() => 2000), loop: 0 }).toFile(file);
-		expect(await sharp(file, { animated: true }).metadata()).toMatchObject({ format: 'gif', width: 960, pageHeight: 600, pages: 6, loop: 0 });
+		await sharp(pictures, { join: { animated: true } })
+			.gif({ delay: pictures.map(() => 2000), loop: 0 })
+			.toFile(file);
+		expect(await sharp(file, { animated: true }).metadata()).toMatchObject({
+			format: 'gif',
+			width: 960,
+			pageHeight: 600,
+			pages: 6,
+			loop: 0,
+		});
 	});
 
 	it('shows, for every operation, the fields its description shows', async () => {
@@ -364,10 +495,16 @@ describe('the editor', () => {
 			}
 		};
 		for (const resource of resources) {
-			expect(await choose('resource', resource.name)).toEqual([...resources.map((r) => r.name), CUSTOM_API_CALL]);
+			expect(await choose('resource', resource.name)).toEqual([
+				...resources.map((r) => r.name),
+				CUSTOM_API_CALL,
+			]);
 			const operations = optionsOf(propertyNamed('operation', resource.value as string));
 			for (const operation of operations) {
-				expect(await choose('operation', operation.name)).toEqual([...operations.map((o) => o.name), CUSTOM_API_CALL]);
+				expect(await choose('operation', operation.name)).toEqual([
+					...operations.map((o) => o.name),
+					CUSTOM_API_CALL,
+				]);
 				const values = { resource: resource.value, operation: operation.value } as INodeParameters;
 				await checkForm(values);
 				const typeSelector = TYPE_SELECTORS[`${resource.value}/${operation.value}`];
@@ -387,15 +524,29 @@ describe('the editor', () => {
 		await choose('operation', 'Send and Wait for Response');
 		await choose('sendAndWaitChannel', 'SMS');
 		await choose('responseType', 'Approval');
-		await params().locator('[data-test-id="parameter-input-sendAndWaitSmsInstance"] input').fill('sms-line-1');
-		await params().locator('[data-test-id="parameter-input-sendAndWaitSmsRecipient"] input').fill('+57 300 555 0101');
+		await params()
+			.locator('[data-test-id="parameter-input-sendAndWaitSmsInstance"] input')
+			.fill('sms-line-1');
+		await params()
+			.locator('[data-test-id="parameter-input-sendAndWaitSmsRecipient"] input')
+			.fill('+57 300 555 0101');
 		const question = 'Refund of 400 USD for order 17: approve?';
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
 		await addFixedCollection('approvalOptions');
 		await choose('approvalType', 'Approve and Decline');
 		await fill('approveLabel', 'Refund it');
 		await fill('disapproveLabel', 'Keep it');
-		expect(await labelsOnScreen()).toEqual(expect.arrayContaining(['Channel', 'Instance', 'Recipient Phone', 'Message', 'Response Type', 'Approval Options', 'Shorten Link']));
+		expect(await labelsOnScreen()).toEqual(
+			expect.arrayContaining([
+				'Channel',
+				'Instance',
+				'Recipient Phone',
+				'Message',
+				'Response Type',
+				'Approval Options',
+				'Shorten Link',
+			]),
+		);
 
 		const { link, url } = await executeAndReadLink(question);
 		expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
@@ -407,24 +558,39 @@ describe('the editor', () => {
 		expect(await sms.getAttribute('data-channel')).toBe('sms');
 		await inbox.screenshot({ path: join(DOCS, 'sandbox-inbox.png') });
 		expect(await inbox.locator('body').innerText()).not.toContain(sandbox.token);
-		const recipient = await clickThrough(inbox, sms.locator('[data-testid="message-link"]', { hasText: link }), url);
+		const recipient = await clickThrough(
+			inbox,
+			sms.locator('[data-testid="message-link"]', { hasText: link }),
+			url,
+		);
 		await recipient.getByText(question).waitFor();
 		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-page.png') });
 		// Opening the page decided nothing: the node still waits.
-		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain('approved');
+		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain(
+			'approved',
+		);
 		await recipient.getByRole('button', { name: 'Refund it' }).click();
 		await recipient.getByText('your answer was recorded').waitFor();
 		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-answered.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
 		// The inbox's page owns the context the link opened in.
 		await inbox.close();
-		await page.locator('[data-test-id="output-panel"]').getByText('approved').first().waitFor({ timeout: 60_000 });
+		await page
+			.locator('[data-test-id="output-panel"]')
+			.getByText('approved')
+			.first()
+			.waitFor({ timeout: 60_000 });
 		// Refund it is the approve button: a decline would read approved: false.
-		expect(await page.locator('[data-test-id="output-panel"]').innerText()).toMatch(/approved\s*:\s*true/);
+		expect(await page.locator('[data-test-id="output-panel"]').innerText()).toMatch(
+			/approved\s*:\s*true/,
+		);
 		await expectTokenHidden();
 		// The picture without the passing toast, once the button shows its label again.
-		await page.locator('[data-test-id="node-execute-button"]', { hasText: 'Execute step' }).waitFor();
-		for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click();
+		await page
+			.locator('[data-test-id="node-execute-button"]', { hasText: 'Execute step' })
+			.waitFor();
+		for (const close of await page.locator('.el-notification__closeBtn:visible').all())
+			await close.click();
 		await page.locator('.el-notification').first().waitFor({ state: 'hidden' });
 		await page.screenshot({ path: join(DOCS, 'send-and-wait-form.png') });
 	});
@@ -433,10 +599,19 @@ describe('the editor', () => {
 		await choose('responseType', 'Free Text');
 		for (const channel of optionsOf(propertyNamed('sendAndWaitChannel'))) {
 			await choose('sendAndWaitChannel', channel.name);
-			await expectFormFor({ resource: 'messaging', operation: 'sendAndWait', sendAndWaitChannel: channel.value, responseType: 'freeText' });
+			await expectFormFor({
+				resource: 'messaging',
+				operation: 'sendAndWait',
+				sendAndWaitChannel: channel.value,
+				responseType: 'freeText',
+			});
 		}
 		await choose('sendAndWaitChannel', 'Live Chat');
-		sandbox.state.liveChatSessions.set('lcs-editor-1', { id: 'lcs-editor-1', instance: 'web-1', name: 'Visitor' });
+		sandbox.state.liveChatSessions.set('lcs-editor-1', {
+			id: 'lcs-editor-1',
+			instance: 'web-1',
+			name: 'Visitor',
+		});
 		await fill('sendAndWaitLiveChatInstance', 'web-1');
 		await fill('sendAndWaitLiveChatSession', 'lcs-editor-1');
 		const question = 'Which day suits you for the delivery?';
@@ -445,12 +620,18 @@ describe('the editor', () => {
 		const { link, url } = await executeAndReadLink(question);
 		expect(link).toBe(url);
 		const recipient = await recipientPage(url);
-		await recipient.getByRole('textbox', { name: 'Your answer' }).fill('Thursday after 2 pm, please');
+		await recipient
+			.getByRole('textbox', { name: 'Your answer' })
+			.fill('Thursday after 2 pm, please');
 		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-free-text.png') });
 		await recipient.getByRole('button', { name: 'Send' }).click();
 		await recipient.getByText('your answer was recorded').waitFor();
 		await recipient.close();
-		await page.locator('[data-test-id="output-panel"]').getByText('Thursday after 2 pm, please').first().waitFor({ timeout: 60_000 });
+		await page
+			.locator('[data-test-id="output-panel"]')
+			.getByText('Thursday after 2 pm, please')
+			.first()
+			.waitFor({ timeout: 60_000 });
 	});
 
 	it('shows the fields of the chosen message type only', async () => {
@@ -459,28 +640,54 @@ describe('the editor', () => {
 		const form = async (type: string) => {
 			await choose('messageType', type);
 			const labels = await labelsOnScreen();
-			return { labels, offers: labels.includes('Additional Fields') ? await collectionOffers('legacyMessageFields') : [] };
+			return {
+				labels,
+				offers: labels.includes('Additional Fields')
+					? await collectionOffers('legacyMessageFields')
+					: [],
+			};
 		};
 		const document = await form('Document');
-		expect(document.labels).toEqual(expect.arrayContaining(['Message Type', 'Recipient Phone', 'Instance', 'File URL', 'Additional Fields']));
+		expect(document.labels).toEqual(
+			expect.arrayContaining([
+				'Message Type',
+				'Recipient Phone',
+				'Instance',
+				'File URL',
+				'Additional Fields',
+			]),
+		);
 		expect(document.labels).not.toContain('Message');
 		expect(document.offers).toEqual(['File Name']);
 		const image = await form('Image');
 		expect(image.labels).toContain('File URL');
 		expect(image.offers).toEqual(['Caption']);
 		const location = await form('Location');
-		expect(location.labels).toEqual(expect.arrayContaining(['Location Text', 'Latitude', 'Longitude']));
-		for (const hidden of ['File URL', 'Message', 'Additional Fields']) expect(location.labels).not.toContain(hidden);
+		expect(location.labels).toEqual(
+			expect.arrayContaining(['Location Text', 'Latitude', 'Longitude']),
+		);
+		for (const hidden of ['File URL', 'Message', 'Additional Fields'])
+			expect(location.labels).not.toContain(hidden);
 		const chat = await form('Chat (Text)');
 		expect(chat.labels).toContain('Message');
-		for (const hidden of ['File URL', 'Latitude', 'Longitude', 'Additional Fields']) expect(chat.labels).not.toContain(hidden);
+		for (const hidden of ['File URL', 'Latitude', 'Longitude', 'Additional Fields'])
+			expect(chat.labels).not.toContain(hidden);
 	});
 
 	it('shows in the output panel how the service slowed a bulk send down', async () => {
 		const session = await RestSession.asOwner(server.url);
-		const { data: credentials } = await session.request<{ data: Array<{ id: string; name: string }> }>('GET', '/rest/credentials');
-		const phones = Array.from({ length: BULK_SIZE }, (_, index) => `57300${String(index + 1).padStart(7, '0')}`);
-		const { data: workflow } = await session.request<{ data: { id: string } }>('POST', '/rest/workflows', bulkSmsWorkflow(phones, credentials[0]));
+		const { data: credentials } = await session.request<{
+			data: Array<{ id: string; name: string }>;
+		}>('GET', '/rest/credentials');
+		const phones = Array.from(
+			{ length: BULK_SIZE },
+			(_, index) => `57300${String(index + 1).padStart(7, '0')}`,
+		);
+		const { data: workflow } = await session.request<{ data: { id: string } }>(
+			'POST',
+			'/rest/workflows',
+			bulkSmsWorkflow(phones, credentials[0]),
+		);
 		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
 		const before = sandbox.stats();
 		const sentBefore = sandbox.state.sentMessages.size;
@@ -489,7 +696,9 @@ describe('the editor', () => {
 		try {
 			await bulk.goto(`${server.url}/workflow/${workflow.id}`);
 			await bulk.locator('[data-test-id="execute-workflow-button"]').click({ timeout: 60_000 });
-			await until('every SMS of the bulk send to be accepted', () => (sandbox.state.sentMessages.size - sentBefore >= BULK_SIZE ? true : undefined));
+			await until('every SMS of the bulk send to be accepted', () =>
+				sandbox.state.sentMessages.size - sentBefore >= BULK_SIZE ? true : undefined,
+			);
 			const refused = sandbox.stats().rateLimited - before.rateLimited;
 			expect(refused).toBeGreaterThan(0);
 			await bulk.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
@@ -517,21 +726,32 @@ describe('the editor', () => {
 		await item.first().waitFor({ timeout: 30_000 });
 		await page.screenshot({ path: join(DOCS, 'campaign-from-list.png') });
 		await item.first().click();
-		expect(await locator.locator('input[data-test-id="rlc-input"]').inputValue()).toBe(campaign.name);
+		expect(await locator.locator('input[data-test-id="rlc-input"]').inputValue()).toBe(
+			campaign.name,
+		);
 		const read = sandbox.stats().byOperation.campaignGet ?? 0;
 		await page.locator('[data-test-id="node-execute-button"]').click();
-		await page.locator('[data-test-id="output-panel"]').getByText(campaign.id).first().waitFor({ timeout: 60_000 });
+		await page
+			.locator('[data-test-id="output-panel"]')
+			.getByText(campaign.id)
+			.first()
+			.waitFor({ timeout: 60_000 });
 		expect(sandbox.stats().byOperation.campaignGet).toBe(read + 1);
-		expect(sandbox.requests.filter((request) => request.operationId === 'campaignGet').at(-1)?.path).toBe(`/v1/campaigns/${campaign.id}`);
+		expect(
+			sandbox.requests.filter((request) => request.operationId === 'campaignGet').at(-1)?.path,
+		).toBe(`/v1/campaigns/${campaign.id}`);
 	});
 
-	it("says in the list why it cannot load the campaigns (a wrong token, a stopped service), without the token", async () => {
+	it('says in the list why it cannot load the campaigns (a wrong token, a stopped service), without the token', async () => {
 		const token = sandbox.token;
 		// n8n keeps each search's answer: a search of its own asks the service again.
 		const listError = async (search: string) => {
 			// Escape would close the node's panel: the list opens from its input, and stays open.
 			const searchBox = page.locator('[data-test-id="rlc-search"]');
-			if (!(await searchBox.isVisible())) await params().locator('[data-test-id="resource-locator-campaignId"] [data-test-id="rlc-input"]').click();
+			if (!(await searchBox.isVisible()))
+				await params()
+					.locator('[data-test-id="resource-locator-campaignId"] [data-test-id="rlc-input"]')
+					.click();
 			await searchBox.fill(search);
 			const error = page.locator('[data-test-id="rlc-error-container"]:visible');
 			await error.waitFor({ timeout: 30_000 });
@@ -541,9 +761,13 @@ describe('the editor', () => {
 			return text;
 		};
 		sandbox.rotateToken();
-		expect(await listError('renewal')).toContain('The service refused the API token: check the Conversational Messaging credential');
+		expect(await listError('renewal')).toContain(
+			'The service refused the API token: check the Conversational Messaging credential',
+		);
 		await page.screenshot({ path: join(DOCS, 'campaign-list-wrong-token.png') });
 		void sandbox.outage(60_000);
-		expect(await listError('launch')).toContain(`Could not reach the service at ${sandbox.url}: the connection was refused`);
+		expect(await listError('launch')).toContain(
+			`Could not reach the service at ${sandbox.url}: the connection was refused`,
+		);
 	});
 });

@@ -9,8 +9,12 @@ afterAll(() => {
 	const core = dirname(require.resolve('n8n-core/package.json'));
 	// The container n8n-core of the engine under test registers its services in.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { Container } = require(require.resolve('@n8n/di', { paths: [core] })) as typeof import('@n8n/di');
+	const { Container } = require(
+		require.resolve('@n8n/di', { paths: [core] }),
+	) as typeof import('@n8n/di');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as { SSHClientsManager: new () => { onShutdown(): void } };
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as {
+		SSHClientsManager: new () => { onShutdown(): void };
+	};
 	if (Container.has(SSHClientsManager)) Container.get(SSHClientsManager).onShutdown();
 });

@@ -21,7 +21,9 @@ export default function checkContractUsage(globalConfig: {
 	const patterns = globalConfig.testPathPatterns;
 	// jest 30 names the file filter testPathPatterns, jest 29 testPathPattern.
 	const filtered =
-		(Array.isArray(patterns) ? patterns : patterns?.patterns ?? []).length > 0 || Boolean(globalConfig.testPathPattern) || Boolean(globalConfig.testNamePattern);
+		(Array.isArray(patterns) ? patterns : (patterns?.patterns ?? [])).length > 0 ||
+		Boolean(globalConfig.testPathPattern) ||
+		Boolean(globalConfig.testNamePattern);
 	if (filtered || !existsSync(CONTRACT_USAGE_DIR)) return;
 	const reached = new Map<string, number>();
 	let requests = 0;
@@ -32,14 +34,20 @@ export default function checkContractUsage(globalConfig: {
 		const stats = JSON.parse(readFileSync(join(CONTRACT_USAGE_DIR, file), 'utf8')) as SandboxStats;
 		requests += stats.total;
 		violations += stats.violations;
-		for (const violation of stats.lastViolations) examples.push(`${file}: ${violation.method} ${violation.path} ${violation.errors.join('; ')}`);
-		for (const [operation, count] of Object.entries(stats.byOperation)) reached.set(operation, (reached.get(operation) ?? 0) + count);
+		for (const violation of stats.lastViolations)
+			examples.push(
+				`${file}: ${violation.method} ${violation.path} ${violation.errors.join('; ')}`,
+			);
+		for (const [operation, count] of Object.entries(stats.byOperation))
+			reached.set(operation, (reached.get(operation) ?? 0) + count);
 	}
 	const missing = OPERATION_IDS.filter((operation) => !reached.get(operation));
 	process.stdout.write(
 		`\nContract: ${OPERATION_IDS.length - missing.length} of ${OPERATION_IDS.length} operations exercised by the node, ${requests} requests, ${violations} contract violations\n`,
 	);
 	if (missing.length || violations) {
-		throw new Error(`Contract check failed. Not exercised: ${missing.join(', ') || 'none'}. Violations:\n${examples.slice(0, 20).join('\n')}`);
+		throw new Error(
+			`Contract check failed. Not exercised: ${missing.join(', ') || 'none'}. Violations:\n${examples.slice(0, 20).join('\n')}`,
+		);
 	}
 }

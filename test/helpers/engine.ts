@@ -4,7 +4,14 @@
  * go over real HTTP to a server on 127.0.0.1. Only what the n8n server process would supply
  * around the engine (node type registry, decrypted credentials, hooks) is provided here.
  */
-import { DirectoryLoader, ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
+import {
+	DirectoryLoader,
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -22,14 +29,21 @@ import type {
 	ExecutionError,
 	IVersionedNodeType,
 } from 'n8n-workflow';
-import { createEmptyRunExecutionData, ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import {
+	createEmptyRunExecutionData,
+	ICredentialsHelper,
+	NodeConnectionTypes,
+	Workflow,
+} from 'n8n-workflow';
 
 import { ConversationalMessagingApi } from '../../credentials/ConversationalMessagingApi.credentials';
 import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 
 /** The engine's major version: 2 for the pinned n8n-core, 1 under jest.compat.config.js. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const ENGINE_MAJOR = Number((require('n8n-core/package.json') as { version: string }).version.split('.')[0]);
+export const ENGINE_MAJOR = Number(
+	(require('n8n-core/package.json') as { version: string }).version.split('.')[0],
+);
 
 export const NODE_TYPE = 'n8n-nodes-conversational-messaging.conversationalMessaging';
 const SOURCE_TYPE = 'test.itemsSource';
@@ -92,7 +106,15 @@ const credentialTestNodeType: INodeType = {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: credentialType.name, required: true }],
-		properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credentialType.test.request } }],
+		properties: [
+			{
+				displayName: 'Temp',
+				name: 'temp',
+				type: 'string',
+				default: '',
+				routing: { request: credentialType.test.request },
+			},
+		],
 	},
 };
 
@@ -123,9 +145,15 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, requestOptions: IHttpRequestOptions) {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		_type: string,
+		requestOptions: IHttpRequestOptions,
+	) {
 		const authenticate = credentialType.authenticate;
-		return typeof authenticate === 'function' ? await authenticate(credentials, requestOptions) : requestOptions;
+		return typeof authenticate === 'function'
+			? await authenticate(credentials, requestOptions)
+			: requestOptions;
 	}
 
 	async preAuthentication() {
@@ -179,7 +207,13 @@ function additionalDataFor(credentials: RunOptions['credentials']): IWorkflowExe
 	const executionId = String(++executionCounter);
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
-		hooks: new ExecutionLifecycleHooks('manual', executionId, { id: 'test', name: 'test', nodes: [], connections: {}, active: false } as never),
+		hooks: new ExecutionLifecycleHooks('manual', executionId, {
+			id: 'test',
+			name: 'test',
+			nodes: [],
+			connections: {},
+			active: false,
+		} as never),
 		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
@@ -221,17 +255,25 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		typeVersion: 1,
 		position: [200, 0],
 		parameters: options.parameters,
-		credentials: { conversationalMessagingApi: { id: '1', name: 'Conversational Messaging account' } },
+		credentials: {
+			conversationalMessagingApi: { id: '1', name: 'Conversational Messaging account' },
+		},
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...(options.retryOnFail
-			? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries }
+			? {
+					retryOnFail: true,
+					maxTries: options.retryOnFail.maxTries,
+					waitBetweenTries: options.retryOnFail.waitBetweenTries,
+				}
 			: {}),
 	};
 	const workflow = new Workflow({
 		id: 'test',
 		name: 'test',
 		nodes: [source, node],
-		connections: { Source: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		connections: {
+			Source: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
 		active: false,
 		nodeTypes,
 	});
@@ -239,7 +281,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 
 	const execute = new WorkflowExecute(additionalData, 'manual');
 	// n8n-core 2.x takes an options object; 1.x (npm run test:compat) positional arguments.
-	const run = await (ENGINE_MAJOR >= 2 ? execute.run({ workflow, startNode: source }) : (execute.run as unknown as (workflow: Workflow, startNode: INode) => Promise<IRun>)(workflow, source));
+	const run = await (ENGINE_MAJOR >= 2
+		? execute.run({ workflow, startNode: source })
+		: (execute.run as unknown as (workflow: Workflow, startNode: INode) => Promise<IRun>)(
+				workflow,
+				source,
+			));
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
@@ -255,7 +302,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
  * code or message; an answer, with the message of the first `responseSuccessBody` rule whose key
  * holds its value; else "Connection successful!".
  */
-export async function testCredential(credentials: RunOptions['credentials']): Promise<{ status: 'OK' | 'Error'; message: string }> {
+export async function testCredential(
+	credentials: RunOptions['credentials'],
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const node: INode = {
 		id: 'temp',
 		name: 'Temp-Node',
@@ -266,7 +315,18 @@ export async function testCredential(credentials: RunOptions['credentials']): Pr
 		credentials: { [credentialType.name]: { id: '1', name: 'Conversational Messaging account' } },
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const context = new ExecuteContext(workflow, node, additionalDataFor(credentials), 'internal', createEmptyRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(credentials),
+		'internal',
+		createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
 	let items: INodeExecutionData[] = [];
 	let error: (Error & { cause?: unknown }) | undefined;
 	try {
@@ -276,12 +336,20 @@ export async function testCredential(credentials: RunOptions['credentials']): Pr
 	}
 	const rules = credentialType.test.rules ?? [];
 	if (error) {
-		const cause = error.cause as { response?: { status: number; statusText?: string }; code?: string } | undefined;
+		const cause = error.cause as
+			| { response?: { status: number; statusText?: string }; code?: string }
+			| undefined;
 		const status = cause?.response?.status;
 		if (status !== undefined) {
-			const rule = rules.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === status);
+			const rule = rules.find(
+				(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
+			);
 			if (rule) return { status: 'Error', message: rule.properties.message };
-			if (status < 199 || status > 299) return { status: 'Error', message: cause?.response?.statusText || `Received HTTP status code: ${status}` };
+			if (status < 199 || status > 299)
+				return {
+					status: 'Error',
+					message: cause?.response?.statusText || `Received HTTP status code: ${status}`,
+				};
 		} else if (cause?.code) {
 			return { status: 'Error', message: cause.code };
 		}
@@ -289,8 +357,11 @@ export async function testCredential(credentials: RunOptions['credentials']): Pr
 	}
 	for (const rule of rules) {
 		if (rule.type !== 'responseSuccessBody') continue;
-		const found = rule.properties.key.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], items[0]?.json);
-		if (found === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		const found = rule.properties.key
+			.split('.')
+			.reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], items[0]?.json);
+		if (found === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
@@ -311,7 +382,10 @@ export interface ListSearchOptions {
  * method called on a LoadOptionsContext of a temporary node that holds the editor's parameters
  * and the credential, outside any execution.
  */
-export async function searchList(methodName: string, options: ListSearchOptions): Promise<INodeListSearchResult> {
+export async function searchList(
+	methodName: string,
+	options: ListSearchOptions,
+): Promise<INodeListSearchResult> {
 	const method = nodeTypeUnderTest.methods?.listSearch?.[methodName];
 	if (!method) throw new Error(`no listSearch method ${methodName}`);
 	const parameters = options.parameters ?? {};
@@ -325,7 +399,15 @@ export async function searchList(methodName: string, options: ListSearchOptions)
 		credentials: { [credentialType.name]: { id: '1', name: 'Conversational Messaging account' } },
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const additionalData = { ...additionalDataFor(options.credentials), currentNodeParameters: parameters };
-	const context = new LoadOptionsContext(workflow, node, additionalData, options.path ?? 'parameters');
+	const additionalData = {
+		...additionalDataFor(options.credentials),
+		currentNodeParameters: parameters,
+	};
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalData,
+		options.path ?? 'parameters',
+	);
 	return await method.call(context, options.filter, options.paginationToken);
 }

@@ -8,7 +8,6 @@ import type { RunOptions, RunResult } from './engine';
 import { CONTRACT_USAGE_DIR } from './contract-usage';
 import { runNode } from './engine';
 
-
 export interface SandboxRun extends RunResult {
 	/** The requests this run sent, as the sandbox received them. */
 	requests: RecordedRequest[];
@@ -16,7 +15,10 @@ export interface SandboxRun extends RunResult {
 
 export interface SandboxSuite {
 	readonly sandbox: Sandbox;
-	run(parameters: INodeParameters, options?: Omit<RunOptions, 'parameters' | 'credentials'> & { apiToken?: string }): Promise<SandboxRun>;
+	run(
+		parameters: INodeParameters,
+		options?: Omit<RunOptions, 'parameters' | 'credentials'> & { apiToken?: string },
+	): Promise<SandboxRun>;
 }
 
 /**
@@ -61,7 +63,10 @@ export const jsonOf = (result: RunResult): IDataObject[] => result.items.map((it
  * The one request of a run: valid against the contract, with the token where the credential
  * puts it (query for GET, body otherwise) and nowhere else.
  */
-export function onlyRequest(run: SandboxRun, token: string): RecordedRequest & { body: IDataObject } {
+export function onlyRequest(
+	run: SandboxRun,
+	token: string,
+): RecordedRequest & { body: IDataObject } {
 	expect(run.requests).toHaveLength(1);
 	const [request] = run.requests;
 	expect(request.errors).toEqual([]);

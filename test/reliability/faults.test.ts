@@ -34,11 +34,20 @@ const FAILING = 2;
 const TIMEOUT_MS = 500;
 const LATENCY_MS = 1500;
 
-const sms: INodeParameters = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}' };
+const sms: INodeParameters = {
+	resource: 'messaging',
+	operation: 'sendSms',
+	to: '={{ $json.phone }}',
+	instance: 'line-1',
+	message: '={{ $json.text }}',
+};
 
 /** The text of each item names its case, so that the sandbox's sent messages can be counted per case. */
 const itemsFor = (label: string, count: number) =>
-	Array.from({ length: count }, (_, index) => ({ phone: `5730012345${String(index).padStart(2, '0')}`, text: `${label} #${index}` }));
+	Array.from({ length: count }, (_, index) => ({
+		phone: `5730012345${String(index).padStart(2, '0')}`,
+		text: `${label} #${index}`,
+	}));
 
 /** How many times the service sent each text. */
 function sendsOf(texts: string[]): number[] {
@@ -70,16 +79,21 @@ const CASES: FaultCase[] = [
 		fault: { kind: 'latency', ms: LATENCY_MS },
 		parameters: { requestOptions: { timeout: TIMEOUT_MS } },
 		message: /^The service at 127\.0\.0\.1:\d+ did not answer in time$/,
-		description: ['may still have carried out the request', 'Raise Settings > Request Options > Timeout'],
+		description: [
+			'may still have carried out the request',
+			'Raise Settings > Request Options > Timeout',
+		],
 		httpCode: 'ETIMEDOUT',
 		source: 'node',
-		verdict: 'readable: the host, no answer in time, that it may have been carried out, raise Timeout',
+		verdict:
+			'readable: the host, no answer in time, that it may have been carried out, raise Timeout',
 		sentAnyway: true,
 	},
 	{
 		name: 'Connection refused (closed port)',
 		baseUrl: closedPortUrl,
-		message: /^Could not connect to the service at 127\.0\.0\.1:\d+ for 10 s: the connection was refused$/,
+		message:
+			/^Could not connect to the service at 127\.0\.0\.1:\d+ for 10 s: the connection was refused$/,
 		description: ['Check the Base URL of the credential'],
 		httpCode: 'ECONNREFUSED',
 		source: 'node',
@@ -91,7 +105,10 @@ const CASES: FaultCase[] = [
 		fault: { kind: 'status', status: 429, retryAfter: 1 },
 		parameters: { messagingSendOptions: { maxWait: 2 } },
 		message: 'The service answered 429: Too Many Requests',
-		description: ['The service still refused the request after 3 tries and 2 s of waiting (it asks to wait 1 s); it was not carried out', 'Lower Max Requests in Flight'],
+		description: [
+			'The service still refused the request after 3 tries and 2 s of waiting (it asks to wait 1 s); it was not carried out',
+			'Lower Max Requests in Flight',
+		],
 		httpCode: '429',
 		source: 'node',
 		verdict: 'readable: refused after the allowed tries and wait, not carried out, what to change',
@@ -110,17 +127,33 @@ const CASES: FaultCase[] = [
 ];
 
 /** A run of SMS items under the fault; the credential always holds the canary token. */
-async function runUnder(fault: FaultCase, label: string, count: number, continueOnFail: boolean): Promise<SandboxRun> {
+async function runUnder(
+	fault: FaultCase,
+	label: string,
+	count: number,
+	continueOnFail: boolean,
+): Promise<SandboxRun> {
 	fault.arrange?.();
-	if (fault.fault) suite.sandbox.injectFault({ ...fault.fault, times: fault.allFail ? undefined : continueOnFail ? FAILING : 1 });
+	if (fault.fault)
+		suite.sandbox.injectFault({
+			...fault.fault,
+			times: fault.allFail ? undefined : continueOnFail ? FAILING : 1,
+		});
 	const parameters = { ...sms, ...fault.parameters };
 	const items = itemsFor(label, count);
-	if (!fault.baseUrl) return await suite.run(parameters, { items, continueOnFail, apiToken: token });
-	const run = await runNode({ parameters, items, continueOnFail, credentials: { baseUrl: await fault.baseUrl(), apiToken: token } });
+	if (!fault.baseUrl)
+		return await suite.run(parameters, { items, continueOnFail, apiToken: token });
+	const run = await runNode({
+		parameters,
+		items,
+		continueOnFail,
+		credentials: { baseUrl: await fault.baseUrl(), apiToken: token },
+	});
 	return { ...run, requests: [] };
 }
 
-const expectReadable = (message: string) => expect(message).not.toMatch(/TypeError|Cannot read|is not a function|undefined|^Bad request/);
+const expectReadable = (message: string) =>
+	expect(message).not.toMatch(/TypeError|Cannot read|is not a function|undefined|^Bad request/);
 
 describe("n8n's Retry On Fail", () => {
 	const retryOnFail = { maxTries: 2, waitBetweenTries: 10 };
@@ -133,134 +166,192 @@ describe("n8n's Retry On Fail", () => {
 		suite.sandbox.injectFault(fault);
 		const run = await suite.run(sms, { items: [item], retryOnFail, apiToken: token });
 		expect(run.error).toBeUndefined();
-		expect(run.items.map((output) => output.json)).toEqual([expect.objectContaining({ to: item.phone, status: 'queued' })]);
-		expect(run.requests.map((request) => request.status)).toEqual([fault.kind === 'status' ? fault.status : 0, 200]);
+		expect(run.items.map((output) => output.json)).toEqual([
+			expect.objectContaining({ to: item.phone, status: 'queued' }),
+		]);
+		expect(run.requests.map((request) => request.status)).toEqual([
+			fault.kind === 'status' ? fault.status : 0,
+			200,
+		]);
 		expect(sendsOf([item.text])).toEqual([1]);
-		retryRows.push({ fault: `${name}, 1 item`, itemsIn: 1, itemsOut: run.items.length, requests: run.requests.length, sends: 1, duplicates: 0 });
+		retryRows.push({
+			fault: `${name}, 1 item`,
+			itemsIn: 1,
+			itemsOut: run.items.length,
+			requests: run.requests.length,
+			sends: 1,
+			duplicates: 0,
+		});
 	});
 
 	it.each<[string, Fault]>([
 		['HTTP 500', { kind: 'status', status: 500, times: 1 }],
-		['an error envelope (err: true)', { kind: 'errTrue', message: 'Instance line-1 is busy', times: 1 }],
+		[
+			'an error envelope (err: true)',
+			{ kind: 'errTrue', message: 'Instance line-1 is busy', times: 1 },
+		],
 		// The send loop itself waits out the 429 and sends that item again: n8n has nothing to re-run.
 		['HTTP 429 with Retry-After', { kind: 'status', status: 429, retryAfter: 1, times: 1 }],
-	])('Retry On Fail with %s on one item of 20: all 20 delivered, the items the service had accepted not sent again', async (name, fault) => {
-		// n8n retries a node, not an item: the send loop remembers what the service accepted.
-		const items = itemsFor(`retry several ${name}`, 20);
-		suite.sandbox.injectFault({ ...fault, match: { path: '/v1/sms' } });
-		const run = await suite.run(sms, { items, retryOnFail, apiToken: token });
-		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => item.json)).toEqual(items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })));
-		const sends = sendsOf(items.map((item) => item.text));
-		expect(sends).toEqual(items.map(() => 1));
-		// 20 requests on the first try, then the failed item alone.
-		expect(run.requests).toHaveLength(21);
-		retryRows.push({
-			fault: `${name} on one request, 20 items`,
-			itemsIn: items.length,
-			itemsOut: run.items.length,
-			requests: run.requests.length,
-			sends: sends.reduce((sum, count) => sum + count, 0),
-			duplicates: sends.filter((count) => count > 1).length,
-		});
-	});
+	])(
+		'Retry On Fail with %s on one item of 20: all 20 delivered, the items the service had accepted not sent again',
+		async (name, fault) => {
+			// n8n retries a node, not an item: the send loop remembers what the service accepted.
+			const items = itemsFor(`retry several ${name}`, 20);
+			suite.sandbox.injectFault({ ...fault, match: { path: '/v1/sms' } });
+			const run = await suite.run(sms, { items, retryOnFail, apiToken: token });
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => item.json)).toEqual(
+				items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })),
+			);
+			const sends = sendsOf(items.map((item) => item.text));
+			expect(sends).toEqual(items.map(() => 1));
+			// 20 requests on the first try, then the failed item alone.
+			expect(run.requests).toHaveLength(21);
+			retryRows.push({
+				fault: `${name} on one request, 20 items`,
+				itemsIn: items.length,
+				itemsOut: run.items.length,
+				requests: run.requests.length,
+				sends: sends.reduce((sum, count) => sum + count, 0),
+				duplicates: sends.filter((count) => count > 1).length,
+			});
+		},
+	);
 
 	it('does not send again an item whose request timed out: the service may have carried it out', async () => {
 		const items = itemsFor('retry after timeout', 3);
 		suite.sandbox.injectFault({ kind: 'latency', ms: LATENCY_MS, times: 1 });
-		const run = await suite.run({ ...sms, requestOptions: { timeout: TIMEOUT_MS } }, { items, retryOnFail, apiToken: token });
+		const run = await suite.run(
+			{ ...sms, requestOptions: { timeout: TIMEOUT_MS } },
+			{ items, retryOnFail, apiToken: token },
+		);
 		await sleep(LATENCY_MS);
 		// Every try failed on the unsure item: n8n reports it; the others were sent once.
 		expect(run.error?.message).toMatch(/did not answer in time/);
 		expect(sendsOf(items.map((item) => item.text))).toEqual([1, 1, 1]);
 		expect(run.requests).toHaveLength(3);
-		retryRows.push({ fault: 'Timeout on one request, 3 items (not sent again)', itemsIn: 3, itemsOut: 0, requests: run.requests.length, sends: 3, duplicates: 0 });
+		retryRows.push({
+			fault: 'Timeout on one request, 3 items (not sent again)',
+			itemsIn: 3,
+			itemsOut: 0,
+			requests: run.requests.length,
+			sends: 3,
+			duplicates: 0,
+		});
 	});
 });
 
 describe('fault matrix', () => {
-	it.each(CASES.filter((fault) => fault.recovers))('$name: the send loop waits and sends the refused items again, each once, and no item fails', async (fault) => {
-		for (const continueOnFail of [false, true]) {
-			const label = `${fault.name} (${continueOnFail ? 'continue' : 'stop'})`;
-			const items = itemsFor(label, ITEMS);
-			const run = await runUnder(fault, label, ITEMS, continueOnFail);
-			expect(run.error).toBeUndefined();
-			expect(run.items.map((item) => item.json)).toEqual(items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })));
-			expect(run.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-			const sends = sendsOf(items.map((item) => item.text));
-			expect(sends).toEqual(items.map(() => 1));
-			const refused = continueOnFail ? FAILING : 1;
-			expect(run.requests).toHaveLength(ITEMS + refused);
-			expect(tokenLeaks(run, token)).toEqual([]);
-			if (continueOnFail) {
-				faultRows.push({
-					fault: fault.name,
-					source: fault.source,
-					verdict: fault.verdict,
-					message: '(none: no item failed)',
-					description: '',
-					httpCode: fault.httpCode,
-					itemsIn: ITEMS,
-					itemsOut: run.items.length,
-					failed: 0,
-					requests: run.requests.length,
-					sends: sends.reduce((sum, count) => sum + count, 0),
-					sentAnyway: 0,
-					leaks: 0,
-				});
+	it.each(CASES.filter((fault) => fault.recovers))(
+		'$name: the send loop waits and sends the refused items again, each once, and no item fails',
+		async (fault) => {
+			for (const continueOnFail of [false, true]) {
+				const label = `${fault.name} (${continueOnFail ? 'continue' : 'stop'})`;
+				const items = itemsFor(label, ITEMS);
+				const run = await runUnder(fault, label, ITEMS, continueOnFail);
+				expect(run.error).toBeUndefined();
+				expect(run.items.map((item) => item.json)).toEqual(
+					items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })),
+				);
+				expect(run.items.map((item) => item.pairedItem)).toEqual(
+					items.map((_, item) => ({ item })),
+				);
+				const sends = sendsOf(items.map((item) => item.text));
+				expect(sends).toEqual(items.map(() => 1));
+				const refused = continueOnFail ? FAILING : 1;
+				expect(run.requests).toHaveLength(ITEMS + refused);
+				expect(tokenLeaks(run, token)).toEqual([]);
+				if (continueOnFail) {
+					faultRows.push({
+						fault: fault.name,
+						source: fault.source,
+						verdict: fault.verdict,
+						message: '(none: no item failed)',
+						description: '',
+						httpCode: fault.httpCode,
+						itemsIn: ITEMS,
+						itemsOut: run.items.length,
+						failed: 0,
+						requests: run.requests.length,
+						sends: sends.reduce((sum, count) => sum + count, 0),
+						sentAnyway: 0,
+						leaks: 0,
+					});
+				}
 			}
-		}
-	});
+		},
+	);
 
-	it.each(CASES.filter((fault) => !fault.recovers))('$name: a readable error; with continue-on-fail one item out per item in, the others sent once', async (fault) => {
-		const stopped = await runUnder(fault, `${fault.name} (stop)`, 1, false);
-		expect(stopped.items).toEqual([]);
-		const error = stopped.error as (typeof stopped.error & { httpCode?: string }) | undefined;
-		expect(error?.message).toMatch(fault.message);
-		expectReadable(error?.message ?? '');
-		if (fault.description.length) fault.description.forEach((part) => expect(error?.description).toContain(part));
-		else expect(error?.description ?? undefined).toBeUndefined();
-		expect(error?.httpCode).toBe(fault.httpCode);
+	it.each(CASES.filter((fault) => !fault.recovers))(
+		'$name: a readable error; with continue-on-fail one item out per item in, the others sent once',
+		async (fault) => {
+			const stopped = await runUnder(fault, `${fault.name} (stop)`, 1, false);
+			expect(stopped.items).toEqual([]);
+			const error = stopped.error as (typeof stopped.error & { httpCode?: string }) | undefined;
+			expect(error?.message).toMatch(fault.message);
+			expectReadable(error?.message ?? '');
+			if (fault.description.length)
+				fault.description.forEach((part) => expect(error?.description).toContain(part));
+			else expect(error?.description ?? undefined).toBeUndefined();
+			expect(error?.httpCode).toBe(fault.httpCode);
 
-		const items = itemsFor(fault.name, ITEMS);
-		const continued = await runUnder(fault, fault.name, ITEMS, true);
-		// The service may still be holding delayed requests; their timers end before this one.
-		if (fault.sentAnyway) await sleep(LATENCY_MS);
-		expect(continued.error).toBeUndefined();
-		expect(continued.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-		const failed = continued.items.flatMap((item, index) => (item.json.error === undefined ? [] : [index]));
-		const succeeded = items.map((_, index) => index).filter((index) => !failed.includes(index));
-		expect(failed).toHaveLength(fault.allFail ? ITEMS : FAILING);
-		failed.forEach((index) => {
-			expect(continued.items[index].json).toEqual({ error: typeof fault.message === 'string' ? fault.message : expect.stringMatching(fault.message) });
-			expect(continued.items[index].error?.message).toMatch(fault.message);
-		});
-		succeeded.forEach((index) => expect(continued.items[index].json).toMatchObject({ to: items[index].phone, status: 'queued' }));
-		const sends = sendsOf(items.map((item) => item.text));
-		succeeded.forEach((index) => expect(sends[index]).toBe(1));
-		failed.forEach((index) => expect(sends[index]).toBe(fault.sentAnyway ? 1 : 0));
-		// Requests the service executed: answered 200 and not faulted, or only delayed.
-		const executed = continued.requests.filter((request) => request.status === 200 && (request.fault === null || request.fault === 'latency'));
-		expect(executed).toHaveLength(succeeded.length + (fault.sentAnyway ? failed.length : 0));
+			const items = itemsFor(fault.name, ITEMS);
+			const continued = await runUnder(fault, fault.name, ITEMS, true);
+			// The service may still be holding delayed requests; their timers end before this one.
+			if (fault.sentAnyway) await sleep(LATENCY_MS);
+			expect(continued.error).toBeUndefined();
+			expect(continued.items.map((item) => item.pairedItem)).toEqual(
+				items.map((_, item) => ({ item })),
+			);
+			const failed = continued.items.flatMap((item, index) =>
+				item.json.error === undefined ? [] : [index],
+			);
+			const succeeded = items.map((_, index) => index).filter((index) => !failed.includes(index));
+			expect(failed).toHaveLength(fault.allFail ? ITEMS : FAILING);
+			failed.forEach((index) => {
+				expect(continued.items[index].json).toEqual({
+					error:
+						typeof fault.message === 'string'
+							? fault.message
+							: expect.stringMatching(fault.message),
+				});
+				expect(continued.items[index].error?.message).toMatch(fault.message);
+			});
+			succeeded.forEach((index) =>
+				expect(continued.items[index].json).toMatchObject({
+					to: items[index].phone,
+					status: 'queued',
+				}),
+			);
+			const sends = sendsOf(items.map((item) => item.text));
+			succeeded.forEach((index) => expect(sends[index]).toBe(1));
+			failed.forEach((index) => expect(sends[index]).toBe(fault.sentAnyway ? 1 : 0));
+			// Requests the service executed: answered 200 and not faulted, or only delayed.
+			const executed = continued.requests.filter(
+				(request) =>
+					request.status === 200 && (request.fault === null || request.fault === 'latency'),
+			);
+			expect(executed).toHaveLength(succeeded.length + (fault.sentAnyway ? failed.length : 0));
 
-		// Nothing is sent on to a redirect's address, nor anywhere else but the service.
-		expect(suite.sandbox.elsewhere.requests).toEqual([]);
-		const leaks = [...tokenLeaks(stopped, token), ...tokenLeaks(continued, token)];
-		expect(leaks).toEqual([]);
-		faultRows.push({
-			fault: fault.name,
-			source: fault.source,
-			verdict: fault.verdict,
-			message: error?.message ?? '',
-			description: error?.description ?? '',
-			httpCode: fault.httpCode,
-			itemsIn: ITEMS,
-			itemsOut: continued.items.length,
-			failed: failed.length,
-			requests: continued.requests.length,
-			sends: sends.reduce((sum, count) => sum + count, 0),
-			sentAnyway: fault.sentAnyway ? failed.length : 0,
-			leaks: leaks.length,
-		});
-	});
+			// Nothing is sent on to a redirect's address, nor anywhere else but the service.
+			expect(suite.sandbox.elsewhere.requests).toEqual([]);
+			const leaks = [...tokenLeaks(stopped, token), ...tokenLeaks(continued, token)];
+			expect(leaks).toEqual([]);
+			faultRows.push({
+				fault: fault.name,
+				source: fault.source,
+				verdict: fault.verdict,
+				message: error?.message ?? '',
+				description: error?.description ?? '',
+				httpCode: fault.httpCode,
+				itemsIn: ITEMS,
+				itemsOut: continued.items.length,
+				failed: failed.length,
+				requests: continued.requests.length,
+				sends: sends.reduce((sum, count) => sum + count, 0),
+				sentAnyway: fault.sentAnyway ? failed.length : 0,
+				leaks: leaks.length,
+			});
+		},
+	);
 });

@@ -24,8 +24,15 @@ export function tokenLeaks(run: RunResult, token: string): string[] {
  */
 export function errorsHoldingToken(run: RunResult, token: string): number {
 	return run.items.filter((item) => {
-		const config = (item.error?.cause as { config?: { data?: unknown; params?: unknown; url?: unknown } } | undefined)?.config;
-		return config !== undefined && safeStringify([config.data, config.params, config.url]).includes(token);
+		const config = (
+			item.error?.cause as
+				| { config?: { data?: unknown; params?: unknown; url?: unknown } }
+				| undefined
+		)?.config;
+		return (
+			config !== undefined &&
+			safeStringify([config.data, config.params, config.url]).includes(token)
+		);
 	}).length;
 }
 
@@ -33,7 +40,8 @@ export function errorsHoldingToken(run: RunResult, token: string): number {
 export function tokenWhereDocumented(request: RecordedRequest, token: string): boolean {
 	const query = request.query;
 	const inHeaders = safeStringify(request.headers).includes(token);
-	if (request.method === 'GET') return request.tokenLocation === 'query:token' && query.token === token && !inHeaders;
+	if (request.method === 'GET')
+		return request.tokenLocation === 'query:token' && query.token === token && !inHeaders;
 	return (
 		request.tokenLocation === 'body' &&
 		(request.body as IDataObject | undefined)?.token === token &&

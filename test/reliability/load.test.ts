@@ -18,14 +18,26 @@ const { results, save } = collectResults('load');
 afterAll(save);
 
 it(`sends ${ITEMS} SMS items in one execution: one output per item, each message sent exactly once`, async () => {
-	const items = Array.from({ length: ITEMS }, (_, index) => ({ phone: `57300${String(index).padStart(7, '0')}`, text: `Load #${index}` }));
-	const parameters = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}' };
+	const items = Array.from({ length: ITEMS }, (_, index) => ({
+		phone: `57300${String(index).padStart(7, '0')}`,
+		text: `Load #${index}`,
+	}));
+	const parameters = {
+		resource: 'messaging',
+		operation: 'sendSms',
+		to: '={{ $json.phone }}',
+		instance: 'line-1',
+		message: '={{ $json.text }}',
+	};
 	const sentBefore = new Set(suite.sandbox.state.sentMessages.keys());
 	const requestsBefore = suite.sandbox.stats().total;
 
 	const rssBefore = process.memoryUsage.rss();
 	let rssPeak = rssBefore;
-	const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), RSS_SAMPLE_MS);
+	const sampler = setInterval(
+		() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())),
+		RSS_SAMPLE_MS,
+	);
 	const startedAt = Date.now();
 	const cpuBefore = process.cpuUsage();
 	const run = await suite.run(parameters, { items, continueOnFail: true });
@@ -36,15 +48,31 @@ it(`sends ${ITEMS} SMS items in one execution: one output per item, each message
 
 	expect(run.error).toBeUndefined();
 	expect(run.items).toHaveLength(ITEMS);
-	const strays = run.items.filter((item, index) => (item.pairedItem as { item: number }).item !== index || item.json.to !== items[index].phone || item.json.error);
+	const strays = run.items.filter(
+		(item, index) =>
+			(item.pairedItem as { item: number }).item !== index ||
+			item.json.to !== items[index].phone ||
+			item.json.error,
+	);
 	expect(strays).toEqual([]);
 
-	const sent = [...suite.sandbox.state.sentMessages.values()].filter((message) => !sentBefore.has(message.id));
+	const sent = [...suite.sandbox.state.sentMessages.values()].filter(
+		(message) => !sentBefore.has(message.id),
+	);
 	const timesSent = new Map<string, number>();
-	for (const message of sent) timesSent.set(`${message.to} ${message.body}`, (timesSent.get(`${message.to} ${message.body}`) ?? 0) + 1);
+	for (const message of sent)
+		timesSent.set(
+			`${message.to} ${message.body}`,
+			(timesSent.get(`${message.to} ${message.body}`) ?? 0) + 1,
+		);
 	const lost = items.filter((item) => !timesSent.has(`${item.phone} ${item.text}`)).length;
 	const duplicated = [...timesSent.values()].filter((count) => count > 1).length;
-	expect({ sent: sent.length, distinct: timesSent.size, lost, duplicated }).toEqual({ sent: ITEMS, distinct: ITEMS, lost: 0, duplicated: 0 });
+	expect({ sent: sent.length, distinct: timesSent.size, lost, duplicated }).toEqual({
+		sent: ITEMS,
+		distinct: ITEMS,
+		lost: 0,
+		duplicated: 0,
+	});
 	const stats = suite.sandbox.stats();
 	expect(stats.total - requestsBefore).toBe(ITEMS);
 	expect(stats.violations).toBe(0);

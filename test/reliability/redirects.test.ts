@@ -26,13 +26,23 @@ afterAll(save);
 afterEach(() => suite.sandbox.clearFaults());
 
 const STATUSES = [301, 302, 303, 307, 308];
-const ADVICE = "Put the service's final address in the credential's Base URL (for example https:// instead of http://";
+const ADVICE =
+	"Put the service's final address in the credential's Base URL (for example https:// instead of http://";
 
 /** One run of an operation under the fault: its error, or its one error item. */
-async function runUnder(operation: OperationCase, fault: Fault, continueOnFail: boolean, parameters: INodeParameters = {}): Promise<RunResult> {
+async function runUnder(
+	operation: OperationCase,
+	fault: Fault,
+	continueOnFail: boolean,
+	parameters: INodeParameters = {},
+): Promise<RunResult> {
 	operation.prepare?.(suite.sandbox);
 	suite.sandbox.injectFault(fault);
-	const run = await runNode({ parameters: { ...operation.parameters, ...parameters }, continueOnFail, credentials: { baseUrl: suite.sandbox.url, apiToken: token } });
+	const run = await runNode({
+		parameters: { ...operation.parameters, ...parameters },
+		continueOnFail,
+		credentials: { baseUrl: suite.sandbox.url, apiToken: token },
+	});
 	suite.sandbox.clearFaults();
 	return run;
 }
@@ -53,64 +63,117 @@ function expectRedirectError(run: RunResult, status: number, continueOnFail: boo
 }
 
 describe('a redirect to another host', () => {
-	it.each(STATUSES)('%i: every operation fails naming the status and the host, sends nothing there, and shows no token', async (status) => {
-		const before = suite.sandbox.requests.length;
-		let leaks = 0;
-		for (const operation of OPERATIONS) {
-			for (const continueOnFail of [false, true]) {
-				const run = await runUnder(operation, { kind: 'redirect', status }, continueOnFail);
-				expectRedirectError(run, status, continueOnFail);
-				const found = tokenLeaks(run, token);
-				expect(found.map((place) => `${operation.operationId}: ${place}`)).toEqual([]);
-				leaks += found.length;
+	it.each(STATUSES)(
+		'%i: every operation fails naming the status and the host, sends nothing there, and shows no token',
+		async (status) => {
+			const before = suite.sandbox.requests.length;
+			let leaks = 0;
+			for (const operation of OPERATIONS) {
+				for (const continueOnFail of [false, true]) {
+					const run = await runUnder(operation, { kind: 'redirect', status }, continueOnFail);
+					expectRedirectError(run, status, continueOnFail);
+					const found = tokenLeaks(run, token);
+					expect(found.map((place) => `${operation.operationId}: ${place}`)).toEqual([]);
+					leaks += found.length;
+				}
 			}
-		}
-		const requests = suite.sandbox.requests.slice(before);
-		// One request per run, answered with the redirect, and none sent on.
-		expect(requests).toHaveLength(OPERATIONS.length * 2);
-		expect(requests.every((request) => request.status === status && request.fault === 'redirect')).toBe(true);
-		expect(new Set(requests.map((request) => request.operationId)).size).toBe(OPERATIONS.length);
-		expect(suite.sandbox.elsewhere.requests).toEqual([]);
-		rows.push({
-			what: `${status}, all ${OPERATIONS.length} operations`,
-			runs: OPERATIONS.length * 2,
-			failedWithRedirectError: OPERATIONS.length * 2,
-			requests: requests.length,
-			sentElsewhere: suite.sandbox.elsewhere.requests.length,
-			leaks,
-		});
-	});
-
-	const researcherRun = OPERATIONS.find((operation) => operation.operationId === 'researcherRun') as OperationCase;
-	const campaignGetMany = OPERATIONS.find((operation) => operation.operationId === 'campaignGetMany') as OperationCase;
-
-	it.each(STATUSES)('%i on the researcher poll (Wait for Completion): the run fails naming the redirect, nothing is sent there', async (status) => {
-		const before = suite.sandbox.requests.length;
-		for (const continueOnFail of [false, true]) {
-			const run = await runUnder(researcherRun, { kind: 'redirect', status, match: { operationId: 'researcherGet' } }, continueOnFail, {
-				runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 },
+			const requests = suite.sandbox.requests.slice(before);
+			// One request per run, answered with the redirect, and none sent on.
+			expect(requests).toHaveLength(OPERATIONS.length * 2);
+			expect(
+				requests.every((request) => request.status === status && request.fault === 'redirect'),
+			).toBe(true);
+			expect(new Set(requests.map((request) => request.operationId)).size).toBe(OPERATIONS.length);
+			expect(suite.sandbox.elsewhere.requests).toEqual([]);
+			rows.push({
+				what: `${status}, all ${OPERATIONS.length} operations`,
+				runs: OPERATIONS.length * 2,
+				failedWithRedirectError: OPERATIONS.length * 2,
+				requests: requests.length,
+				sentElsewhere: suite.sandbox.elsewhere.requests.length,
+				leaks,
 			});
-			expectRedirectError(run, status, continueOnFail);
-			expect(tokenLeaks(run, token)).toEqual([]);
-		}
-		expect(suite.sandbox.elsewhere.requests).toEqual([]);
-		// The run's start, then the poll that was redirected.
-		const requests = suite.sandbox.requests.slice(before);
-		expect(requests.map((request) => [request.operationId, request.status])).toEqual([['researcherRun', 200], ['researcherGet', status], ['researcherRun', 200], ['researcherGet', status]]);
-		rows.push({ what: `${status}, Researcher Run's poll`, runs: 2, failedWithRedirectError: 2, requests: requests.length, sentElsewhere: 0, leaks: 0 });
-	});
+		},
+	);
 
-	it.each(STATUSES)('%i on a later page of Campaign > Get Many (Return All): the list fails naming the redirect, nothing is sent there', async (status) => {
-		const before = suite.sandbox.requests.length;
-		for (const continueOnFail of [false, true]) {
-			const run = await runUnder(campaignGetMany, { kind: 'redirect', status, match: { operationId: 'campaignGetMany', query: { page: '2' } } }, continueOnFail, { returnAll: true });
-			expectRedirectError(run, status, continueOnFail);
-			expect(tokenLeaks(run, token)).toEqual([]);
-		}
-		expect(suite.sandbox.elsewhere.requests).toEqual([]);
-		// Page 1, then page 2, which was redirected.
-		const requests = suite.sandbox.requests.slice(before);
-		expect(requests.map((request) => [request.query.page, request.status])).toEqual([['1', 200], ['2', status], ['1', 200], ['2', status]]);
-		rows.push({ what: `${status}, page 2 of Campaign > Get Many`, runs: 2, failedWithRedirectError: 2, requests: requests.length, sentElsewhere: 0, leaks: 0 });
-	});
+	const researcherRun = OPERATIONS.find(
+		(operation) => operation.operationId === 'researcherRun',
+	) as OperationCase;
+	const campaignGetMany = OPERATIONS.find(
+		(operation) => operation.operationId === 'campaignGetMany',
+	) as OperationCase;
+
+	it.each(STATUSES)(
+		'%i on the researcher poll (Wait for Completion): the run fails naming the redirect, nothing is sent there',
+		async (status) => {
+			const before = suite.sandbox.requests.length;
+			for (const continueOnFail of [false, true]) {
+				const run = await runUnder(
+					researcherRun,
+					{ kind: 'redirect', status, match: { operationId: 'researcherGet' } },
+					continueOnFail,
+					{
+						runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 },
+					},
+				);
+				expectRedirectError(run, status, continueOnFail);
+				expect(tokenLeaks(run, token)).toEqual([]);
+			}
+			expect(suite.sandbox.elsewhere.requests).toEqual([]);
+			// The run's start, then the poll that was redirected.
+			const requests = suite.sandbox.requests.slice(before);
+			expect(requests.map((request) => [request.operationId, request.status])).toEqual([
+				['researcherRun', 200],
+				['researcherGet', status],
+				['researcherRun', 200],
+				['researcherGet', status],
+			]);
+			rows.push({
+				what: `${status}, Researcher Run's poll`,
+				runs: 2,
+				failedWithRedirectError: 2,
+				requests: requests.length,
+				sentElsewhere: 0,
+				leaks: 0,
+			});
+		},
+	);
+
+	it.each(STATUSES)(
+		'%i on a later page of Campaign > Get Many (Return All): the list fails naming the redirect, nothing is sent there',
+		async (status) => {
+			const before = suite.sandbox.requests.length;
+			for (const continueOnFail of [false, true]) {
+				const run = await runUnder(
+					campaignGetMany,
+					{
+						kind: 'redirect',
+						status,
+						match: { operationId: 'campaignGetMany', query: { page: '2' } },
+					},
+					continueOnFail,
+					{ returnAll: true },
+				);
+				expectRedirectError(run, status, continueOnFail);
+				expect(tokenLeaks(run, token)).toEqual([]);
+			}
+			expect(suite.sandbox.elsewhere.requests).toEqual([]);
+			// Page 1, then page 2, which was redirected.
+			const requests = suite.sandbox.requests.slice(before);
+			expect(requests.map((request) => [request.query.page, request.status])).toEqual([
+				['1', 200],
+				['2', status],
+				['1', 200],
+				['2', status],
+			]);
+			rows.push({
+				what: `${status}, page 2 of Campaign > Get Many`,
+				runs: 2,
+				failedWithRedirectError: 2,
+				requests: requests.length,
+				sentElsewhere: 0,
+				leaks: 0,
+			});
+		},
+	);
 });

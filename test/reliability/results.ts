@@ -131,7 +131,12 @@ export function collectResults(file: string): { results: Results; save(): void }
 	const results: Results = {};
 	const save = () => {
 		mkdirSync(RESULTS_DIR, { recursive: true });
-		const written: ResultsFile = { file, writtenAt: new Date().toISOString(), durationMs: Date.now() - startedAt, ...results };
+		const written: ResultsFile = {
+			file,
+			writtenAt: new Date().toISOString(),
+			durationMs: Date.now() - startedAt,
+			...results,
+		};
 		writeFileSync(join(RESULTS_DIR, `${file}.json`), JSON.stringify(written, null, '\t'));
 	};
 	return { results, save };

@@ -7,27 +7,58 @@
 import { WorkflowExecute } from 'n8n-core';
 import type { IExecuteData, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { IDLE_RUN_MS, StepMemory, rememberedRuns, withRunMemory } from '../../nodes/ConversationalMessaging/shared/bulk/outcomes';
+import {
+	IDLE_RUN_MS,
+	StepMemory,
+	rememberedRuns,
+	withRunMemory,
+} from '../../nodes/ConversationalMessaging/shared/bulk/outcomes';
 import { useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();
 const NODE_NAME = 'Conversational Messaging';
 
-const sms = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}' };
-const itemsFor = (run: string, count: number) => Array.from({ length: count }, (_, index) => ({ phone: `573${run}${String(index).padStart(7, '0')}`, text: `retry memory ${run} #${index}` }));
+const sms = {
+	resource: 'messaging',
+	operation: 'sendSms',
+	to: '={{ $json.phone }}',
+	instance: 'line-1',
+	message: '={{ $json.text }}',
+};
+const itemsFor = (run: string, count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		phone: `573${run}${String(index).padStart(7, '0')}`,
+		text: `retry memory ${run} #${index}`,
+	}));
 
 /** How many times the service recorded each message of the run, in item order. */
-const deliveries = (items: Array<{ text: string }>) => items.map(({ text }) => [...suite.sandbox.state.sentMessages.values()].filter((message) => message.body === text).length);
+const deliveries = (items: Array<{ text: string }>) =>
+	items.map(
+		({ text }) =>
+			[...suite.sandbox.state.sentMessages.values()].filter((message) => message.body === text)
+				.length,
+	);
 
-type RunNode = (this: WorkflowExecute, workflow: unknown, executionData: IExecuteData, ...rest: unknown[]) => Promise<unknown>;
+type RunNode = (
+	this: WorkflowExecute,
+	workflow: unknown,
+	executionData: IExecuteData,
+	...rest: unknown[]
+) => Promise<unknown>;
 
 /** Every try of the node gets its own copy of the execute data, as a future n8n might hand it. */
 function copyExecuteDataPerTry(): { tries: IExecuteData[]; restore: () => void } {
 	const prototype = WorkflowExecute.prototype as unknown as { runNode: RunNode };
 	const original = prototype.runNode;
 	const tries: IExecuteData[] = [];
-	const spy = jest.spyOn(prototype, 'runNode').mockImplementation(function (this: WorkflowExecute, workflow, executionData, ...rest) {
-		if (executionData.node.name !== NODE_NAME) return original.call(this, workflow, executionData, ...rest);
+	const spy = jest.spyOn(prototype, 'runNode').mockImplementation(function (
+		this: WorkflowExecute,
+		workflow,
+		executionData,
+		...rest
+	) {
+		if (executionData.node.name !== NODE_NAME)
+			return original.call(this, workflow, executionData, ...rest);
 		const copy = structuredClone(executionData);
 		tries.push(copy);
 		return original.call(this, workflow, copy, ...rest);
@@ -43,18 +74,36 @@ afterEach(() => {
 describe('Retry On Fail without object identity', () => {
 	it('Retry On Fail with copied execute data: 20 of 20 once (a 500 and a 429 among them)', async () => {
 		const items = itemsFor('01', 20);
-		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1, match: { path: '/v1/sms' } });
-		suite.sandbox.injectFault({ kind: 'status', status: 429, retryAfter: 1, times: 1, match: { path: '/v1/sms' } });
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			times: 1,
+			match: { path: '/v1/sms' },
+		});
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 429,
+			retryAfter: 1,
+			times: 1,
+			match: { path: '/v1/sms' },
+		});
 		const copies = copyExecuteDataPerTry();
 		const run = await suite.run(sms, { items, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
 		copies.restore();
 
 		expect(copies.tries).toHaveLength(2);
 		expect(copies.tries[0]).not.toBe(copies.tries[1]);
-		expect(run.requests.map((request) => request.status).filter((status) => status !== 200).sort()).toEqual([429, 500]);
+		expect(
+			run.requests
+				.map((request) => request.status)
+				.filter((status) => status !== 200)
+				.sort(),
+		).toEqual([429, 500]);
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(20);
-		expect(run.items.map((item) => item.json)).toEqual(items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })));
+		expect(run.items.map((item) => item.json)).toEqual(
+			items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })),
+		);
 		expect(deliveries(items)).toEqual(items.map(() => 1));
 		expect(rememberedRuns()).toBe(0);
 	});
@@ -63,7 +112,12 @@ describe('Retry On Fail without object identity', () => {
 describe('the memory is freed with the run', () => {
 	it('after a run that returned (Retry On Fail on, one try failed)', async () => {
 		const items = itemsFor('02', 5);
-		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1, match: { path: '/v1/sms' } });
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			times: 1,
+			match: { path: '/v1/sms' },
+		});
 		const run = await suite.run(sms, { items, retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
 		expect(run.error).toBeUndefined();
 		expect(deliveries(items)).toEqual(items.map(() => 1));
@@ -72,7 +126,10 @@ describe('the memory is freed with the run', () => {
 
 	it('after a run that failed on its last try, and one without Retry On Fail', async () => {
 		suite.sandbox.injectFault({ kind: 'status', status: 500, match: { path: '/v1/sms' } });
-		const retried = await suite.run(sms, { items: itemsFor('03', 3), retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+		const retried = await suite.run(sms, {
+			items: itemsFor('03', 3),
+			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+		});
 		expect(retried.error?.message).toBe('The service answered 500: Internal Server Error');
 		expect(rememberedRuns()).toBe(0);
 		const once = await suite.run(sms, { items: itemsFor('04', 3) });
@@ -82,7 +139,11 @@ describe('the memory is freed with the run', () => {
 });
 
 /** The node's context as the memory reads it: execution id, node, run index, execute data. */
-function context(executionId: string | undefined, node: Partial<INode> = {}, executeData: object = {}): IExecuteFunctions {
+function context(
+	executionId: string | undefined,
+	node: Partial<INode> = {},
+	executeData: object = {},
+): IExecuteFunctions {
 	return {
 		getExecutionId: () => executionId,
 		getNode: () => ({ name: NODE_NAME, retryOnFail: true, maxTries: 3, ...node }),

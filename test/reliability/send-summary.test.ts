@@ -19,14 +19,26 @@ afterEach(() => {
 const NODE_NAME = 'Conversational Messaging';
 
 function sms(sendOptions: INodeParameters = {}): INodeParameters {
-	return { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}', messagingSendOptions: sendOptions };
+	return {
+		resource: 'messaging',
+		operation: 'sendSms',
+		to: '={{ $json.phone }}',
+		instance: 'line-1',
+		message: '={{ $json.text }}',
+		messagingSendOptions: sendOptions,
+	};
 }
 
 const phoneOf = (run: string, index: number) => `573${run}${String(index).padStart(7, '0')}`;
-const itemsFor = (run: string, count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(run, index), text: `summary ${run} #${index}` }));
+const itemsFor = (run: string, count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		phone: phoneOf(run, index),
+		text: `summary ${run} #${index}`,
+	}));
 
 /** The hints n8n stored for the node's run. */
-const hintsOf = (result: RunResult): NodeExecutionHint[] => result.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
+const hintsOf = (result: RunResult): NodeExecutionHint[] =>
+	result.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
 
 /** The one hint of the run: in the output panel. */
 function onlyHint(result: RunResult): NodeExecutionHint {
@@ -40,13 +52,15 @@ function onlyHint(result: RunResult): NodeExecutionHint {
 function deliveries(run: string): number[] {
 	const counts = new Map<string, number>();
 	for (const message of suite.sandbox.state.sentMessages.values()) {
-		if (message.to.startsWith(`573${run}`)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+		if (message.to.startsWith(`573${run}`))
+			counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
 	}
 	return [...counts.values()];
 }
 
 /** A count as the hint writes it: once, twice, 3 times, 1,204 times. */
-const timesToNumber = (text: string) => (text === 'once' ? 1 : text === 'twice' ? 2 : Number(text.replace(/,| times$/g, '')));
+const timesToNumber = (text: string) =>
+	text === 'once' ? 1 : text === 'twice' ? 2 : Number(text.replace(/,| times$/g, ''));
 
 const errorsOf = (items: INodeExecutionData[]) => items.filter((item) => item.error !== undefined);
 
@@ -65,7 +79,10 @@ describe('the hint after a bulk send', () => {
 		expect(after.total - before.total).toBe(100 + refused);
 		const hint = onlyHint(run);
 		expect(hint.type).toBe('info');
-		const match = /^The service pushed back (once|twice|[\d,]+ times) \(rate limit\); the node waited up to \d+\.\d s and sent (?:that request|those ([\d,]+) requests) again\. No item failed\.$/.exec(hint.message);
+		const match =
+			/^The service pushed back (once|twice|[\d,]+ times) \(rate limit\); the node waited up to \d+\.\d s and sent (?:that request|those ([\d,]+) requests) again\. No item failed\.$/.exec(
+				hint.message,
+			);
 		expect(match).not.toBeNull();
 		expect(timesToNumber(match![1])).toBe(refused);
 		if (refused > 1) expect(Number(match![2].replace(/,/g, ''))).toBe(refused);
@@ -84,9 +101,13 @@ describe('the hint after a bulk send', () => {
 		const overloaded = after.overloaded - before.overloaded;
 		expect(overloaded).toBeGreaterThan(0);
 		const total = rateLimited + overloaded;
-		const why = rateLimited ? `${rateLimited} rate limit, ${overloaded} overloaded` : 'service overloaded';
+		const why = rateLimited
+			? `${rateLimited} rate limit, ${overloaded} overloaded`
+			: 'service overloaded';
 		expect(onlyHint(run).message).toMatch(
-			new RegExp(`^The service pushed back ${total === 1 ? 'once' : total === 2 ? 'twice' : `${total.toLocaleString('en-US')} times`} \\(${why}\\); the node waited up to \\d+\\.\\d s and sent (that request|those [\\d,]+ requests) again\\. No item failed\\.$`),
+			new RegExp(
+				`^The service pushed back ${total === 1 ? 'once' : total === 2 ? 'twice' : `${total.toLocaleString('en-US')} times`} \\(${why}\\); the node waited up to \\d+\\.\\d s and sent (that request|those [\\d,]+ requests) again\\. No item failed\\.$`,
+			),
 		);
 	});
 
@@ -110,31 +131,58 @@ describe('the hint after a bulk send', () => {
 	});
 
 	it('continue-on-fail with a service fault (HTTP 500) on 3 requests: 3 failed; a refusal given up on (Max Wait 0) is said not sent again', async () => {
-		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 3, match: { path: '/v1/sms' } });
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			times: 3,
+			match: { path: '/v1/sms' },
+		});
 		const faulted = await suite.run(sms(), { items: itemsFor('05', 10), continueOnFail: true });
 		expect(errorsOf(faulted.items)).toHaveLength(3);
-		expect(onlyHint(faulted)).toEqual({ message: expect.stringMatching(/^3 of 10 items failed \(items \d+, \d+ and \d+\): see their error items\.$/), type: 'warning', location: 'outputPane' });
+		expect(onlyHint(faulted)).toEqual({
+			message: expect.stringMatching(
+				/^3 of 10 items failed \(items \d+, \d+ and \d+\): see their error items\.$/,
+			),
+			type: 'warning',
+			location: 'outputPane',
+		});
 
 		suite.sandbox.setRateLimit({ perSecond: 1, burst: 1 });
 		const before = suite.sandbox.stats().rateLimited;
-		const refused = await suite.run(sms({ maxWait: 0 }), { items: itemsFor('06', 3), continueOnFail: true });
+		const refused = await suite.run(sms({ maxWait: 0 }), {
+			items: itemsFor('06', 3),
+			continueOnFail: true,
+		});
 		const count = suite.sandbox.stats().rateLimited - before;
 		expect(count).toBeGreaterThan(0);
 		expect(errorsOf(refused.items)).toHaveLength(count);
 		expect(onlyHint(refused).message).toEqual(
 			count === 1
-				? expect.stringMatching(/^The service pushed back once \(rate limit\); that request was not sent again\. 1 of 3 items failed \(item \d\): see its error item\.$/)
-				: expect.stringMatching(/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items failed \(items \d and \d\): see their error items\.$/),
+				? expect.stringMatching(
+						/^The service pushed back once \(rate limit\); that request was not sent again\. 1 of 3 items failed \(item \d\): see its error item\.$/,
+					)
+				: expect.stringMatching(
+						/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items failed \(items \d and \d\): see their error items\.$/,
+					),
 		);
 	});
 
-	it("Retry On Fail after a fault on one item of 20: the item sent again and those the service had accepted skipped", async () => {
-		suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1, match: { path: '/v1/sms' } });
-		const run = await suite.run(sms(), { items: itemsFor('07', 20), retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+	it('Retry On Fail after a fault on one item of 20: the item sent again and those the service had accepted skipped', async () => {
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			times: 1,
+			match: { path: '/v1/sms' },
+		});
+		const run = await suite.run(sms(), {
+			items: itemsFor('07', 20),
+			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+		});
 		expect(run.error).toBeUndefined();
 		expect(deliveries('07')).toEqual(Array.from({ length: 20 }, () => 1));
 		expect(onlyHint(run)).toEqual({
-			message: 'Retry On Fail ran the node 2 times: it sent 1 item again and skipped the 19 the service had already accepted. No item failed.',
+			message:
+				'Retry On Fail ran the node 2 times: it sent 1 item again and skipped the 19 the service had already accepted. No item failed.',
 			type: 'info',
 			location: 'outputPane',
 		});
@@ -171,7 +219,9 @@ describe('the wording', () => {
 		summary.refused(0, false);
 		summary.sending(0, Date.now() + 2500);
 		summary.endTry(0);
-		expect(summary.hint()?.message).toMatch(/^The service pushed back once \(rate limit\); the node waited up to 2\.\d s and sent that request again\. No item failed\.$/);
+		expect(summary.hint()?.message).toMatch(
+			/^The service pushed back once \(rate limit\); the node waited up to 2\.\d s and sent that request again\. No item failed\.$/,
+		);
 	});
 
 	it('both kinds, one refused request given up, one failed item of 1,500', () => {
@@ -182,7 +232,9 @@ describe('the wording', () => {
 		summary.failedItem(3);
 		summary.endTry(0);
 		expect(summary.hint()).toEqual({
-			message: expect.stringMatching(/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed \(item 4\): see its error item\.$/),
+			message: expect.stringMatching(
+				/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed \(item 4\): see its error item\.$/,
+			),
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -214,6 +266,8 @@ describe('the wording', () => {
 		summary.startTry(100);
 		[40, 2, 9, 0, 77, 13, 5].forEach((item) => summary.failedItem(item));
 		summary.endTry(0);
-		expect(summary.hint()?.message).toBe('7 of 100 items failed (items 1, 3, 6, 10, 14 and 2 more): see their error items.');
+		expect(summary.hint()?.message).toBe(
+			'7 of 100 items failed (items 1, 3, 6, 10, 14 and 2 more): see their error items.',
+		);
 	});
 });

@@ -17,16 +17,32 @@ import { runNode } from '../helpers/engine';
 const phoneOf = (run: string, index: number) => `573${run}${String(index).padStart(7, '0')}`;
 
 function smsParameters(sendOptions: INodeParameters = {}): INodeParameters {
-	return { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: '={{ $json.text }}', messagingSendOptions: sendOptions };
+	return {
+		resource: 'messaging',
+		operation: 'sendSms',
+		to: '={{ $json.phone }}',
+		instance: 'line-1',
+		message: '={{ $json.text }}',
+		messagingSendOptions: sendOptions,
+	};
 }
 
 /** Sends `count` SMS in each of `executions` executions at once; returns each execution's output. */
-async function sendAtOnce(sandbox: Sandbox, run: string, executions: number, count: number, options: { continueOnFail?: boolean; sendOptions?: INodeParameters } = {}) {
+async function sendAtOnce(
+	sandbox: Sandbox,
+	run: string,
+	executions: number,
+	count: number,
+	options: { continueOnFail?: boolean; sendOptions?: INodeParameters } = {},
+) {
 	return await Promise.all(
 		Array.from({ length: executions }, (_, execution) =>
 			runNode({
 				parameters: smsParameters(options.sendOptions),
-				items: Array.from({ length: count }, (_, index) => ({ phone: phoneOf(run, execution * count + index), text: `${run} ${execution}.${index}` })),
+				items: Array.from({ length: count }, (_, index) => ({
+					phone: phoneOf(run, execution * count + index),
+					text: `${run} ${execution}.${index}`,
+				})),
 				credentials: { baseUrl: sandbox.url, apiToken: sandbox.token },
 				continueOnFail: options.continueOnFail,
 			}),
@@ -38,12 +54,14 @@ async function sendAtOnce(sandbox: Sandbox, run: string, executions: number, cou
 function deliveries(sandbox: Sandbox, run: string): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const message of sandbox.state.sentMessages.values()) {
-		if (message.to.startsWith(`573${run}`)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+		if (message.to.startsWith(`573${run}`))
+			counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
 	}
 	return counts;
 }
 
-const errorsOf = (items: INodeExecutionData[]) => items.filter((item) => item.json.error !== undefined);
+const errorsOf = (items: INodeExecutionData[]) =>
+	items.filter((item) => item.json.error !== undefined);
 
 /** A service that stops listening resets the connections still in its accept queue, after their requests were written: those may have been carried out, and say so. */
 function expectOnlyCutsFailed(items: INodeExecutionData[]): void {
@@ -54,7 +72,13 @@ function expectOnlyCutsFailed(items: INodeExecutionData[]): void {
 }
 
 /** Starts an outage of `ms` once `share` of the run's messages reached the service. */
-function outageWhen(sandbox: Sandbox, run: string, total: number, share: number, ms: number): Promise<void> {
+function outageWhen(
+	sandbox: Sandbox,
+	run: string,
+	total: number,
+	share: number,
+	ms: number,
+): Promise<void> {
 	return new Promise((resolve) => {
 		const timer = setInterval(() => {
 			if (deliveries(sandbox, run).size < total * share) return;
@@ -103,9 +127,15 @@ describe('executions sending to one account share its limit', () => {
 	it('one lane per account, named by a hash that holds no token: two tokens or two Base URLs are two lanes', async () => {
 		const key = accountKey({ baseUrl: 'https://api.example.com/v1/', apiToken: 'secret-token-1' });
 		expect(key).toMatch(/^[0-9a-f]{64}$/);
-		expect(key).toBe(accountKey({ baseUrl: 'https://api.example.com', apiToken: 'secret-token-1' }));
-		expect(key).not.toBe(accountKey({ baseUrl: 'https://api.example.com', apiToken: 'secret-token-2' }));
-		expect(key).not.toBe(accountKey({ baseUrl: 'https://other.example.com', apiToken: 'secret-token-1' }));
+		expect(key).toBe(
+			accountKey({ baseUrl: 'https://api.example.com', apiToken: 'secret-token-1' }),
+		);
+		expect(key).not.toBe(
+			accountKey({ baseUrl: 'https://api.example.com', apiToken: 'secret-token-2' }),
+		);
+		expect(key).not.toBe(
+			accountKey({ baseUrl: 'https://other.example.com', apiToken: 'secret-token-1' }),
+		);
 
 		// Two accounts at once: a slow one (20/s) and another; while both send, two lanes.
 		const other = await startSandbox({ recordRequests: false });
@@ -142,29 +172,46 @@ describe('an outage of the service', () => {
 		const counts = deliveries(sandbox, '21');
 		expect([...counts.values()].every((count) => count === 1)).toBe(true);
 		// Every phone not delivered belongs to a failed item (a cut the service may not have read).
-		const failedPhones = new Set(errorsOf(run.items).map((item) => phoneOf('21', (item.pairedItem as { item: number }).item)));
-		for (let index = 0; index < 600; index++) if (!counts.has(phoneOf('21', index))) expect(failedPhones).toContain(phoneOf('21', index));
+		const failedPhones = new Set(
+			errorsOf(run.items).map((item) => phoneOf('21', (item.pairedItem as { item: number }).item)),
+		);
+		for (let index = 0; index < 600; index++)
+			if (!counts.has(phoneOf('21', index))) expect(failedPhones).toContain(phoneOf('21', index));
 	});
 
 	it('an outage longer than Max Wait: the unsent items fail saying they were not sent, none is sent twice', async () => {
 		sandbox.setRateLimit({ perSecond: 200, burst: 20 });
 		const outage = outageWhen(sandbox, '22', 600, 1 / 3, 4000);
-		const [run] = await sendAtOnce(sandbox, '22', 1, 600, { continueOnFail: true, sendOptions: { maxWait: 2 } });
+		const [run] = await sendAtOnce(sandbox, '22', 1, 600, {
+			continueOnFail: true,
+			sendOptions: { maxWait: 2 },
+		});
 		await outage;
 		expect(run.items).toHaveLength(600);
-		const notSent = errorsOf(run.items).filter((item) => /could not be reached/.test(item.error?.message ?? ''));
+		const notSent = errorsOf(run.items).filter((item) =>
+			/could not be reached/.test(item.error?.message ?? ''),
+		);
 		expect(notSent.length).toBeGreaterThan(0);
 		for (const item of notSent) {
-			expect(item.error?.message).toMatch(/could not be reached for 2 s \(the connection was refused\): this item was not sent$/);
-			expect(item.error?.description).toMatch(/^Nothing reached the service, so sending this item again cannot send it twice\./);
-			expect(deliveries(sandbox, '22').has(phoneOf('22', (item.pairedItem as { item: number }).item))).toBe(false);
+			expect(item.error?.message).toMatch(
+				/could not be reached for 2 s \(the connection was refused\): this item was not sent$/,
+			);
+			expect(item.error?.description).toMatch(
+				/^Nothing reached the service, so sending this item again cannot send it twice\./,
+			);
+			expect(
+				deliveries(sandbox, '22').has(phoneOf('22', (item.pairedItem as { item: number }).item)),
+			).toBe(false);
 		}
 		expectOnlyCutsFailed(run.items.filter((item) => !notSent.includes(item)));
 		const counts = deliveries(sandbox, '22');
 		expect([...counts.values()].every((count) => count === 1)).toBe(true);
 		// Every item is delivered, or failed: none lost.
-		const failedIndexes = new Set(errorsOf(run.items).map((item) => (item.pairedItem as { item: number }).item));
-		for (let index = 0; index < 600; index++) expect(counts.has(phoneOf('22', index)) || failedIndexes.has(index)).toBe(true);
+		const failedIndexes = new Set(
+			errorsOf(run.items).map((item) => (item.pairedItem as { item: number }).item),
+		);
+		for (let index = 0; index < 600; index++)
+			expect(counts.has(phoneOf('22', index)) || failedIndexes.has(index)).toBe(true);
 	});
 
 	it('a connection cut after the service carried the request out: that item fails saying so, and is not sent again', async () => {
@@ -172,7 +219,9 @@ describe('an outage of the service', () => {
 		const [run] = await sendAtOnce(sandbox, '23', 1, 100, { continueOnFail: true });
 		const failed = errorsOf(run.items);
 		expect(failed).toHaveLength(5);
-		failed.forEach((item) => expect(item.error?.description).toMatch(/may still have carried out the request/));
+		failed.forEach((item) =>
+			expect(item.error?.description).toMatch(/may still have carried out the request/),
+		);
 		const counts = deliveries(sandbox, '23');
 		expect(counts.size).toBe(100);
 		expect([...counts.values()].every((count) => count === 1)).toBe(true);
@@ -191,9 +240,17 @@ describe('an outage of the service', () => {
 		const gone = await startSandbox();
 		const url = gone.url;
 		await gone.close();
-		const run = await runNode({ parameters: smsParameters(), items: [{ phone: '573001234567', text: 'hi' }], credentials: { baseUrl: url, apiToken: 'x' } });
-		expect(run.error?.message).toMatch(/^Could not connect to the service at 127\.0\.0\.1:\d+ for 10 s: the connection was refused$/);
-		expect((run.error as { description?: string }).description).toMatch(/Nothing reached the service.*Check the Base URL/);
+		const run = await runNode({
+			parameters: smsParameters(),
+			items: [{ phone: '573001234567', text: 'hi' }],
+			credentials: { baseUrl: url, apiToken: 'x' },
+		});
+		expect(run.error?.message).toMatch(
+			/^Could not connect to the service at 127\.0\.0\.1:\d+ for 10 s: the connection was refused$/,
+		);
+		expect((run.error as { description?: string }).description).toMatch(
+			/Nothing reached the service.*Check the Base URL/,
+		);
 		expect(openLanes()).toBe(0);
 	});
 
@@ -212,25 +269,82 @@ describe('an outage of the service', () => {
 });
 
 describe('which failures never reached the service', () => {
-	const system = (code: string, syscall: string, message = `${syscall} ${code} 127.0.0.1:1`) => Object.assign(new Error(message), { code, syscall });
-	const axios = (cause: Error, code?: string) => Object.assign(new Error(cause.message), { isAxiosError: true, code, cause });
-	const attempts = (code: string) => Object.assign(new AggregateError([system(code, 'connect'), system(code, 'connect', `connect ${code} ::1:1`)], ''), { code });
+	const system = (code: string, syscall: string, message = `${syscall} ${code} 127.0.0.1:1`) =>
+		Object.assign(new Error(message), { code, syscall });
+	const axios = (cause: Error, code?: string) =>
+		Object.assign(new Error(cause.message), { isAxiosError: true, code, cause });
+	const attempts = (code: string) =>
+		Object.assign(
+			new AggregateError(
+				[system(code, 'connect'), system(code, 'connect', `connect ${code} ::1:1`)],
+				'',
+			),
+			{ code },
+		);
 	/** What n8n-workflow 1.x's NodeApiError leaves of a request error. */
 	const remnants = (code: string, message: string) => ({ httpCode: code, messages: [message] });
 
 	it.each([
-		['connection refused', axios(system('ECONNREFUSED', 'connect'), 'ECONNREFUSED'), 'ECONNREFUSED'],
+		[
+			'connection refused',
+			axios(system('ECONNREFUSED', 'connect'), 'ECONNREFUSED'),
+			'ECONNREFUSED',
+		],
 		['unknown host', axios(system('ENOTFOUND', 'getaddrinfo'), 'ENOTFOUND'), 'ENOTFOUND'],
-		['DNS lookup failed for now', axios(system('EAI_AGAIN', 'getaddrinfo'), 'EAI_AGAIN'), 'EAI_AGAIN'],
-		['no route to host while connecting', axios(system('EHOSTUNREACH', 'connect'), 'EHOSTUNREACH'), 'EHOSTUNREACH'],
+		[
+			'DNS lookup failed for now',
+			axios(system('EAI_AGAIN', 'getaddrinfo'), 'EAI_AGAIN'),
+			'EAI_AGAIN',
+		],
+		[
+			'no route to host while connecting',
+			axios(system('EHOSTUNREACH', 'connect'), 'EHOSTUNREACH'),
+			'EHOSTUNREACH',
+		],
 		['connect timeout', axios(system('ETIMEDOUT', 'connect'), 'ETIMEDOUT'), 'ETIMEDOUT'],
-		['every address of the host timed out (autoSelectFamily)', axios(attempts('ETIMEDOUT') as unknown as Error, 'ETIMEDOUT'), 'ETIMEDOUT'],
-		['TLS handshake cut', axios(Object.assign(new Error('Client network socket disconnected before secure TLS connection was established'), { code: 'ECONNRESET' }), 'ECONNRESET'), 'ECONNRESET'],
-		['n8n 1.x: connection refused', remnants('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1'), 'ECONNREFUSED'],
-		['n8n 1.x: connect timeout', remnants('ETIMEDOUT', 'connect ETIMEDOUT 10.0.0.1:443'), 'ETIMEDOUT'],
-		['route lost after the request was written', axios(system('EHOSTUNREACH', 'read'), 'EHOSTUNREACH'), undefined],
-		['timeout while reading the answer', axios(system('ETIMEDOUT', 'read'), 'ETIMEDOUT'), undefined],
-		['connection reset after the request was written', axios(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'ECONNRESET'), undefined],
+		[
+			'every address of the host timed out (autoSelectFamily)',
+			axios(attempts('ETIMEDOUT') as unknown as Error, 'ETIMEDOUT'),
+			'ETIMEDOUT',
+		],
+		[
+			'TLS handshake cut',
+			axios(
+				Object.assign(
+					new Error(
+						'Client network socket disconnected before secure TLS connection was established',
+					),
+					{ code: 'ECONNRESET' },
+				),
+				'ECONNRESET',
+			),
+			'ECONNRESET',
+		],
+		[
+			'n8n 1.x: connection refused',
+			remnants('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1'),
+			'ECONNREFUSED',
+		],
+		[
+			'n8n 1.x: connect timeout',
+			remnants('ETIMEDOUT', 'connect ETIMEDOUT 10.0.0.1:443'),
+			'ETIMEDOUT',
+		],
+		[
+			'route lost after the request was written',
+			axios(system('EHOSTUNREACH', 'read'), 'EHOSTUNREACH'),
+			undefined,
+		],
+		[
+			'timeout while reading the answer',
+			axios(system('ETIMEDOUT', 'read'), 'ETIMEDOUT'),
+			undefined,
+		],
+		[
+			'connection reset after the request was written',
+			axios(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'ECONNRESET'),
+			undefined,
+		],
 		['n8n 1.x: reset while reading', remnants('ECONNRESET', 'read ECONNRESET'), undefined],
 		['answer timeout', axios(new Error('timeout of 1000ms exceeded'), 'ECONNABORTED'), undefined],
 		["the node's own error", new Error('The service answered 400'), undefined],
@@ -245,7 +359,13 @@ describe('which failures never reached the service', () => {
 		const { default: axiosClient } = await import('axios');
 		const error = await axiosClient.post(`${url}/v1/sms`, {}).catch((failure: unknown) => failure);
 		const { NodeApiError } = await import('n8n-workflow');
-		const wrapped = new NodeApiError({ id: '1', name: 'n', type: 't', typeVersion: 1, position: [0, 0], parameters: {} }, error as never);
-		expect(unreachedBy(wrapped)).toEqual({ reason: 'the connection was refused', code: 'ECONNREFUSED' });
+		const wrapped = new NodeApiError(
+			{ id: '1', name: 'n', type: 't', typeVersion: 1, position: [0, 0], parameters: {} },
+			error as never,
+		);
+		expect(unreachedBy(wrapped)).toEqual({
+			reason: 'the connection was refused',
+			code: 'ECONNREFUSED',
+		});
 	});
 });

@@ -41,65 +41,109 @@ const SCENARIOS: Scenario[] = [
 	{
 		name: 'HTTP 429 with Retry-After',
 		fault: { kind: 'status', status: 429, retryAfter: 7 },
-		parameters: Object.fromEntries(['contact', 'legacyMessage', 'liveChat', 'messaging'].map((resource) => [`${resource}SendOptions`, { maxWait: 0 }])),
+		parameters: Object.fromEntries(
+			['contact', 'legacyMessage', 'liveChat', 'messaging'].map((resource) => [
+				`${resource}SendOptions`,
+				{ maxWait: 0 },
+			]),
+		),
 	},
-	{ name: 'Request timeout', fault: { kind: 'latency', ms: TIMEOUT_MS * 3 }, parameters: { requestOptions: { timeout: TIMEOUT_MS } } },
+	{
+		name: 'Request timeout',
+		fault: { kind: 'latency', ms: TIMEOUT_MS * 3 },
+		parameters: { requestOptions: { timeout: TIMEOUT_MS } },
+	},
 	{ name: 'Connection refused', refused: true },
 	{ name: 'Connection dropped mid-response', fault: { kind: 'drop' } },
 	{ name: 'Malformed JSON body', fault: { kind: 'malformed' } },
 	{ name: 'Empty body', fault: { kind: 'empty' } },
-	{ name: 'err: true on HTTP 200', fault: { kind: 'errTrue', message: 'Instance is disconnected' } },
-	{ name: 'Envelope 401 on HTTP 200', fault: { kind: 'errTrue', statusCode: 401, message: 'Unauthorized' } },
+	{
+		name: 'err: true on HTTP 200',
+		fault: { kind: 'errTrue', message: 'Instance is disconnected' },
+	},
+	{
+		name: 'Envelope 401 on HTTP 200',
+		fault: { kind: 'errTrue', statusCode: 401, message: 'Unauthorized' },
+	},
 	{ name: 'Envelope 401 on HTTP 401', fault: { kind: 'status', status: 401 } },
-	{ name: 'Service echoes the token in its error', fault: { kind: 'errTrue', message: `Token ${token} is not valid for this instance` } },
+	{
+		name: 'Service echoes the token in its error',
+		fault: { kind: 'errTrue', message: `Token ${token} is not valid for this instance` },
+	},
 	// A GET's redirect keeps its query, token included, in the address it points to.
 	{ name: 'Redirect (308) to another host', fault: { kind: 'redirect', status: 308 } },
 	{ name: 'Rotated token', rotated: true },
 ];
 
 describe('the API token', () => {
-	it.each(SCENARIOS)('$name: never shows in items, errors or execution data, and travels only where documented', async (scenario) => {
-		if (scenario.rotated) suite.sandbox.rotateToken();
-		// Every operation at once, stopping on fail then continuing on fail: the fault hits them all.
-		if (scenario.fault) suite.sandbox.injectFault(scenario.fault);
-		const baseUrl = scenario.refused ? await closedPortUrl() : suite.sandbox.url;
-		const before = suite.sandbox.requests.length;
-		const runsByOperation = await Promise.all(
-			OPERATIONS.map(async (operation) => {
-				const runs: Array<{ operationId: string; run: RunResult }> = [];
-				// One after the other: a delete needs its record back for the second run.
-				for (const continueOnFail of [false, true]) {
-					operation.prepare?.(suite.sandbox);
-					const parameters = { ...operation.parameters, ...scenario.parameters };
-					runs.push({ operationId: operation.operationId, run: await runNode({ parameters, continueOnFail, credentials: { baseUrl, apiToken: token } }) });
-				}
-				return runs;
-			}),
-		);
-		const runs = runsByOperation.flat();
-		const requests: RecordedRequest[] = suite.sandbox.requests.slice(before);
+	it.each(SCENARIOS)(
+		'$name: never shows in items, errors or execution data, and travels only where documented',
+		async (scenario) => {
+			if (scenario.rotated) suite.sandbox.rotateToken();
+			// Every operation at once, stopping on fail then continuing on fail: the fault hits them all.
+			if (scenario.fault) suite.sandbox.injectFault(scenario.fault);
+			const baseUrl = scenario.refused ? await closedPortUrl() : suite.sandbox.url;
+			const before = suite.sandbox.requests.length;
+			const runsByOperation = await Promise.all(
+				OPERATIONS.map(async (operation) => {
+					const runs: Array<{ operationId: string; run: RunResult }> = [];
+					// One after the other: a delete needs its record back for the second run.
+					for (const continueOnFail of [false, true]) {
+						operation.prepare?.(suite.sandbox);
+						const parameters = { ...operation.parameters, ...scenario.parameters };
+						runs.push({
+							operationId: operation.operationId,
+							run: await runNode({
+								parameters,
+								continueOnFail,
+								credentials: { baseUrl, apiToken: token },
+							}),
+						});
+					}
+					return runs;
+				}),
+			);
+			const runs = runsByOperation.flat();
+			const requests: RecordedRequest[] = suite.sandbox.requests.slice(before);
 
-		if (scenario.name === 'success') {
-			expect(runs.filter(({ run }) => run.error || run.items.some((item) => item.json.error)).map(({ operationId }) => operationId)).toEqual([]);
-			expect(new Set(requests.map((request) => request.operationId)).size).toBe(OPERATIONS.length);
-		} else {
-			expect(runs.filter(({ run }) => !run.error && !run.items.some((item) => item.json.error)).map(({ operationId }) => operationId)).toEqual([]);
-		}
-		const leaks = runs.flatMap(({ operationId, run }) => tokenLeaks(run, token).map((place) => `${operationId}: ${place}`));
-		expect(leaks).toEqual([]);
-		const misplaced = requests.filter((request) => !tokenWhereDocumented(request, token));
-		expect(misplaced.map((request) => `${request.method} ${request.path} ${request.tokenLocation}`)).toEqual([]);
-		expect(requests.filter((request) => !request.valid).map((request) => request.errors)).toEqual([]);
-		expect(suite.sandbox.elsewhere.requests).toEqual([]);
+			if (scenario.name === 'success') {
+				expect(
+					runs
+						.filter(({ run }) => run.error || run.items.some((item) => item.json.error))
+						.map(({ operationId }) => operationId),
+				).toEqual([]);
+				expect(new Set(requests.map((request) => request.operationId)).size).toBe(
+					OPERATIONS.length,
+				);
+			} else {
+				expect(
+					runs
+						.filter(({ run }) => !run.error && !run.items.some((item) => item.json.error))
+						.map(({ operationId }) => operationId),
+				).toEqual([]);
+			}
+			const leaks = runs.flatMap(({ operationId, run }) =>
+				tokenLeaks(run, token).map((place) => `${operationId}: ${place}`),
+			);
+			expect(leaks).toEqual([]);
+			const misplaced = requests.filter((request) => !tokenWhereDocumented(request, token));
+			expect(
+				misplaced.map((request) => `${request.method} ${request.path} ${request.tokenLocation}`),
+			).toEqual([]);
+			expect(requests.filter((request) => !request.valid).map((request) => request.errors)).toEqual(
+				[],
+			);
+			expect(suite.sandbox.elsewhere.requests).toEqual([]);
 
-		rows.push({
-			scenario: scenario.name,
-			operations: new Set(runs.map(({ operationId }) => operationId)).size,
-			runs: runs.length,
-			requests: requests.length,
-			tokenOnlyWhereDocumented: requests.length - misplaced.length,
-			leaks: leaks.length,
-			inMemoryOnly: runs.reduce((sum, { run }) => sum + errorsHoldingToken(run, token), 0),
-		});
-	});
+			rows.push({
+				scenario: scenario.name,
+				operations: new Set(runs.map(({ operationId }) => operationId)).size,
+				runs: runs.length,
+				requests: requests.length,
+				tokenOnlyWhereDocumented: requests.length - misplaced.length,
+				leaks: leaks.length,
+				inMemoryOnly: runs.reduce((sum, { run }) => sum + errorsHoldingToken(run, token), 0),
+			});
+		},
+	);
 });

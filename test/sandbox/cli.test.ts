@@ -21,8 +21,14 @@ interface Run {
 
 /** The CLI with these flags and SANDBOX_* variables only (none from the environment of the tests). */
 function runCli(args: string[], env: Record<string, string> = {}): Run {
-	const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SANDBOX_')));
-	const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { cwd: ROOT, env: { ...inherited, ...env } });
+	const inherited = Object.fromEntries(
+		Object.entries(process.env).filter(([name]) => !name.startsWith('SANDBOX_')),
+	);
+	const child = spawn(
+		process.execPath,
+		['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args],
+		{ cwd: ROOT, env: { ...inherited, ...env } },
+	);
 	let text = '';
 	child.stdout!.on('data', (chunk) => (text += chunk));
 	child.stderr!.on('data', (chunk) => (text += chunk));
@@ -42,18 +48,30 @@ async function until(cli: Run, pattern: RegExp, ms = 20000): Promise<RegExpMatch
 	}
 }
 
-async function started(args: string[], env?: Record<string, string>): Promise<Run & { url: string }> {
+async function started(
+	args: string[],
+	env?: Record<string, string>,
+): Promise<Run & { url: string }> {
 	const cli = runCli(args, env);
 	const [, url] = await until(cli, /Sandbox listening on (\S+)/);
 	await until(cli, /Controls: /);
 	return { ...cli, url };
 }
 
-const sms = (url: string) => axios.post(`${url}/v1/sms`, { token: 'demotoken0000', type: 'text', body: 'x', to: '573001234567', instance: 'i' });
+const sms = (url: string) =>
+	axios.post(`${url}/v1/sms`, {
+		token: 'demotoken0000',
+		type: 'text',
+		body: 'x',
+		to: '573001234567',
+		instance: 'i',
+	});
 
 test('--cut-after-commit N (the flag winning over the environment) cuts the next N sends after carrying them out', async () => {
 	const cli = await started(['--cut-after-commit', '1'], { SANDBOX_CUT_AFTER_COMMIT: '5' });
-	expect(cli.output()).toContain('Cut after commit: the next 1 sends (smsSend, socialnetSend, legacyMessageSend, liveChatMessageSend)');
+	expect(cli.output()).toContain(
+		'Cut after commit: the next 1 sends (smsSend, socialnetSend, legacyMessageSend, liveChatMessageSend)',
+	);
 	expect((await axios.get(`${cli.url}/v1/client?token=demotoken0000`)).status).toBe(200);
 	await expect(sms(cli.url)).rejects.toMatchObject({ code: 'ECONNRESET' });
 	expect((await sms(cli.url)).status).toBe(200);
@@ -71,7 +89,9 @@ test('SANDBOX_OUTAGE_MS and SANDBOX_OUTAGE_AT: one outage, announced, at that ti
 test('an outage needs both its length and its time; bad numbers are refused', async () => {
 	const alone = runCli(['--outage-ms', '300']);
 	expect(await alone.exited).toBe(2);
-	expect(alone.output()).toContain('--outage-ms (how long) and --outage-at (ms after start) go together');
+	expect(alone.output()).toContain(
+		'--outage-ms (how long) and --outage-at (ms after start) go together',
+	);
 	const negative = runCli(['--outage-at', '10'], { SANDBOX_OUTAGE_MS: '-5' });
 	expect(await negative.exited).toBe(2);
 	expect(negative.output()).toContain('--outage-ms must be a non-negative integer, got -5');

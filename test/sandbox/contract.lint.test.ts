@@ -4,10 +4,33 @@ import { CONTRACT_PATH, OPERATION_IDS } from '../../sandbox/server';
 
 // The list the node and the sandbox are written against; spelled out so a rename shows up here.
 const EXPECTED = [
-	'agentGet', 'agentCreate', 'agentDelete', 'contactGetMany', 'contactAdd', 'liveChatSessionCreate', 'liveChatMessageSend',
-	'legacyMessageSend', 'legacyMessageGet', 'smsSend', 'socialnetSend', 'crmLeadInject', 'chatappNumberCheck', 'shortLinkCreate',
-	'shortLinkUpdate', 'productCreate', 'productGet', 'productUpdate', 'productDelete', 'campaignGetMany', 'campaignGet',
-	'campaignGetDetails', 'clientGet', 'researcherCreate', 'researcherGet', 'researcherAddFiles', 'researcherRun',
+	'agentGet',
+	'agentCreate',
+	'agentDelete',
+	'contactGetMany',
+	'contactAdd',
+	'liveChatSessionCreate',
+	'liveChatMessageSend',
+	'legacyMessageSend',
+	'legacyMessageGet',
+	'smsSend',
+	'socialnetSend',
+	'crmLeadInject',
+	'chatappNumberCheck',
+	'shortLinkCreate',
+	'shortLinkUpdate',
+	'productCreate',
+	'productGet',
+	'productUpdate',
+	'productDelete',
+	'campaignGetMany',
+	'campaignGet',
+	'campaignGetDetails',
+	'clientGet',
+	'researcherCreate',
+	'researcherGet',
+	'researcherAddFiles',
+	'researcherRun',
 ];
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -36,12 +59,20 @@ test('it has exactly the 27 operationIds, and the sandbox implements the same', 
 
 test('every request body is closed and accepts token; every path takes the query token variants', () => {
 	for (const { path, method, item, op } of operations()) {
-		const body = (op.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content['application/json'].schema as OpenAPIV3.SchemaObject | undefined;
+		const body = (op.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content[
+			'application/json'
+		].schema as OpenAPIV3.SchemaObject | undefined;
 		if (body) {
-			expect({ path, method, additionalProperties: body.additionalProperties }).toEqual({ path, method, additionalProperties: false });
+			expect({ path, method, additionalProperties: body.additionalProperties }).toEqual({
+				path,
+				method,
+				additionalProperties: false,
+			});
 			expect(body.properties).toHaveProperty('token');
 		}
-		const query = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => p as OpenAPIV3.ParameterObject).filter((p) => p.in === 'query');
+		const query = [...(item.parameters ?? []), ...(op.parameters ?? [])]
+			.map((p) => p as OpenAPIV3.ParameterObject)
+			.filter((p) => p.in === 'query');
 		expect(query.map((p) => p.name)).toEqual(expect.arrayContaining(['token', 'api-token']));
 	}
 	const schemes = doc.components?.securitySchemes as Record<string, OpenAPIV3.ApiKeySecurityScheme>;

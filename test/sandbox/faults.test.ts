@@ -14,7 +14,14 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const client = () => http.get(`/v1/client?token=${sb.token}`);
-const sms = () => http.post('/v1/sms', { token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' });
+const sms = () =>
+	http.post('/v1/sms', {
+		token: sb.token,
+		type: 'text',
+		body: 'x',
+		to: '573001234567',
+		instance: 'i',
+	});
 
 describe('fault kinds', () => {
 	test('latency delays the answer, then the request proceeds', async () => {
@@ -32,7 +39,10 @@ describe('fault kinds', () => {
 		const res = await sms();
 		expect(res.status).toBe(429);
 		expect(res.headers['retry-after']).toBe('2');
-		expect(JSON.parse(res.data)).toEqual({ statusCode: 429, body: { err: true, message: 'Too Many Requests' } });
+		expect(JSON.parse(res.data)).toEqual({
+			statusCode: 429,
+			body: { err: true, message: 'Too Many Requests' },
+		});
 		expect(sb.state.sentMessages.size).toBe(0);
 		expect((await sms()).status).toBe(200);
 	});
@@ -50,20 +60,36 @@ describe('fault kinds', () => {
 		sb.injectFault({ kind: 'errTrue', statusCode: 503, message: 'Instance offline', times: 1 });
 		const first = await client();
 		const second = await client();
-		expect([first.status, JSON.parse(first.data)]).toEqual([200, { statusCode: 400, body: { err: true, message: 'Simulated service error' } }]);
-		expect([second.status, JSON.parse(second.data)]).toEqual([200, { statusCode: 503, body: { err: true, message: 'Instance offline' } }]);
+		expect([first.status, JSON.parse(first.data)]).toEqual([
+			200,
+			{ statusCode: 400, body: { err: true, message: 'Simulated service error' } },
+		]);
+		expect([second.status, JSON.parse(second.data)]).toEqual([
+			200,
+			{ statusCode: 503, body: { err: true, message: 'Instance offline' } },
+		]);
 	});
 
 	test('redirect points to the same path and query on the other loopback host, which records what a client that follows it sends', async () => {
 		sb.injectFault({ kind: 'redirect', status: 307, times: 2 });
-		const held = await http.post('/v1/sms', { token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' }, { maxRedirects: 0 });
+		const held = await http.post(
+			'/v1/sms',
+			{ token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' },
+			{ maxRedirects: 0 },
+		);
 		expect(held.status).toBe(307);
 		expect(held.headers.location).toBe(`${sb.elsewhere.url}/v1/sms`);
 		expect(sb.elsewhere.requests).toEqual([]);
 		// A client that follows a 307 sends the body, token included, to the other host.
 		const followed = await sms();
 		expect(followed.status).toBe(200);
-		expect(sb.elsewhere.requests).toEqual([expect.objectContaining({ method: 'POST', url: '/v1/sms', body: expect.stringContaining(sb.token) })]);
+		expect(sb.elsewhere.requests).toEqual([
+			expect.objectContaining({
+				method: 'POST',
+				url: '/v1/sms',
+				body: expect.stringContaining(sb.token),
+			}),
+		]);
 		expect(sb.state.sentMessages.size).toBe(0);
 		sb.reset();
 		expect(sb.elsewhere.requests).toEqual([]);
@@ -95,26 +121,48 @@ describe('cutAfterCommit', () => {
 	test('the service carries the send out and records it, then the connection is cut before any byte of the answer', async () => {
 		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
 		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET', message: 'socket hang up' });
-		expect([...sb.state.sentMessages.values()]).toEqual([expect.objectContaining({ channel: 'sms', to: '573001234567', body: 'x' })]);
-		expect(sb.requests[0]).toMatchObject({ operationId: 'smsSend', fault: 'cutAfterCommit', status: 200 });
+		expect([...sb.state.sentMessages.values()]).toEqual([
+			expect.objectContaining({ channel: 'sms', to: '573001234567', body: 'x' }),
+		]);
+		expect(sb.requests[0]).toMatchObject({
+			operationId: 'smsSend',
+			fault: 'cutAfterCommit',
+			status: 200,
+		});
 		expect((await sms()).status).toBe(200);
 		expect(sb.state.sentMessages.size).toBe(2);
 	});
 
 	test('whatever the service answers is cut, an error too: the status it chose is recorded', async () => {
 		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
-		await expect(http.post('/v1/sms', { token: 'wrong', type: 'text', body: 'x', to: '573001234567', instance: 'i' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+		await expect(
+			http.post('/v1/sms', {
+				token: 'wrong',
+				type: 'text',
+				body: 'x',
+				to: '573001234567',
+				instance: 'i',
+			}),
+		).rejects.toMatchObject({ code: 'ECONNRESET' });
 		expect(sb.requests[0]).toMatchObject({ fault: 'cutAfterCommit', status: 401 });
 		expect(sb.state.sentMessages.size).toBe(0);
 	});
 
 	test('not one byte of the answer reaches the socket', async () => {
 		sb.injectFault({ kind: 'cutAfterCommit', times: 1 });
-		const body = JSON.stringify({ token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' });
+		const body = JSON.stringify({
+			token: sb.token,
+			type: 'text',
+			body: 'x',
+			to: '573001234567',
+			instance: 'i',
+		});
 		const received = await new Promise<string>((resolve, reject) => {
 			let bytes = '';
 			const socket = net.connect(sb.port, '127.0.0.1', () => {
-				socket.write(`POST /v1/sms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+				socket.write(
+					`POST /v1/sms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+				);
 			});
 			socket.on('data', (chunk) => (bytes += chunk));
 			socket.on('close', () => resolve(bytes));
@@ -125,13 +173,30 @@ describe('cutAfterCommit', () => {
 	});
 
 	test('injected over HTTP, for a list of operations', async () => {
-		const added = await axios.post(`${sb.url}/__sandbox/faults`, { kind: 'cutAfterCommit', match: { operationId: ['smsSend', 'socialnetSend'] }, times: 2 });
+		const added = await axios.post(`${sb.url}/__sandbox/faults`, {
+			kind: 'cutAfterCommit',
+			match: { operationId: ['smsSend', 'socialnetSend'] },
+			times: 2,
+		});
 		expect(added.data).toEqual({ faults: 1 });
 		expect((await client()).status).toBe(200);
 		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET' });
-		await expect(http.post('/v1/socialnet/send-chat', { token: sb.token, type: 'text', body: 'y', to: '573001234567', instance: 'i' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+		await expect(
+			http.post('/v1/socialnet/send-chat', {
+				token: sb.token,
+				type: 'text',
+				body: 'y',
+				to: '573001234567',
+				instance: 'i',
+			}),
+		).rejects.toMatchObject({ code: 'ECONNRESET' });
 		expect((await sms()).status).toBe(200);
-		expect(sb.requests.map((r) => r.fault)).toEqual([null, 'cutAfterCommit', 'cutAfterCommit', null]);
+		expect(sb.requests.map((r) => r.fault)).toEqual([
+			null,
+			'cutAfterCommit',
+			'cutAfterCommit',
+			null,
+		]);
 		expect(sb.state.sentMessages.size).toBe(3);
 	});
 
@@ -142,7 +207,10 @@ describe('cutAfterCommit', () => {
 		// The cut request freed its room: this one meets the empty bucket, not the concurrency limit.
 		expect((await sms()).status).toBe(429);
 		expect(sb.state.sentMessages.size).toBe(1);
-		expect(sb.requests.map((r) => [r.fault, r.status])).toEqual([['cutAfterCommit', 200], ['rateLimited', 429]]);
+		expect(sb.requests.map((r) => [r.fault, r.status])).toEqual([
+			['cutAfterCommit', 200],
+			['rateLimited', 429],
+		]);
 		sb.setRateLimit(null);
 		await expect(sms()).rejects.toMatchObject({ code: 'ECONNRESET' });
 		expect((await sms()).status).toBe(200);
@@ -163,7 +231,9 @@ describe('fault matching', () => {
 		sb.injectFault({ kind: 'status', status: 500, match: { operationId: 'smsSend' } });
 		sb.injectFault({ kind: 'status', status: 503, match: { path: '/v1/campaigns' } });
 		expect((await client()).status).toBe(200);
-		expect([(await sms()).status, (await sms()).status, (await sms()).status]).toEqual([500, 500, 500]);
+		expect([(await sms()).status, (await sms()).status, (await sms()).status]).toEqual([
+			500, 500, 500,
+		]);
 		expect((await http.get(`/v1/campaigns?token=${sb.token}`)).status).toBe(503);
 		expect((await http.get(`/v1/campaigns/campaign-01?token=${sb.token}`)).status).toBe(200);
 		sb.clearFaults();
@@ -172,8 +242,18 @@ describe('fault matching', () => {
 
 	test('a faulted request is still recorded and checked against the contract', async () => {
 		sb.injectFault({ kind: 'empty' });
-		await http.post('/v1/sms', { token: sb.token, type: 'text', to: '573001234567', instance: 'i' });
-		expect(sb.requests[0]).toMatchObject({ operationId: 'smsSend', valid: false, errors: ['body.body is required'], fault: 'empty' });
+		await http.post('/v1/sms', {
+			token: sb.token,
+			type: 'text',
+			to: '573001234567',
+			instance: 'i',
+		});
+		expect(sb.requests[0]).toMatchObject({
+			operationId: 'smsSend',
+			valid: false,
+			errors: ['body.body is required'],
+			fault: 'empty',
+		});
 	});
 });
 
@@ -190,21 +270,36 @@ describe('control routes under /__sandbox/', () => {
 		expect((await control.delete(`${sb.url}/__sandbox/faults`)).data).toEqual({ faults: 0 });
 		expect((await sms()).status).toBe(200);
 		expect(sb.requests.map((r) => r.fault)).toEqual(['status', null]);
-		expect((await control.post(`${sb.url}/__sandbox/faults`, { kind: 'explode' })).status).toBe(400);
+		expect((await control.post(`${sb.url}/__sandbox/faults`, { kind: 'explode' })).status).toBe(
+			400,
+		);
 	});
 
 	test('requests reports counts per operationId, token places and violations', async () => {
 		await client();
 		await sms();
 		await sms();
-		await http.post('/v1/sms', { token: sb.token, type: 'text', body: 'x', to: '+57', instance: 'i' });
+		await http.post('/v1/sms', {
+			token: sb.token,
+			type: 'text',
+			body: 'x',
+			to: '+57',
+			instance: 'i',
+		});
 		const { data } = await control.get(`${sb.url}/__sandbox/requests`);
 		expect(data).toMatchObject({
 			total: 4,
 			byOperation: { clientGet: 1, smsSend: 3 },
 			violations: 1,
 			tokenLocations: { body: 3, 'query:token': 1, 'query:api-token': 0, none: 0 },
-			lastViolations: [{ method: 'POST', path: '/v1/sms', operationId: 'smsSend', errors: ['body.to must match pattern "^[0-9]{6,15}$"'] }],
+			lastViolations: [
+				{
+					method: 'POST',
+					path: '/v1/sms',
+					operationId: 'smsSend',
+					errors: ['body.to must match pattern "^[0-9]{6,15}$"'],
+				},
+			],
 		});
 	});
 

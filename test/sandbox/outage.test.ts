@@ -10,13 +10,24 @@ let client: AxiosInstance;
 beforeAll(async () => {
 	sb = await startSandbox({ seed: 1 });
 	// A new connection per request: a kept-alive one would outlive the listening socket.
-	client = axios.create({ baseURL: sb.url, validateStatus: () => true, httpAgent: new http.Agent({ keepAlive: false }) });
+	client = axios.create({
+		baseURL: sb.url,
+		validateStatus: () => true,
+		httpAgent: new http.Agent({ keepAlive: false }),
+	});
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const sms = () => client.post('/v1/sms', { token: sb.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' });
+const sms = () =>
+	client.post('/v1/sms', {
+		token: sb.token,
+		type: 'text',
+		body: 'x',
+		to: '573001234567',
+		instance: 'i',
+	});
 
 /** 'connected' or the error code of a bare TCP connection to the port. */
 function connect(port: number): Promise<string> {
@@ -84,7 +95,9 @@ describe('sandbox.outage(ms)', () => {
 	});
 
 	test('an invalid length is refused and starts nothing', async () => {
-		await expect(sb.outage(-1)).rejects.toThrow('ms must be an integer from 0 to 2147483647, got -1');
+		await expect(sb.outage(-1)).rejects.toThrow(
+			'ms must be an integer from 0 to 2147483647, got -1',
+		);
 		await expect(sb.outage(1.5)).rejects.toThrow('got 1.5');
 		await expect(sb.outage(NaN)).rejects.toThrow('got NaN');
 		expect([sb.listening, sb.stats().outages]).toEqual([true, 0]);
@@ -118,7 +131,11 @@ describe('control route /__sandbox/outage', () => {
 	});
 
 	test('a bad body is answered 400 with what is wrong, and no outage begins', async () => {
-		const post = (body: string) => client.post('/__sandbox/outage', body, { headers: { 'content-type': 'application/json' }, transformRequest: (d) => d });
+		const post = (body: string) =>
+			client.post('/__sandbox/outage', body, {
+				headers: { 'content-type': 'application/json' },
+				transformRequest: (d) => d,
+			});
 		const cases: Array<[string, string]> = [
 			['{ms: 5', 'body must be JSON'],
 			['[5]', 'body must be {"ms": number}'],
@@ -129,7 +146,11 @@ describe('control route /__sandbox/outage', () => {
 		];
 		for (const [body, error] of cases) {
 			const res = await post(body);
-			expect([body, res.status, res.data.error]).toEqual([body, 400, expect.stringContaining(error)]);
+			expect([body, res.status, res.data.error]).toEqual([
+				body,
+				400,
+				expect.stringContaining(error),
+			]);
 		}
 		await sleep(50);
 		expect([sb.listening, sb.stats().outages]).toEqual([true, 0]);

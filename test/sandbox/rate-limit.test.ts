@@ -13,9 +13,17 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const sms = (to = sb) => http.post(`${to.url}/v1/sms`, { token: to.token, type: 'text', body: 'x', to: '573001234567', instance: 'i' });
+const sms = (to = sb) =>
+	http.post(`${to.url}/v1/sms`, {
+		token: to.token,
+		type: 'text',
+		body: 'x',
+		to: '573001234567',
+		instance: 'i',
+	});
 const together = (n: number) => Promise.all(Array.from({ length: n }, () => sms()));
-const withStatus = (responses: AxiosResponse[], status: number) => responses.filter((r) => r.status === status);
+const withStatus = (responses: AxiosResponse[], status: number) =>
+	responses.filter((r) => r.status === status);
 
 const TOO_MANY = { statusCode: 429, body: { err: true, message: 'Too Many Requests' } };
 const UNAVAILABLE = { statusCode: 503, body: { err: true, message: 'Service Unavailable' } };
@@ -39,7 +47,9 @@ describe('token bucket', () => {
 		expect(sb.state.sentMessages.size).toBe(20);
 		const recorded = sb.requests.filter((r) => r.fault === 'rateLimited');
 		expect(recorded).toHaveLength(30);
-		expect(recorded.every((r) => r.status === 429 && r.operationId === 'smsSend' && r.valid)).toBe(true);
+		expect(recorded.every((r) => r.status === 429 && r.operationId === 'smsSend' && r.valid)).toBe(
+			true,
+		);
 		expect(sb.stats()).toMatchObject({ total: 50, rateLimited: 30, overloaded: 0 });
 	});
 
@@ -56,15 +66,26 @@ describe('token bucket', () => {
 		sb.setRateLimit({ perSecond: 1, burst: 1 });
 		expect((await sms()).status).toBe(200);
 		sb.injectFault({ kind: 'status', status: 500, times: 1 });
-		const invalid = await http.post('/v1/sms', { token: sb.token, type: 'text', to: '573001234567', instance: 'i' });
+		const invalid = await http.post('/v1/sms', {
+			token: sb.token,
+			type: 'text',
+			to: '573001234567',
+			instance: 'i',
+		});
 		expect([invalid.status, invalid.data]).toEqual([429, TOO_MANY]);
-		expect(sb.requests[1]).toMatchObject({ operationId: 'smsSend', valid: false, errors: ['body.body is required'], fault: 'rateLimited', status: 429 });
+		expect(sb.requests[1]).toMatchObject({
+			operationId: 'smsSend',
+			valid: false,
+			errors: ['body.body is required'],
+			fault: 'rateLimited',
+			status: 429,
+		});
 		sb.setRateLimit(null);
 		expect((await sms()).status).toBe(500);
 		expect((await sms()).status).toBe(200);
 	});
 
-	test('setRateLimit(null) lets everything through; reset() restores the option\'s limit with a full bucket', async () => {
+	test("setRateLimit(null) lets everything through; reset() restores the option's limit with a full bucket", async () => {
 		const limited = await startSandbox({ rateLimit: { perSecond: 1, burst: 1 } });
 		try {
 			expect([(await sms(limited)).status, (await sms(limited)).status]).toEqual([200, 429]);
@@ -82,8 +103,12 @@ describe('token bucket', () => {
 	});
 
 	test('an invalid limit is refused by setRateLimit and by startSandbox', async () => {
-		expect(() => sb.setRateLimit({ perSecond: 0, burst: 1 })).toThrow('perSecond must be a number above 0');
-		await expect(startSandbox({ rateLimit: { perSecond: 1, burst: 0 } })).rejects.toThrow('burst must be an integer of 1 or more');
+		expect(() => sb.setRateLimit({ perSecond: 0, burst: 1 })).toThrow(
+			'perSecond must be a number above 0',
+		);
+		await expect(startSandbox({ rateLimit: { perSecond: 1, burst: 0 } })).rejects.toThrow(
+			'burst must be an integer of 1 or more',
+		);
 		expect(sb.rateLimit).toBeNull();
 	});
 });
@@ -94,7 +119,11 @@ describe('maxConcurrent', () => {
 		sb.injectFault({ kind: 'latency', ms: 300 });
 		const responses = await together(5);
 		expect(withStatus(responses, 200)).toHaveLength(2);
-		expect(refusals(responses, UNAVAILABLE).map((res) => res.headers['retry-after'])).toEqual(['1', '1', '1']);
+		expect(refusals(responses, UNAVAILABLE).map((res) => res.headers['retry-after'])).toEqual([
+			'1',
+			'1',
+			'1',
+		]);
 		expect(sb.state.sentMessages.size).toBe(2);
 		expect(sb.requests.filter((r) => r.fault === 'overloaded' && r.status === 503)).toHaveLength(3);
 		expect(sb.stats()).toMatchObject({ total: 5, rateLimited: 0, overloaded: 3 });
@@ -107,7 +136,11 @@ describe('control route /__sandbox/rate-limit', () => {
 	const control = axios.create({ validateStatus: () => true });
 	const route = () => `${sb.url}/__sandbox/rate-limit`;
 	// Sent as written: axios would quote a string that is not JSON.
-	const putRaw = (body: string) => control.put(route(), body, { headers: { 'content-type': 'application/json' }, transformRequest: (d) => d });
+	const putRaw = (body: string) =>
+		control.put(route(), body, {
+			headers: { 'content-type': 'application/json' },
+			transformRequest: (d) => d,
+		});
 
 	test('sets, reads and clears the limit; control routes themselves are never limited', async () => {
 		expect((await control.get(route())).data).toBeNull();
@@ -116,7 +149,10 @@ describe('control route /__sandbox/rate-limit', () => {
 		expect((await control.get(route())).data).toEqual({ perSecond: 1, burst: 1, maxConcurrent: 4 });
 		expect(sb.rateLimit).toEqual({ perSecond: 1, burst: 1, maxConcurrent: 4 });
 		expect([(await sms()).status, (await sms()).status]).toEqual([200, 429]);
-		expect((await control.get(`${sb.url}/__sandbox/requests`)).data).toMatchObject({ total: 2, rateLimited: 1 });
+		expect((await control.get(`${sb.url}/__sandbox/requests`)).data).toMatchObject({
+			total: 2,
+			rateLimited: 1,
+		});
 		const cleared = await putRaw('null');
 		expect([cleared.status, cleared.data]).toEqual([200, null]);
 		expect((await sms()).status).toBe(200);
@@ -124,8 +160,16 @@ describe('control route /__sandbox/rate-limit', () => {
 
 	test('a bad body is answered 400 with what is wrong, and the limit stays as it was', async () => {
 		const notJson = await putRaw('{perSecond: 1');
-		expect([notJson.status, notJson.data.error]).toEqual([400, expect.stringContaining('body must be JSON')]);
-		const wrong = await control.put(route(), { perSecond: 0, burst: 1.5, maxConcurrent: 0, rps: 3 });
+		expect([notJson.status, notJson.data.error]).toEqual([
+			400,
+			expect.stringContaining('body must be JSON'),
+		]);
+		const wrong = await control.put(route(), {
+			perSecond: 0,
+			burst: 1.5,
+			maxConcurrent: 0,
+			rps: 3,
+		});
 		expect(wrong.status).toBe(400);
 		expect(wrong.data.error.split('; ')).toEqual([
 			'rps is not a rate-limit field',

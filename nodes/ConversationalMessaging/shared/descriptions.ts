@@ -17,8 +17,14 @@ import { readableRequests } from './network';
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './validation';
 
 /** Shows a field only for these operations of a resource. */
-export function showFor(resource: string, operations: string[], extra: IDataObject = {}): IDisplayOptions {
-	return { show: { resource: [resource], operation: operations, ...extra } as IDisplayOptions['show'] };
+export function showFor(
+	resource: string,
+	operations: string[],
+	extra: IDataObject = {},
+): IDisplayOptions {
+	return {
+		show: { resource: [resource], operation: operations, ...extra } as IDisplayOptions['show'],
+	};
 }
 
 interface OperationSpec {
@@ -34,7 +40,10 @@ interface OperationSpec {
 	/** How the answer becomes items; the envelope's body by default. */
 	postReceive?: PostReceiveAction[];
 	/** Fetches the pages of a list operation itself (it then sees every request). */
-	pagination?: (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
+	pagination?: (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	) => Promise<INodeExecutionData[]>;
 }
 
 /**
@@ -64,7 +73,11 @@ export function operation(spec: OperationSpec): INodePropertyOptions {
 }
 
 /** The Operation selector of a resource, options sorted by name. */
-export function operationSelector(resource: string, options: INodePropertyOptions[], defaultValue: string): INodeProperties {
+export function operationSelector(
+	resource: string,
+	options: INodePropertyOptions[],
+	defaultValue: string,
+): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',
@@ -89,7 +102,13 @@ type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 function typeChecks(property: INodeProperties, sendTo: string): PreSendAction[] {
 	if (property.type === 'string') return [freeText(sendTo, property.displayName)];
 	if (property.type === 'options') {
-		return [oneOf(sendTo, property.displayName, (property.options as INodePropertyOptions[]).map((option) => option.value))];
+		return [
+			oneOf(
+				sendTo,
+				property.displayName,
+				(property.options as INodePropertyOptions[]).map((option) => option.value),
+			),
+		];
 	}
 	return [];
 }
@@ -102,7 +121,10 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 	const property: INodeProperties = { type: 'string', default: '', ...spec };
 	if (sendTo) {
 		if (!checks.length) checks = typeChecks(property, sendTo);
-		checks = [spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo), ...checks];
+		checks = [
+			spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo),
+			...checks,
+		];
 		const [location, ...path] = sendTo.split('.');
 		property.routing = {
 			send: {
@@ -121,13 +143,21 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
  * here before the request. Its placeholder and description say where the identifier comes from.
  */
 export function idField(
-	spec: Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions' | 'placeholder' | 'hint'> & { sendTo?: string },
+	spec: Pick<
+		FieldSpec,
+		'displayName' | 'name' | 'description' | 'displayOptions' | 'placeholder' | 'hint'
+	> & { sendTo?: string },
 ): INodeProperties {
-	if (spec.sendTo) return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
-	return { ...field({ ...spec, required: true }), routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } } };
+	if (spec.sendTo)
+		return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
+	return {
+		...field({ ...spec, required: true }),
+		routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } },
+	};
 }
 
-interface IdLocatorSpec extends Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions' | 'hint'> {
+interface IdLocatorSpec
+	extends Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions' | 'hint'> {
 	/** The `methods.listSearch` method that lists the records, searchable by the typed text. */
 	searchListMethod: string;
 	/** Shown in the From List input, e.g. "Select a campaign...". */
@@ -192,14 +222,21 @@ export function collection(
 }
 
 /** The "Additional Fields" of an operation, under a name of its own (see the description's unique-names test). */
-export const additionalFields = (name: string, displayOptions: IDisplayOptions, options: INodeProperties[]) =>
-	collection(name, 'Additional Fields', displayOptions, options, 'Add Field');
+export const additionalFields = (
+	name: string,
+	displayOptions: IDisplayOptions,
+	options: INodeProperties[],
+) => collection(name, 'Additional Fields', displayOptions, options, 'Add Field');
 
 /**
  * Return All and Limit, for operations that list records. Without pagination on the service
  * side, the limit cuts the list in the node (`limitInNode`).
  */
-export function returnAllAndLimit(displayOptions: IDisplayOptions, noun: string, limitInNode = false): INodeProperties[] {
+export function returnAllAndLimit(
+	displayOptions: IDisplayOptions,
+	noun: string,
+	limitInNode = false,
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',

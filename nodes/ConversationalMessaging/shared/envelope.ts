@@ -29,7 +29,10 @@ export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailu
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-export function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string | undefined {
+export function headerValue(
+	headers: IN8nHttpFullResponse['headers'],
+	name: string,
+): string | undefined {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
 	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
 }
@@ -39,7 +42,8 @@ export function hintFor(status: number, retryAfter?: string): string {
 	if (status === 401 || status === 403) {
 		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
 	}
-	if (status === 404) return 'Nothing exists with that identifier. Check the ID; the record may have been deleted.';
+	if (status === 404)
+		return 'Nothing exists with that identifier. Check the ID; the record may have been deleted.';
 	if (status === 429) {
 		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
 		return `${wait}Too many requests. Send operations wait and send again by themselves, within their Send Options; for others, run again after the wait, or space the requests with Settings > Request Options > Batching.`;
@@ -47,12 +51,16 @@ export function hintFor(status: number, retryAfter?: string): string {
 	if (status >= 500) {
 		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted.';
 	}
-	if (status >= 400) return 'The service rejected the request. Check the field named in the message.';
+	if (status >= 400)
+		return 'The service rejected the request. Check the field named in the message.';
 	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
 }
 
 function describeText(text: string): string {
-	const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	const plain = text
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
 }
 
@@ -105,7 +113,8 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 		return {
 			failure: {
 				message: `The service answered HTTP ${httpStatus} without its {statusCode, body} envelope`,
-				description: 'Check that the Base URL of the credential points at the Conversational Messaging API.',
+				description:
+					'Check that the Base URL of the credential points at the Conversational Messaging API.',
 				httpCode: String(httpStatus),
 			},
 		};
@@ -113,8 +122,10 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const body = raw.body;
 	const envelopeStatus = typeof raw.statusCode === 'number' ? raw.statusCode : httpStatus;
 	if (httpStatus >= 400 || envelopeStatus !== 200 || body.err === true) {
-		const status = envelopeStatus !== 200 ? envelopeStatus : httpStatus >= 400 ? httpStatus : envelopeStatus;
-		const serviceMessage = typeof body.message === 'string' && body.message ? body.message : 'no message';
+		const status =
+			envelopeStatus !== 200 ? envelopeStatus : httpStatus >= 400 ? httpStatus : envelopeStatus;
+		const serviceMessage =
+			typeof body.message === 'string' && body.message ? body.message : 'no message';
 		return {
 			failure: {
 				message: `The service answered ${status}: ${serviceMessage}`,
@@ -151,7 +162,9 @@ export async function throwFailure(
  * Where a failure is reported: an item's request (IExecuteSingleFunctions) or a request of the
  * editor, such as a list search (ILoadOptionsFunctions), which has no item.
  */
-export type FailureContext = Pick<IExecuteSingleFunctions, 'getNode' | 'getCredentials'> & { getItemIndex?: () => number };
+export type FailureContext = Pick<IExecuteSingleFunctions, 'getNode' | 'getCredentials'> & {
+	getItemIndex?: () => number;
+};
 
 /** The error of a failure, with the token taken out of its words. */
 export async function failureError(
@@ -159,15 +172,20 @@ export async function failureError(
 	failure: ServiceFailure,
 	credentials?: ICredentialDataDecryptedObject,
 ): Promise<NodeApiError> {
-	const { apiToken } = credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME));
+	const { apiToken } =
+		credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME));
 	const token = String(apiToken ?? '');
 	const message = redact(failure.message, token);
-	const error = new NodeApiError(this.getNode(), { message, httpCode: failure.httpCode } as JsonObject, {
-		message,
-		description: redact(failure.description, token),
-		httpCode: failure.httpCode,
-		itemIndex: this.getItemIndex?.(),
-	});
+	const error = new NodeApiError(
+		this.getNode(),
+		{ message, httpCode: failure.httpCode } as JsonObject,
+		{
+			message,
+			description: redact(failure.description, token),
+			httpCode: failure.httpCode,
+			itemIndex: this.getItemIndex?.(),
+		},
+	);
 	// NodeApiError swaps the message of a known error code (ECONNRESET, ...) for a generic one.
 	error.message = message;
 	return error;
@@ -204,7 +222,8 @@ export async function unwrapEnvelope(
 export function listRecords(payload: IDataObject): IDataObject[] {
 	for (const key of LIST_KEYS) {
 		const value = payload[key];
-		if (Array.isArray(value)) return value.map((record) => (isObject(record) ? record : { value: record }));
+		if (Array.isArray(value))
+			return value.map((record) => (isObject(record) ? record : { value: record }));
 	}
 	return [payload];
 }

@@ -1,4 +1,10 @@
-import type { IBinaryData, IExecuteFunctions, IExecuteSingleFunctions, INodeExecutionData, NodeConnectionType } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	NodeConnectionType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -12,7 +18,11 @@ export function itemView(fns: IExecuteFunctions, itemIndex: number): IExecuteSin
 	/** The context's binary helpers read input 0 only; this node has no other. */
 	const onInputZero = (propertyName: string | IBinaryData, inputIndex: number) => {
 		if (inputIndex !== 0 && typeof propertyName === 'string') {
-			throw new NodeOperationError(node(), `This node has one input: there is no input ${inputIndex} to read binary data from`, { itemIndex });
+			throw new NodeOperationError(
+				node(),
+				`This node has one input: there is no input ${inputIndex} to read binary data from`,
+				{ itemIndex },
+			);
 		}
 	};
 	const helpers = Object.create(fns.helpers, {
@@ -32,16 +42,28 @@ export function itemView(fns: IExecuteFunctions, itemIndex: number): IExecuteSin
 	return Object.create(fns, {
 		getItemIndex: { value: () => itemIndex },
 		getInputData: {
-			value: (inputIndex = 0, connectionType: NodeConnectionType = NodeConnectionTypes.Main): INodeExecutionData => {
+			value: (
+				inputIndex = 0,
+				connectionType: NodeConnectionType = NodeConnectionTypes.Main,
+			): INodeExecutionData => {
 				// As ExecuteSingleContext: an input type the node was not given reads as an empty item.
-				if (!Object.prototype.hasOwnProperty.call(fns.getExecuteData().data, connectionType)) return { json: {} };
+				if (!Object.prototype.hasOwnProperty.call(fns.getExecuteData().data, connectionType))
+					return { json: {} };
 				const item = fns.getInputData(inputIndex, connectionType)[itemIndex];
-				if (item === undefined) throw new NodeOperationError(node(), 'Value of input with given index was not set', { itemIndex });
+				if (item === undefined)
+					throw new NodeOperationError(node(), 'Value of input with given index was not set', {
+						itemIndex,
+					});
 				return item;
 			},
 		},
-		getNodeParameter: { value: (name: string, fallback?: unknown, options?: object) => fns.getNodeParameter(name, itemIndex, fallback, options) },
-		evaluateExpression: { value: (expression: string, index = itemIndex) => fns.evaluateExpression(expression, index) },
+		getNodeParameter: {
+			value: (name: string, fallback?: unknown, options?: object) =>
+				fns.getNodeParameter(name, itemIndex, fallback, options),
+		},
+		evaluateExpression: {
+			value: (expression: string, index = itemIndex) => fns.evaluateExpression(expression, index),
+		},
 		getWorkflowDataProxy: { value: () => fns.getWorkflowDataProxy(itemIndex) },
 		// n8n's request helpers read the credential through `this`: the item's (expressions in it).
 		getCredentials: { value: async (type: string) => await fns.getCredentials(type, itemIndex) },

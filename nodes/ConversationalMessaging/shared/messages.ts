@@ -4,7 +4,11 @@ import { field, showFor } from './descriptions';
 import { phone, url } from './validation';
 
 /** The sending instance (channel line), which every send operation names. */
-export function instanceField(resource: string, operations: string[], name: string): INodeProperties {
+export function instanceField(
+	resource: string,
+	operations: string[],
+	name: string,
+): INodeProperties {
 	return field({
 		displayName: 'Instance',
 		name,
@@ -33,7 +37,12 @@ export interface BodyVariant {
  * The `body` of a message means text for some types and a file URL for others; one field per
  * meaning, shown for its types, so the form always says what to enter.
  */
-export function messageBodyFields(resource: string, operation: string, typeParameter: string, variants: BodyVariant[]): INodeProperties[] {
+export function messageBodyFields(
+	resource: string,
+	operation: string,
+	typeParameter: string,
+	variants: BodyVariant[],
+): INodeProperties[] {
 	return variants.map((variant) =>
 		field({
 			displayName: variant.displayName,
@@ -72,7 +81,13 @@ export function phoneField(spec: {
 }
 
 /** The text of a message; without `sendTo`, a custom operation reads it. */
-export function messageTextField(spec: { resource: string; operation: string; name: string; sendTo?: string; description?: string }): INodeProperties {
+export function messageTextField(spec: {
+	resource: string;
+	operation: string;
+	name: string;
+	sendTo?: string;
+	description?: string;
+}): INodeProperties {
 	const { resource, operation, name, sendTo, description = 'Text of the message' } = spec;
 	return field({
 		displayName: 'Message',

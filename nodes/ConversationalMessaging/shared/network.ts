@@ -1,4 +1,9 @@
-import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
 import type { ServiceFailure } from './envelope';
@@ -9,10 +14,29 @@ const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
 
 /** Network failures after which the service may have carried the request out. */
-const UNSURE_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'];
+const UNSURE_CODES = [
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ECONNRESET',
+	'EPIPE',
+	'ERR_STREAM_PREMATURE_CLOSE',
+	'ECONNABORTED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'EHOSTDOWN',
+];
 
 /** Failures of a connection being made: the request was not written. */
-const CONNECT_CODES = ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'ETIMEDOUT', 'ECONNRESET'];
+const CONNECT_CODES = [
+	'ECONNREFUSED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'EHOSTDOWN',
+	'ETIMEDOUT',
+	'ECONNRESET',
+];
 
 /** Failures after which the connection had been made: the service was there. */
 const CUT_CODES = ['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
@@ -38,12 +62,24 @@ function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | 
 	const code = (...wanted: string[]) => codes.find((found) => wanted.includes(found));
 	const lookup = code('ENOTFOUND', 'EAI_AGAIN');
 	if (lookup) return { reason: 'its host name could not be resolved', code: lookup };
-	const connecting = syscalls.includes('connect') || messages.some((message) => /^connect E[A-Z]+/.test(message));
+	const connecting =
+		syscalls.includes('connect') || messages.some((message) => /^connect E[A-Z]+/.test(message));
 	const refused = code('ECONNREFUSED');
 	if (refused) return { reason: 'the connection was refused', code: refused };
 	const connect = connecting ? code(...CONNECT_CODES) : undefined;
-	if (connect) return { reason: connect === 'ETIMEDOUT' || connect === 'ECONNRESET' ? 'the connection could not be made' : 'there was no route to it', code: connect };
-	if (messages.some((message) => /before secure TLS connection was established/i.test(message))) return { reason: 'the secure (TLS) connection could not be set up', code: code(...CUT_CODES) ?? 'ECONNRESET' };
+	if (connect)
+		return {
+			reason:
+				connect === 'ETIMEDOUT' || connect === 'ECONNRESET'
+					? 'the connection could not be made'
+					: 'there was no route to it',
+			code: connect,
+		};
+	if (messages.some((message) => /before secure TLS connection was established/i.test(message)))
+		return {
+			reason: 'the secure (TLS) connection could not be set up',
+			code: code(...CUT_CODES) ?? 'ECONNRESET',
+		};
 	return undefined;
 }
 
@@ -60,7 +96,12 @@ const notSent = new WeakSet<object>();
  * service to answer; `firstContact`: the process had not reached it yet, which is more often a
  * wrong Base URL than an outage.
  */
-export async function throwNotSent(this: IExecuteSingleFunctions, cause: Unreached, waitedMs: number, firstContact: boolean): Promise<never> {
+export async function throwNotSent(
+	this: IExecuteSingleFunctions,
+	cause: Unreached,
+	waitedMs: number,
+	firstContact: boolean,
+): Promise<never> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const host = hostOf(credentials.baseUrl);
 	const waited = waitedMs >= 1000 ? ` for ${Math.round(waitedMs / 1000)} s` : '';
@@ -81,7 +122,11 @@ export async function throwNotSent(this: IExecuteSingleFunctions, cause: Unreach
 }
 
 function hostOf(baseUrl: unknown): string {
-	return String(baseUrl ?? '').replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '') || 'the Base URL';
+	return (
+		String(baseUrl ?? '')
+			.replace(/^[a-z]+:\/\//i, '')
+			.replace(/\/.*$/, '') || 'the Base URL'
+	);
 }
 
 /**
@@ -125,7 +170,8 @@ interface WrappedError {
  */
 function remnantsOf(error: unknown): NetworkErrors {
 	const { httpCode, messages, cause, errorResponse } = (error ?? {}) as WrappedError;
-	if (cause !== undefined || errorResponse !== undefined || !Array.isArray(messages)) return { codes: [], messages: [], syscalls: [] };
+	if (cause !== undefined || errorResponse !== undefined || !Array.isArray(messages))
+		return { codes: [], messages: [], syscalls: [] };
 	return {
 		codes: typeof httpCode === 'string' && /^E[A-Z_]+$/.test(httpCode) ? [httpCode] : [],
 		messages: messages.filter((message): message is string => typeof message === 'string'),
@@ -146,9 +192,15 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 		if (typeof link.message === 'string' && link.message) messages.push(link.message);
 		if (typeof link.syscall === 'string') syscalls.push(link.syscall);
 	};
-	for (let link = error as ErrorLink | undefined, depth = 0; link && depth < 5; depth++, link = link.cause as ErrorLink | undefined) {
+	for (
+		let link = error as ErrorLink | undefined, depth = 0;
+		link && depth < 5;
+		depth++, link = link.cause as ErrorLink | undefined
+	) {
 		// Node tries each address of a host in turn (autoSelectFamily) and reports them together.
-		if (Array.isArray(link.errors)) for (const attempt of link.errors as ErrorLink[]) if (attempt && typeof attempt.syscall === 'string') read(attempt);
+		if (Array.isArray(link.errors))
+			for (const attempt of link.errors as ErrorLink[])
+				if (attempt && typeof attempt.syscall === 'string') read(attempt);
 		if (link.isAxiosError !== true && typeof link.syscall !== 'string') continue;
 		read(link);
 	}
@@ -156,14 +208,18 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */
-function describeNetworkFailure({ codes, messages, syscalls }: NetworkErrors, host: string): ServiceFailure | undefined {
+function describeNetworkFailure(
+	{ codes, messages, syscalls }: NetworkErrors,
+	host: string,
+): ServiceFailure | undefined {
 	const has = (...wanted: string[]) => codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => messages.some((message) => pattern.test(message));
 	const refused = has('ECONNREFUSED');
 	if (refused) {
 		return {
 			message: `Could not connect to the service at ${host}: the connection was refused`,
-			description: 'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
+			description:
+				'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
 			httpCode: refused,
 		};
 	}
@@ -171,7 +227,8 @@ function describeNetworkFailure({ codes, messages, syscalls }: NetworkErrors, ho
 	if (unknownHost) {
 		return {
 			message: `Could not find the service's host ${host}`,
-			description: 'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
+			description:
+				'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
 			httpCode: unknownHost,
 		};
 	}
@@ -183,7 +240,9 @@ function describeNetworkFailure({ codes, messages, syscalls }: NetworkErrors, ho
 			httpCode: unreached.code,
 		};
 	}
-	const timedOut = has('ETIMEDOUT', 'ESOCKETTIMEDOUT') ?? (has('ECONNABORTED') && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
+	const timedOut =
+		has('ETIMEDOUT', 'ESOCKETTIMEDOUT') ??
+		(has('ECONNABORTED') && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
 	if (timedOut) {
 		return {
 			message: `The service at ${host} did not answer in time`,
@@ -191,7 +250,17 @@ function describeNetworkFailure({ codes, messages, syscalls }: NetworkErrors, ho
 			httpCode: timedOut,
 		};
 	}
-	const cut = has('ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN') ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
+	const cut =
+		has(
+			'ECONNRESET',
+			'EPIPE',
+			'ERR_STREAM_PREMATURE_CLOSE',
+			'ECONNABORTED',
+			'EHOSTUNREACH',
+			'ENETUNREACH',
+			'ENETDOWN',
+			'EHOSTDOWN',
+		) ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
 	if (cut) {
 		return {
 			message: `The connection to the service at ${host} was cut before its answer arrived`,
@@ -213,7 +282,10 @@ async function rethrowReadable(this: IExecutePaginationFunctions, error: unknown
 	return await throwFailure.call(this, failure, credentials);
 }
 
-type Send = (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
+type Send = (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
 
 const sendOnce: Send = async function (requestData) {
 	return await this.makeRoutingRequest(requestData);

@@ -42,7 +42,8 @@ export const requestOptions: INodeProperties = {
 							type: 'number',
 							typeOptions: { minValue: 0 },
 							default: 1000,
-							description: 'Time (in milliseconds) between the starts of two batches. 0 turns Batching off.',
+							description:
+								'Time (in milliseconds) between the starts of two batches. 0 turns Batching off.',
 						},
 					],
 				},
@@ -62,7 +63,8 @@ export const requestOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. http://myproxy:3128',
-			description: 'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
+			description:
+				'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
 		},
 		{
 			displayName: 'Timeout',

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	PreSendAction,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan';
@@ -96,12 +101,19 @@ export const text = (path: string, label: string) => checkField(path, label, asT
 
 /** Free text (a message, a name) is sent as typed; only its type is checked. */
 export const freeText = (path: string, label: string) =>
-	checkField(path, label, (value, fail) => (typeof value === 'string' ? value : asText(value, fail)));
+	checkField(path, label, (value, fail) =>
+		typeof value === 'string' ? value : asText(value, fail),
+	);
 
 /** A value picked from a list; an expression can give anything else. */
 export const oneOf = (path: string, label: string, allowed: unknown[]) =>
 	checkField(path, label, (value, fail) =>
-		allowed.includes(value) ? value : fail(`expected one of ${allowed.join(', ')}, got ${describe(value)}`, 'Pick a value from the list.'),
+		allowed.includes(value)
+			? value
+			: fail(
+					`expected one of ${allowed.join(', ')}, got ${describe(value)}`,
+					'Pick a value from the list.',
+				),
 	);
 
 /**
@@ -112,13 +124,21 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
 export function pathId(parameter: string, label: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const fail = (problem: string, fix: string): never => {
-			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, { description: fix, itemIndex: this.getItemIndex() });
+			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, {
+				description: fix,
+				itemIndex: this.getItemIndex(),
+			});
 		};
 		const value = this.getNodeParameter(parameter, '', { extractValue: true }) as unknown;
 		const id = isBlank(value) ? '' : asText(value, fail);
-		if (id === '') fail('is required', `Enter a value for "${label}", or check that the expression mapped to it gives one.`);
+		if (id === '')
+			fail(
+				'is required',
+				`Enter a value for "${label}", or check that the expression mapped to it gives one.`,
+			);
 		const slot = `{${parameter}}`;
-		if (requestOptions.url.includes(slot)) requestOptions.url = requestOptions.url.split(slot).join(encodeURIComponent(id));
+		if (requestOptions.url.includes(slot))
+			requestOptions.url = requestOptions.url.split(slot).join(encodeURIComponent(id));
 		return requestOptions;
 	};
 }
@@ -128,37 +148,58 @@ export function pathId(parameter: string, label: string): PreSendAction {
  * must fit a country's numbering plan (./phone/numberingPlan.ts): a number typed without its
  * country code (`300 123 4567` for +57 300 123 4567) would otherwise go out as another number.
  */
-export function normalisePhone(value: unknown, fail: (problem: string, fix: string) => never): string {
+export function normalisePhone(
+	value: unknown,
+	fail: (problem: string, fix: string) => never,
+): string {
 	const typed = asText(value, fail);
 	let digits = typed.replace(/[\s\-.()/]/g, '');
 	const international = digits.startsWith('+') || digits.startsWith('00');
 	if (digits.startsWith('+')) digits = digits.slice(1);
 	else if (digits.startsWith('00')) digits = digits.slice(2);
 	const fix = 'Use the country code followed by the number, e.g. 573001234567 or +57 300 123 4567.';
-	if (!/^[0-9]+$/.test(digits)) return fail(`"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`, fix);
+	if (!/^[0-9]+$/.test(digits))
+		return fail(
+			`"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`,
+			fix,
+		);
 	if (digits.startsWith('0')) return fail(`"${typed}" has no country code (it starts with 0)`, fix);
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
 	if (digits.length < SHORTEST_NUMBER) {
-		return fail(`"${typed}" has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`, fix);
+		return fail(
+			`"${typed}" has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			fix,
+		);
 	}
 	if (digits.length > E164_MAX_DIGITS) {
-		return fail(`"${typed}" has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`, fix);
+		return fail(
+			`"${typed}" has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
+			fix,
+		);
 	}
 	const plan = fitPlan(digits);
 	if (plan.fits) return digits;
 	// "+44 (0)20 ...": the national prefix 0 is dialled only within the country.
 	const { code } = plan;
 	const prefixFix =
-		code !== undefined && digits[code.length] === '0' && fitPlan(code + digits.slice(code.length + 1)).fits
+		code !== undefined &&
+		digits[code.length] === '0' &&
+		fitPlan(code + digits.slice(code.length + 1)).fits
 			? `Leave out the 0 after the country code ${code}: it is dialled only within the country.`
 			: undefined;
 	if (international) {
-		return fail(`"${typed}" fits no country's numbering plan: ${plan.reason}`, prefixFix ?? 'Check the country code and the digits of the number.');
+		return fail(
+			`"${typed}" fits no country's numbering plan: ${plan.reason}`,
+			prefixFix ?? 'Check the country code and the digits of the number.',
+		);
 	}
 	const codeFirst = 'Put the country code first, e.g. +57 300 123 4567 for Colombia.';
 	return fail(
 		`"${typed}" fits no country's numbering plan: it looks like a number without its country code`,
-		prefixFix ?? (code === undefined ? codeFirst : `${codeFirst} If ${code} is its country code, check the digits: ${plan.reason}.`),
+		prefixFix ??
+			(code === undefined
+				? codeFirst
+				: `${codeFirst} If ${code} is its country code, check the digits: ${plan.reason}.`),
 	);
 }
 
@@ -167,15 +208,24 @@ export const phone = (path: string, label: string) => checkField(path, label, no
 const CHATAPP_SUFFIX = '@c.us';
 
 /** The CRM contact identifier: the phone digits followed by @c.us, typed with or without it. */
-export function normaliseChatappId(value: unknown, fail: (problem: string, fix: string) => never): string {
+export function normaliseChatappId(
+	value: unknown,
+	fail: (problem: string, fix: string) => never,
+): string {
 	const typed = asText(value, fail);
-	const number = typed.toLowerCase().endsWith(CHATAPP_SUFFIX) ? typed.slice(0, -CHATAPP_SUFFIX.length) : typed;
+	const number = typed.toLowerCase().endsWith(CHATAPP_SUFFIX)
+		? typed.slice(0, -CHATAPP_SUFFIX.length)
+		: typed;
 	return `${normalisePhone(number, fail)}${CHATAPP_SUFFIX}`;
 }
 
-export const chatappId = (path: string, label: string) => checkField(path, label, normaliseChatappId);
+export const chatappId = (path: string, label: string) =>
+	checkField(path, label, normaliseChatappId);
 
-export function normaliseUrl(value: unknown, fail: (problem: string, fix: string) => never): string {
+export function normaliseUrl(
+	value: unknown,
+	fail: (problem: string, fix: string) => never,
+): string {
 	const typed = asText(value, fail);
 	let parsed: URL | undefined;
 	try {
@@ -184,8 +234,16 @@ export function normaliseUrl(value: unknown, fail: (problem: string, fix: string
 		parsed = undefined;
 	}
 	// The parser forgives what the service does not (spaces, "http:/host"), so the text itself is checked too.
-	if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || !parsed.hostname || !/^https?:\/\/\S+$/i.test(typed)) {
-		return fail(`"${typed}" is not a web address`, 'Use a full address that starts with https:// or http://, without spaces (write a space as %20).');
+	if (
+		!parsed ||
+		!['http:', 'https:'].includes(parsed.protocol) ||
+		!parsed.hostname ||
+		!/^https?:\/\/\S+$/i.test(typed)
+	) {
+		return fail(
+			`"${typed}" is not a web address`,
+			'Use a full address that starts with https:// or http://, without spaces (write a space as %20).',
+		);
 	}
 	return typed;
 }
@@ -214,7 +272,8 @@ export const number = (path: string, label: string) => checkField(path, label, a
 export const integer = (path: string, label: string) =>
 	checkField(path, label, (value, fail) => {
 		const parsed = asNumber(value, fail);
-		if (!Number.isInteger(parsed)) return fail(`expected a whole number, got ${parsed}`, 'Enter a whole number, e.g. 1.');
+		if (!Number.isInteger(parsed))
+			return fail(`expected a whole number, got ${parsed}`, 'Enter a whole number, e.g. 1.');
 		return parsed;
 	});
 
@@ -223,7 +282,10 @@ export const coordinate = (path: string, label: string, limit: 90 | 180) =>
 	checkField(path, label, (value, fail) => {
 		const parsed = asNumber(value, fail);
 		if (Math.abs(parsed) > limit) {
-			return fail(`${parsed} is out of range`, `Use decimal degrees between -${limit} and ${limit}.`);
+			return fail(
+				`${parsed} is out of range`,
+				`Use decimal degrees between -${limit} and ${limit}.`,
+			);
 		}
 		return String(parsed);
 	});
@@ -231,7 +293,14 @@ export const coordinate = (path: string, label: string, limit: 90 | 180) =>
 /** A list of texts, typed as "a, b, c" or mapped from an expression as an array. */
 export const textList = (path: string, label: string) =>
 	checkField(path, label, (value, fail) => {
-		const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : fail(`expected a list, got ${describe(value)}`, 'Enter values separated by commas, or map a list.');
+		const entries = Array.isArray(value)
+			? value
+			: typeof value === 'string'
+				? value.split(',')
+				: fail(
+						`expected a list, got ${describe(value)}`,
+						'Enter values separated by commas, or map a list.',
+					);
 		return entries.map((entry) => asText(entry, fail)).filter((entry) => entry !== '');
 	});
 
@@ -241,13 +310,21 @@ export const commaList = (path: string, label: string, allowed: string[]) =>
 		(Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value])
 			.map((entry) => {
 				const typed = asText(entry, fail);
-				return allowed.includes(typed) ? typed : fail(`"${typed}" is not one of ${allowed.join(', ')}`, 'Pick values from the list.');
+				return allowed.includes(typed)
+					? typed
+					: fail(`"${typed}" is not one of ${allowed.join(', ')}`, 'Pick values from the list.');
 			})
 			.join(','),
 	);
 
 /** Fails when `path` is set without `otherPath`, for fields the service only accepts together. */
-export function onlyWith(path: string, label: string, otherPath: string, otherLabel: string, why: string): PreSendAction {
+export function onlyWith(
+	path: string,
+	label: string,
+	otherPath: string,
+	otherLabel: string,
+	why: string,
+): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		if (!isBlank(readPath(requestOptions, path)) && isBlank(readPath(requestOptions, otherPath))) {
 			throw new NodeOperationError(this.getNode(), `${label} needs ${otherLabel}`, {

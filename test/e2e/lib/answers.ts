@@ -9,5 +9,7 @@ export function answerLinkIn(body: string): string {
 
 /** Where a link leads: a short link's target from the sandbox's record, else the link itself. */
 export function linkTarget(sandbox: Sandbox, link: string): string {
-	return [...sandbox.state.shortLinks.values()].find((short) => short.shortUrl === link)?.longUrl ?? link;
+	return (
+		[...sandbox.state.shortLinks.values()].find((short) => short.shortUrl === link)?.longUrl ?? link
+	);
 }

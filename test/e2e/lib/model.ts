@@ -54,12 +54,18 @@ export interface RecordedModelRequest {
 
 /** What the script tells the model to answer. */
 export type ModelReply =
-	| { toolCalls: Array<{ name: string; arguments: Record<string, unknown>; id?: string }>; content?: string }
+	| {
+			toolCalls: Array<{ name: string; arguments: Record<string, unknown>; id?: string }>;
+			content?: string;
+	  }
 	| { content: string }
 	/** An API error, as OpenAI sends them. */
 	| { status: number; error: string };
 
-export type ModelScript = (body: ChatRequestBody, request: RecordedModelRequest) => ModelReply | Promise<ModelReply>;
+export type ModelScript = (
+	body: ChatRequestBody,
+	request: RecordedModelRequest,
+) => ModelReply | Promise<ModelReply>;
 
 export interface ModelServer {
 	/** http://127.0.0.1:<port> */
@@ -78,13 +84,18 @@ export interface ModelServer {
 export function textOf(message: ModelMessage | undefined): string {
 	const content = message?.content;
 	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+	if (Array.isArray(content))
+		return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
 	return '';
 }
 
 /** The tool results in a conversation (role `tool`), in order. */
-export function toolResults(body: ChatRequestBody): Array<{ toolCallId: string | undefined; content: string }> {
-	return body.messages.filter((message) => message.role === 'tool').map((message) => ({ toolCallId: message.tool_call_id, content: textOf(message) }));
+export function toolResults(
+	body: ChatRequestBody,
+): Array<{ toolCallId: string | undefined; content: string }> {
+	return body.messages
+		.filter((message) => message.role === 'tool')
+		.map((message) => ({ toolCallId: message.tool_call_id, content: textOf(message) }));
 }
 
 /** The last user message of a conversation. */
@@ -103,11 +114,16 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
 	const text = JSON.stringify(body);
-	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+	res.writeHead(status, {
+		'content-type': 'application/json',
+		'content-length': Buffer.byteLength(text),
+	});
 	res.end(text);
 }
 
-const openAiError = (message: string, type = 'invalid_request_error') => ({ error: { message, type, param: null, code: null } });
+const openAiError = (message: string, type = 'invalid_request_error') => ({
+	error: { message, type, param: null, code: null },
+});
 
 export async function startModelServer(script: ModelScript): Promise<ModelServer> {
 	const requests: RecordedModelRequest[] = [];
@@ -118,7 +134,13 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 	const server = http.createServer((req, res) => {
 		void (async () => {
 			const path = (req.url ?? '/').split('?')[0];
-			const recorded: RecordedModelRequest = { method: req.method ?? '', path, headers: req.headers, raw: '', status: 0 };
+			const recorded: RecordedModelRequest = {
+				method: req.method ?? '',
+				path,
+				headers: req.headers,
+				raw: '',
+				status: 0,
+			};
 			requests.push(recorded);
 			const answer = (status: number, body: unknown) => {
 				recorded.status = status;
@@ -127,10 +149,19 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 			try {
 				recorded.raw = await readBody(req);
 				if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-					return answer(200, { object: 'list', data: [{ id: SCRIPTED_MODEL, object: 'model', created: 0, owned_by: 'e2e' }] });
+					return answer(200, {
+						object: 'list',
+						data: [{ id: SCRIPTED_MODEL, object: 'model', created: 0, owned_by: 'e2e' }],
+					});
 				}
-				if (req.method !== 'POST' || !(path === '/v1/chat/completions' || path === '/chat/completions')) {
-					return answer(404, openAiError(`No route ${req.method} ${path} on the scripted model server`));
+				if (
+					req.method !== 'POST' ||
+					!(path === '/v1/chat/completions' || path === '/chat/completions')
+				) {
+					return answer(
+						404,
+						openAiError(`No route ${req.method} ${path} on the scripted model server`),
+					);
 				}
 				let body: ChatRequestBody;
 				try {
@@ -149,7 +180,10 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 					reply = await script(body, recorded);
 				} catch (error) {
 					problems.push(`script failed: ${(error as Error).message}`);
-					return answer(500, openAiError(`The script failed: ${(error as Error).message}`, 'server_error'));
+					return answer(
+						500,
+						openAiError(`The script failed: ${(error as Error).message}`, 'server_error'),
+					);
 				}
 				if ('status' in reply) return answer(reply.status, openAiError(reply.error));
 
@@ -158,7 +192,11 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 				const model = body.model ?? SCRIPTED_MODEL;
 				const toolCalls: ModelToolCall[] | undefined =
 					'toolCalls' in reply
-						? reply.toolCalls.map((call) => ({ id: call.id ?? `call_scripted_${++callIds}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }))
+						? reply.toolCalls.map((call) => ({
+								id: call.id ?? `call_scripted_${++callIds}`,
+								type: 'function',
+								function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+							}))
 						: undefined;
 				const content = reply.content ?? (toolCalls ? null : '');
 				const finishReason = toolCalls ? 'tool_calls' : 'stop';
@@ -166,11 +204,21 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 
 				if (body.stream === true) {
 					recorded.status = 200;
-					res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+					res.writeHead(200, {
+						'content-type': 'text/event-stream',
+						'cache-control': 'no-cache',
+						connection: 'keep-alive',
+					});
 					const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-						res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
-					chunk([{ index: 0, delta: { role: 'assistant', content: content ?? '' }, finish_reason: null }]);
-					toolCalls?.forEach((call, index) => chunk([{ index: 0, delta: { tool_calls: [{ index, ...call }] }, finish_reason: null }]));
+						res.write(
+							`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`,
+						);
+					chunk([
+						{ index: 0, delta: { role: 'assistant', content: content ?? '' }, finish_reason: null },
+					]);
+					toolCalls?.forEach((call, index) =>
+						chunk([{ index: 0, delta: { tool_calls: [{ index, ...call }] }, finish_reason: null }]),
+					);
 					chunk([{ index: 0, delta: {}, finish_reason: finishReason }]);
 					if (body.stream_options?.include_usage) chunk([], { usage });
 					res.end('data: [DONE]\n\n');
@@ -181,12 +229,24 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 					object: 'chat.completion',
 					created,
 					model,
-					choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: finishReason }],
+					choices: [
+						{
+							index: 0,
+							message: {
+								role: 'assistant',
+								content,
+								...(toolCalls ? { tool_calls: toolCalls } : {}),
+							},
+							logprobs: null,
+							finish_reason: finishReason,
+						},
+					],
 					usage,
 				});
 			} catch (error) {
 				problems.push(`server error: ${(error as Error).message}`);
-				if (!res.headersSent) answer(500, openAiError('Scripted model server error', 'server_error'));
+				if (!res.headersSent)
+					answer(500, openAiError('Scripted model server error', 'server_error'));
 				else res.end();
 			}
 		})();
@@ -203,7 +263,11 @@ export async function startModelServer(script: ModelScript): Promise<ModelServer
 		baseUrl: `${url}/v1`,
 		requests,
 		problems,
-		chatRequests: () => requests.filter((request): request is RecordedModelRequest & { body: ChatRequestBody } => request.body !== undefined),
+		chatRequests: () =>
+			requests.filter(
+				(request): request is RecordedModelRequest & { body: ChatRequestBody } =>
+					request.body !== undefined,
+			),
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();

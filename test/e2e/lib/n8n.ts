@@ -6,7 +6,15 @@
 import { execFile, spawn } from 'child_process';
 import { randomUUID } from 'crypto';
 import type { ChildProcess } from 'child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -14,11 +22,28 @@ import { join } from 'path';
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 const N8N_SH = join(REPO_ROOT, 'scripts', 'n8n.sh');
 /** The n8n the suites run: 2.41.1, or with N8N_RUNTIME=1x the 1.x line (scripts/n8n-env.sh). */
-export const N8N_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'tools', `n8n-runtime${process.env.N8N_RUNTIME ? `-${process.env.N8N_RUNTIME}` : ''}`, 'package.json'), 'utf8')) as { dependencies: { n8n: string } }).dependencies.n8n;
+export const N8N_VERSION = (
+	JSON.parse(
+		readFileSync(
+			join(
+				REPO_ROOT,
+				'tools',
+				`n8n-runtime${process.env.N8N_RUNTIME ? `-${process.env.N8N_RUNTIME}` : ''}`,
+				'package.json',
+			),
+			'utf8',
+		),
+	) as { dependencies: { n8n: string } }
+).dependencies.n8n;
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
 
-export const OWNER = { email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', password: 'Sandbox-Pass-2026' };
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Ada',
+	lastName: 'Owner',
+	password: 'Sandbox-Pass-2026',
+};
 
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
@@ -53,13 +78,31 @@ export function createUserFolder(options: UserFolderOptions = {}): string {
 	mkdirSync(join(nodesDir, 'node_modules'), { recursive: true });
 	const packageDir = join(nodesDir, 'node_modules', PACKAGE_NAME);
 	if (options.install === 'copy') {
-		const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-		cpSync(join(REPO_ROOT, 'dist'), join(packageDir, 'dist'), { recursive: true, filter: (source) => !/\.(map|d\.ts)$/.test(source) });
+		const {
+			devDependencies: _dev,
+			peerDependencies: _peer,
+			optionalDependencies: _optional,
+			...manifest
+		} = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<
+			string,
+			unknown
+		>;
+		cpSync(join(REPO_ROOT, 'dist'), join(packageDir, 'dist'), {
+			recursive: true,
+			filter: (source) => !/\.(map|d\.ts)$/.test(source),
+		});
 		writeFileSync(join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
 	} else {
 		symlinkSync(REPO_ROOT, packageDir, 'dir');
 	}
-	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
+	writeFileSync(
+		join(nodesDir, 'package.json'),
+		JSON.stringify({
+			name: 'installed-nodes',
+			private: true,
+			dependencies: { [PACKAGE_NAME]: '*' },
+		}),
+	);
 	return folder;
 }
 
@@ -93,25 +136,45 @@ async function baseEnv({ userFolder, env }: N8nOptions): Promise<NodeJS.ProcessE
 export async function n8nCli(args: string[], options: N8nOptions): Promise<CliResult> {
 	const env = await baseEnv(options);
 	return await new Promise((resolve) => {
-		execFile(N8N_SH, args, { env, cwd: options.userFolder, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-			resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-		});
+		execFile(
+			N8N_SH,
+			args,
+			{ env, cwd: options.userFolder, maxBuffer: 256 * 1024 * 1024 },
+			(error, stdout, stderr) => {
+				resolve({
+					code: error ? Number((error as { code?: number }).code ?? 1) : 0,
+					stdout,
+					stderr,
+				});
+			},
+		);
 	});
 }
 
-export async function importJson(kind: 'credentials' | 'workflow', data: unknown, options: N8nOptions): Promise<void> {
+export async function importJson(
+	kind: 'credentials' | 'workflow',
+	data: unknown,
+	options: N8nOptions,
+): Promise<void> {
 	const file = join(options.userFolder, `import-${kind}-${Date.now()}.json`);
 	writeFileSync(file, JSON.stringify(data));
 	const result = await n8nCli([`import:${kind}`, `--input=${file}`], options);
-	if (result.code !== 0) throw new Error(`n8n import:${kind} failed: ${result.stderr}\n${result.stdout}`);
+	if (result.code !== 0)
+		throw new Error(`n8n import:${kind} failed: ${result.stderr}\n${result.stdout}`);
 }
 
 /**
  * `n8n execute --id`: the run data it prints, also when the run failed. n8n prints it through its
  * logger at level info, pretty-printed: the top-level braces are the only ones alone on a line.
  */
-export async function executeWorkflow(id: string, options: N8nOptions): Promise<{ result: CliResult; run?: ExecutedRun }> {
-	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], { ...options, env: { N8N_LOG_LEVEL: 'info', ...options.env } });
+export async function executeWorkflow(
+	id: string,
+	options: N8nOptions,
+): Promise<{ result: CliResult; run?: ExecutedRun }> {
+	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], {
+		...options,
+		env: { N8N_LOG_LEVEL: 'info', ...options.env },
+	});
 	const json = /^\{$[\s\S]*?^\}$/m.exec(result.stdout);
 	let run: ExecutedRun | undefined;
 	if (json) {
@@ -126,11 +189,26 @@ export async function executeWorkflow(id: string, options: N8nOptions): Promise<
 
 export interface ExecutedRun {
 	status?: string;
-	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; error?: unknown }>> }; error?: { message: string } }>>; error?: { message: string } } };
+	data: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					data?: { main: Array<Array<{ json: Record<string, unknown>; error?: unknown }>> };
+					error?: { message: string };
+				}>
+			>;
+			error?: { message: string };
+		};
+	};
 }
 
 /** The output items of a node in an executed run. */
-export function outputOf(run: ExecutedRun, nodeName: string, outputIndex = 0): Array<Record<string, unknown>> {
+export function outputOf(
+	run: ExecutedRun,
+	nodeName: string,
+	outputIndex = 0,
+): Array<Record<string, unknown>> {
 	const task = run.data.resultData.runData[nodeName]?.[0];
 	return (task?.data?.main[outputIndex] ?? []).map((item) => item.json);
 }
@@ -161,10 +239,19 @@ export async function startN8n(options: StartOptions): Promise<N8nServer> {
 	const command = options.command ?? 'start';
 	const portEnv: NodeJS.ProcessEnv =
 		command === 'worker'
-			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
 			: { N8N_PORT: String(port) };
 	const env = { ...(await baseEnv(options)), ...portEnv };
-	const child = spawn(N8N_SH, [command, ...(options.args ?? [])], { env, cwd: options.userFolder, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(N8N_SH, [command, ...(options.args ?? [])], {
+		env,
+		cwd: options.userFolder,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	child.stdout?.on('data', (chunk) => (output += chunk));
 	child.stderr?.on('data', (chunk) => (output += chunk));
@@ -181,12 +268,16 @@ export async function startN8n(options: StartOptions): Promise<N8nServer> {
 	};
 	const deadline = Date.now() + 120_000;
 	while (Date.now() < deadline) {
-		if (exited()) throw new Error(`n8n ${command} exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
+		if (exited())
+			throw new Error(
+				`n8n ${command} exited with ${child.exitCode ?? child.signalCode}:\n${output}`,
+			);
 		try {
 			const response = await fetch(`${url}/healthz/readiness`);
 			// n8n 1.x is ready a few seconds before its REST routes exist (a worker has none).
 			const routed = command === 'worker' || (await fetch(`${url}/rest/settings`)).status !== 404;
-			if (response.status === 200 && routed) return { url, port, process: child, log: () => output, stop };
+			if (response.status === 200 && routed)
+				return { url, port, process: child, log: () => output, stop };
 		} catch {
 			// not listening yet
 		}
@@ -204,7 +295,11 @@ export class RestSession {
 
 	static async asOwner(url: string): Promise<RestSession> {
 		const session = new RestSession(url);
-		const setup = await fetch(`${url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+		const setup = await fetch(`${url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(OWNER),
+		});
 		if (setup.status === 200) {
 			session.cookie = session.cookieFrom(setup);
 			return session;
@@ -220,7 +315,8 @@ export class RestSession {
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 		});
-		if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+		if (login.status !== 200)
+			throw new Error(`login failed: ${login.status} ${await login.text()}`);
 		session.cookie = session.cookieFrom(login);
 		return session;
 	}
@@ -238,7 +334,10 @@ export class RestSession {
 	async request<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.url}${path}`, {
 			method,
-			headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				cookie: this.cookie,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
@@ -248,16 +347,27 @@ export class RestSession {
 
 	/** Activates a stored workflow (its triggers and webhooks start listening). */
 	async activate(workflowId: string): Promise<void> {
-		const { data } = await this.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
-		await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: data.versionId });
+		const { data } = await this.request<{ data: { versionId: string } }>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
+		await this.request('POST', `/rest/workflows/${workflowId}/activate`, {
+			versionId: data.versionId,
+		});
 	}
 
 	/** n8n's own credential test (the one behind the editor's Test button). */
 	async testCredential(id: string): Promise<{ status: string; message: string }> {
-		const stored = await this.request<{ data: { name: string; type: string; data: Record<string, unknown> } }>('GET', `/rest/credentials/${id}?includeData=true`);
-		const { data } = await this.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
-			credentials: { id, name: stored.data.name, type: stored.data.type, data: stored.data.data },
-		});
+		const stored = await this.request<{
+			data: { name: string; type: string; data: Record<string, unknown> };
+		}>('GET', `/rest/credentials/${id}?includeData=true`);
+		const { data } = await this.request<{ data: { status: string; message: string } }>(
+			'POST',
+			'/rest/credentials/test',
+			{
+				credentials: { id, name: stored.data.name, type: stored.data.type, data: stored.data.data },
+			},
+		);
 		return data;
 	}
 }
@@ -274,7 +384,12 @@ export interface WaitOptions {
  * Reads every 250 ms until the value is defined; after `ms`, fails naming what it waited for,
  * with what `context` adds (an n8n log, say).
  */
-export async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, ms = 60_000, context: () => string = () => ''): Promise<T> {
+export async function until<T>(
+	what: string,
+	read: () => Promise<T | undefined> | T | undefined,
+	ms = 60_000,
+	context: () => string = () => '',
+): Promise<T> {
 	for (const deadline = Date.now() + ms; ; ) {
 		const value = await read();
 		if (value !== undefined) return value;
@@ -289,7 +404,12 @@ export function removeUserFolder(folder: string): void {
 
 /** The credential pointing n8n at a sandbox. */
 export function sandboxCredential(baseUrl: string, apiToken: string, id = 'cmSandboxCred001') {
-	return { id, name: 'Conversational Messaging sandbox', type: 'conversationalMessagingApi', data: { baseUrl, apiToken } };
+	return {
+		id,
+		name: 'Conversational Messaging sandbox',
+		type: 'conversationalMessagingApi',
+		data: { baseUrl, apiToken },
+	};
 }
 
 /**
@@ -299,9 +419,11 @@ export function sandboxCredential(baseUrl: string, apiToken: string, id = 'cmSan
  */
 export function parseFlatted(text: string): unknown {
 	// Strings inside entries are references: wrapped, they stay apart from the string entries.
-	const input = (JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' ? new String(value) : value)) as unknown[]).map((entry) =>
-		entry instanceof String ? String(entry) : entry,
-	);
+	const input = (
+		JSON.parse(text, (_key, value: unknown) =>
+			typeof value === 'string' ? new String(value) : value,
+		) as unknown[]
+	).map((entry) => (entry instanceof String ? String(entry) : entry));
 	const revived = new Set<object>();
 	const entry = (index: number): unknown => {
 		const target = input[index];
@@ -329,16 +451,20 @@ export interface ExecutionSummary {
  * Every execution n8n stored, newest first, read page by page (`GET /rest/executions`, 100 a
  * page): n8n 2.x pages by `nextCursor`, n8n 1.x by the last id seen (`lastId`).
  */
-export async function listExecutions(session: RestSession): Promise<{ executions: ExecutionSummary[]; raw: string[] }> {
+export async function listExecutions(
+	session: RestSession,
+): Promise<{ executions: ExecutionSummary[]; raw: string[] }> {
 	const executions: ExecutionSummary[] = [];
 	const raw: string[] = [];
 	let next: string | null = '';
 	do {
-		const page: { data: { results: ExecutionSummary[]; nextCursor?: string | null } } = await session.request('GET', `/rest/executions?limit=100${next}`);
+		const page: { data: { results: ExecutionSummary[]; nextCursor?: string | null } } =
+			await session.request('GET', `/rest/executions?limit=100${next}`);
 		raw.push(JSON.stringify(page));
 		const { results, nextCursor } = page.data;
 		executions.push(...results);
-		if (nextCursor !== undefined) next = nextCursor === null ? null : `&cursor=${encodeURIComponent(nextCursor)}`;
+		if (nextCursor !== undefined)
+			next = nextCursor === null ? null : `&cursor=${encodeURIComponent(nextCursor)}`;
 		else next = results.length === 100 ? `&lastId=${results[results.length - 1].id}` : null;
 	} while (next !== null);
 	return { executions, raw };
@@ -353,11 +479,17 @@ export async function startByWebhook(
 	session: RestSession,
 	spec: { path: string; workflowId: string; body: unknown; answers?: string[] } & WaitOptions,
 ): Promise<string> {
-	const known = new Set((await listExecutions(session)).executions.map((execution) => execution.id));
+	const known = new Set(
+		(await listExecutions(session)).executions.map((execution) => execution.id),
+	);
 	await until(
 		`the webhook ${spec.path}`,
 		async () => {
-			const response = await fetch(`${session.url}/webhook/${spec.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec.body) });
+			const response = await fetch(`${session.url}/webhook/${spec.path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(spec.body),
+			});
 			const text = await response.text();
 			spec.answers?.push(text);
 			return response.status === 200 ? true : undefined;
@@ -367,7 +499,10 @@ export async function startByWebhook(
 	);
 	return await until(
 		`the execution of ${spec.path}`,
-		async () => (await listExecutions(session)).executions.find((execution) => !known.has(execution.id) && execution.workflowId === spec.workflowId)?.id,
+		async () =>
+			(await listExecutions(session)).executions.find(
+				(execution) => !known.has(execution.id) && execution.workflowId === spec.workflowId,
+			)?.id,
 		spec.ms,
 		spec.context,
 	);
@@ -378,12 +513,18 @@ export async function executionStatus(session: RestSession, id: string): Promise
 }
 
 /** The execution once it has finished (neither new, running nor waiting), with its run data. */
-export async function settledExecution<Data>(session: RestSession, id: string, { ms, context }: WaitOptions = {}): Promise<{ status: string; run: Data; raw: string }> {
+export async function settledExecution<Data>(
+	session: RestSession,
+	id: string,
+	{ ms, context }: WaitOptions = {},
+): Promise<{ status: string; run: Data; raw: string }> {
 	return await until(
 		`execution ${id} to finish`,
 		async () => {
 			const { execution, raw } = await getExecution<Data>(session, id);
-			return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : { status: execution.status, run: execution.data, raw };
+			return ['new', 'running', 'waiting'].includes(execution.status)
+				? undefined
+				: { status: execution.status, run: execution.data, raw };
 		},
 		ms,
 		context,
@@ -391,9 +532,18 @@ export async function settledExecution<Data>(session: RestSession, id: string, {
 }
 
 /** An execution with its run data (`GET /rest/executions/:id`): as n8n sent it, and with the data decoded. */
-export async function getExecution<Data = unknown>(session: RestSession, id: string): Promise<{ raw: string; execution: ExecutionSummary & { data: Data } }> {
-	const response = await session.request<{ data: ExecutionSummary & { data: string } }>('GET', `/rest/executions/${id}`);
-	return { raw: JSON.stringify(response), execution: { ...response.data, data: parseFlatted(response.data.data) as Data } };
+export async function getExecution<Data = unknown>(
+	session: RestSession,
+	id: string,
+): Promise<{ raw: string; execution: ExecutionSummary & { data: Data } }> {
+	const response = await session.request<{ data: ExecutionSummary & { data: string } }>(
+		'GET',
+		`/rest/executions/${id}`,
+	);
+	return {
+		raw: JSON.stringify(response),
+		execution: { ...response.data, data: parseFlatted(response.data.data) as Data },
+	};
 }
 
 /**
@@ -411,7 +561,13 @@ export function webhookBulkSmsWorkflow(spec: {
 	message: string;
 	settings: Record<string, unknown>;
 }) {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>) => ({
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		x: number,
+		parameters: Record<string, unknown>,
+	) => ({
 		id: randomUUID(),
 		name,
 		type,
@@ -430,10 +586,19 @@ export function webhookBulkSmsWorkflow(spec: {
 		},
 		nodes: [
 			{
-				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: spec.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} }),
+				...node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, {
+					httpMethod: 'POST',
+					path: spec.path,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				}),
 				webhookId: randomUUID(),
 			},
-			node('Split Out', 'n8n-nodes-base.splitOut', 1, 220, { fieldToSplitOut: 'body.contacts', options: {} }),
+			node('Split Out', 'n8n-nodes-base.splitOut', 1, 220, {
+				fieldToSplitOut: 'body.contacts',
+				options: {},
+			}),
 			{
 				...node('Send SMS', 'n8n-nodes-conversational-messaging.conversationalMessaging', 1, 440, {
 					resource: 'messaging',

@@ -15,7 +15,9 @@ const routedSomewhere = (property: INodeProperties): boolean => {
 	const resources = (property.displayOptions?.show?.resource ?? []) as string[];
 	const operations = (property.displayOptions?.show?.operation ?? []) as string[];
 	if (!resources.length || !operations.length) return true;
-	return resources.some((resource) => operations.some((operation) => !node.customOperations?.[resource]?.[operation]));
+	return resources.some((resource) =>
+		operations.some((operation) => !node.customOperations?.[resource]?.[operation]),
+	);
 };
 
 /** The canvas subtitle, built from the Operation selectors: each operation's action. */
@@ -23,7 +25,8 @@ function operationSubtitle(): string {
 	const actions: Record<string, string> = {};
 	for (const property of properties.filter((candidate) => candidate.name === 'operation')) {
 		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
-			for (const option of property.options as INodePropertyOptions[]) actions[`${resource}.${String(option.value)}`] = option.action ?? option.name;
+			for (const option of property.options as INodePropertyOptions[])
+				actions[`${resource}.${String(option.value)}`] = option.action ?? option.name;
 		}
 	}
 	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
@@ -43,7 +46,12 @@ describe('the node description', () => {
 		// only, so fields of its operations alone may share a name (Send SMS's and Send and
 		// Wait's `message`).
 		const names = properties
-			.filter((property) => !property.noDataExpression && !['returnAll', 'limit'].includes(property.name) && routedSomewhere(property))
+			.filter(
+				(property) =>
+					!property.noDataExpression &&
+					!['returnAll', 'limit'].includes(property.name) &&
+					routedSomewhere(property),
+			)
 			.map((property) => property.name);
 		const repeated = names.filter((name, index) => names.indexOf(name) !== index);
 		expect(repeated).toEqual([]);
@@ -51,8 +59,13 @@ describe('the node description', () => {
 
 	it('takes no expression in a field that decides which other fields are shown', () => {
 		// displayOptions compare the raw parameter: an expression there shows every variant.
-		const deciding = new Set(properties.flatMap((property) => Object.keys(property.displayOptions?.show ?? {})));
-		const open = properties.filter((property) => deciding.has(property.name) && !property.noDataExpression && property.name !== 'returnAll');
+		const deciding = new Set(
+			properties.flatMap((property) => Object.keys(property.displayOptions?.show ?? {})),
+		);
+		const open = properties.filter(
+			(property) =>
+				deciding.has(property.name) && !property.noDataExpression && property.name !== 'returnAll',
+		);
 		expect(open.map((property) => property.name)).toEqual([]);
 	});
 
@@ -80,7 +93,11 @@ describe('the node description', () => {
 			Array.isArray(value)
 				? value.map(shape)
 				: value && typeof value === 'object'
-					? Object.fromEntries(Object.entries(value).filter(([key]) => !['displayName', 'description'].includes(key)).map(([key, entry]) => [key, shape(entry)]))
+					? Object.fromEntries(
+							Object.entries(value)
+								.filter(([key]) => !['displayName', 'description'].includes(key))
+								.map(([key, entry]) => [key, shape(entry)]),
+						)
 					: value;
 		const ours = properties.filter((property) => property.name === 'requestOptions');
 		expect(ours.map(shape)).toEqual([shape(commonDeclarativeNodeOptionParameters)]);

@@ -7,8 +7,17 @@ import { readEnvelope } from '../../../nodes/ConversationalMessaging/shared/enve
 import { jsonOf, useSandbox } from '../../helpers/sandbox';
 
 const suite = useSandbox();
-const sms = { resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'line-1', message: 'Hi' };
-const phones = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: `5730012345${String(index).padStart(2, '0')}` }));
+const sms = {
+	resource: 'messaging',
+	operation: 'sendSms',
+	to: '={{ $json.phone }}',
+	instance: 'line-1',
+	message: 'Hi',
+};
+const phones = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		phone: `5730012345${String(index).padStart(2, '0')}`,
+	}));
 
 afterEach(() => suite.sandbox.clearFaults());
 
@@ -36,20 +45,29 @@ describe('error envelopes', () => {
 	it('an HTML page from a gateway is reported as such, with the HTTP status', async () => {
 		suite.sandbox.injectFault({ kind: 'status', status: 502, html: true });
 		const run = await suite.run(sms, { items: phones(1) });
-		expect(run.error?.message).toMatch(/^The service answered HTTP 502 with a body that is not JSON/);
+		expect(run.error?.message).toMatch(
+			/^The service answered HTTP 502 with a body that is not JSON/,
+		);
 		expect(run.error?.description).toContain('Retry On Fail');
 	});
 
 	it('429 reports the Retry-After wait', async () => {
 		suite.sandbox.injectFault({ kind: 'status', status: 429, retryAfter: 7 });
-		const run = await suite.run({ resource: 'campaign', operation: 'get', campaignId: 'campaign-03' });
+		const run = await suite.run({
+			resource: 'campaign',
+			operation: 'get',
+			campaignId: 'campaign-03',
+		});
 		expect(run.error?.message).toBe('The service answered 429: Too Many Requests');
 		expect(run.error?.description).toContain('wait 7 s');
 	});
 
 	it('a send that the service keeps refusing with 429 fails once the wait allowed is used up, saying it was not carried out', async () => {
 		suite.sandbox.injectFault({ kind: 'status', status: 429, retryAfter: 7 });
-		const run = await suite.run({ ...sms, messagingSendOptions: { maxWait: 5 } }, { items: phones(1) });
+		const run = await suite.run(
+			{ ...sms, messagingSendOptions: { maxWait: 5 } },
+			{ items: phones(1) },
+		);
 		expect(run.error?.message).toBe('The service answered 429: Too Many Requests');
 		expect(run.error?.description).toBe(
 			'The service still refused the request after 1 try and 0 s of waiting (it asks to wait 7 s); it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.',
@@ -74,7 +92,9 @@ describe('continue on fail', () => {
 		const run = await suite.run(sms, { items, continueOnFail: true });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(4);
-		expect(run.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(run.items.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3].map((item) => ({ item })),
+		);
 		expect(run.items[2].json.error).toMatch(/^Recipient Phone: "not a phone"/);
 		expect(run.requests).toHaveLength(3);
 		expect(suite.sandbox.state.sentMessages.size - before).toBe(3);
@@ -83,7 +103,12 @@ describe('continue on fail', () => {
 
 	it('a service error on one item leaves the others untouched', async () => {
 		const run = await suite.run(
-			{ resource: 'shortLink', operation: 'update', shortLinkId: '={{ $json.id }}', newLongUrl: 'https://example.com/x' },
+			{
+				resource: 'shortLink',
+				operation: 'update',
+				shortLinkId: '={{ $json.id }}',
+				newLongUrl: 'https://example.com/x',
+			},
 			{ items: [{ id: 'welcome' }, { id: 'missing' }, { id: 'welcome' }], continueOnFail: true },
 		);
 		expect(run.items).toHaveLength(3);
@@ -96,15 +121,26 @@ describe('continue on fail', () => {
 describe('redirects', () => {
 	it('names where a redirect pointed by its origin only (its path and query could hold the token), or says it stays on the host', () => {
 		const failure = (location?: string) => {
-			const reading = readEnvelope({ statusCode: 302, headers: location === undefined ? {} : { location }, body: '' });
+			const reading = readEnvelope({
+				statusCode: 302,
+				headers: location === undefined ? {} : { location },
+				body: '',
+			});
 			return 'failure' in reading ? reading.failure : undefined;
 		};
 		expect(failure('https://api.example.com/v1/client?token=abc')).toEqual({
-			message: 'The service answered 302, a redirect to https://api.example.com: the request was not carried out there',
-			description: expect.stringContaining("Put the service's final address in the credential's Base URL"),
+			message:
+				'The service answered 302, a redirect to https://api.example.com: the request was not carried out there',
+			description: expect.stringContaining(
+				"Put the service's final address in the credential's Base URL",
+			),
 			httpCode: '302',
 		});
-		expect(failure('/v2/client?token=abc')?.message).toBe('The service answered 302, a redirect to another address on the same host: the request was not carried out there');
-		expect(failure()?.message).toBe('The service answered 302, a redirect to no address: the request was not carried out there');
+		expect(failure('/v2/client?token=abc')?.message).toBe(
+			'The service answered 302, a redirect to another address on the same host: the request was not carried out there',
+		);
+		expect(failure()?.message).toBe(
+			'The service answered 302, a redirect to no address: the request was not carried out there',
+		);
 	});
 });

@@ -12,7 +12,15 @@
  * says what it is, and a description the builder sees beside the override and can give the model.
  */
 import { isDeepStrictEqual } from 'util';
-import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypes } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypes,
+} from 'n8n-workflow';
 import { NodeHelpers, Workflow, extractFromAICalls } from 'n8n-workflow';
 import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 
@@ -24,28 +32,55 @@ const { properties } = description;
 const VERSION = { typeVersion: 1 };
 
 // How the tool reaches a chat model: n8n-core's own @langchain/core turns its DynamicStructuredTool into JSON schema.
-const { convertToOpenAITool } = require(require.resolve('@langchain/core/utils/function_calling', { paths: [require.resolve('n8n-core')] })) as typeof import('@langchain/core/utils/function_calling');
+const { convertToOpenAITool } = require(
+	require.resolve('@langchain/core/utils/function_calling', {
+		paths: [require.resolve('n8n-core')],
+	}),
+) as typeof import('@langchain/core/utils/function_calling');
 
 type Choice = INodeProperties['options'] extends (infer T)[] | undefined ? T : never;
 const isGroup = (option: Choice): option is INodePropertyCollection => 'values' in option;
-const isField = (option: Choice): option is INodeProperties => 'type' in option && 'displayName' in option;
-const showsFor = (list: unknown, value: string) => list === undefined || (list as unknown[]).includes(value);
-const repeated = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+const isField = (option: Choice): option is INodeProperties =>
+	'type' in option && 'displayName' in option;
+const showsFor = (list: unknown, value: string) =>
+	list === undefined || (list as unknown[]).includes(value);
+const repeated = (names: string[]) => [
+	...new Set(names.filter((name, index) => names.indexOf(name) !== index)),
+];
 
-const RESOURCES = (properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[]).map((option) => String(option.value));
+const RESOURCES = (
+	properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[]
+).map((option) => String(option.value));
 const operationsOf = (resource: string) =>
 	properties
-		.filter((property) => property.name === 'operation' && showsFor(property.displayOptions?.show?.resource, resource))
+		.filter(
+			(property) =>
+				property.name === 'operation' &&
+				showsFor(property.displayOptions?.show?.resource, resource),
+		)
 		.flatMap((property) => property.options as INodePropertyOptions[]);
-const PAIRS = RESOURCES.flatMap((resource) => operationsOf(resource).map((option) => ({ resource, operation: String(option.value), option })));
+const PAIRS = RESOURCES.flatMap((resource) =>
+	operationsOf(resource).map((option) => ({ resource, operation: String(option.value), option })),
+);
 
 /** What n8n keeps for a form (the defaults of what is shown filled in, as the editor and Workflow do) and the top-level fields it shows. */
 function form(values: INodeParameters): { values: INodeParameters; shown: INodeProperties[] } {
-	const full = NodeHelpers.getNodeParameters(properties, values, true, false, VERSION, description) ?? {};
-	return { values: full, shown: properties.filter((property) => NodeHelpers.displayParameter(full, property, VERSION, description)) };
+	const full =
+		NodeHelpers.getNodeParameters(properties, values, true, false, VERSION, description) ?? {};
+	return {
+		values: full,
+		shown: properties.filter((property) =>
+			NodeHelpers.displayParameter(full, property, VERSION, description),
+		),
+	};
 }
 
-const DECIDING = new Set(properties.flatMap((property) => [...Object.keys(property.displayOptions?.show ?? {}), ...Object.keys(property.displayOptions?.hide ?? {})]));
+const DECIDING = new Set(
+	properties.flatMap((property) => [
+		...Object.keys(property.displayOptions?.show ?? {}),
+		...Object.keys(property.displayOptions?.hide ?? {}),
+	]),
+);
 
 type Variant = { label: string; values: INodeParameters; shown: INodeProperties[] };
 
@@ -61,13 +96,24 @@ function variants(resource: string, operation: string): Variant[] {
 	);
 	let combinations: IDataObject[] = [{}];
 	for (const property of deciding) {
-		const choices = property.type === 'boolean' ? [true, false] : (property.options as INodePropertyOptions[]).map((option) => option.value);
-		combinations = combinations.flatMap((combination) => choices.map((choice) => ({ ...combination, [property.name]: choice })));
+		const choices =
+			property.type === 'boolean'
+				? [true, false]
+				: (property.options as INodePropertyOptions[]).map((option) => option.value);
+		combinations = combinations.flatMap((combination) =>
+			choices.map((choice) => ({ ...combination, [property.name]: choice })),
+		);
 	}
 	const seen = new Map<string, Variant>();
 	for (const combination of combinations) {
 		const { values, shown } = form({ resource, operation, ...(combination as INodeParameters) });
-		const label = `${resource} > ${operation}${Object.keys(combination).length ? ` (${Object.entries(combination).map(([name, value]) => `${name}=${String(value)}`).join(', ')})` : ''}`;
+		const label = `${resource} > ${operation}${
+			Object.keys(combination).length
+				? ` (${Object.entries(combination)
+						.map(([name, value]) => `${name}=${String(value)}`)
+						.join(', ')})`
+				: ''
+		}`;
 		const key = shown.map((property) => property.name).join();
 		if (!seen.has(key)) seen.set(key, { label, values, shown });
 	}
@@ -78,15 +124,24 @@ const VARIANTS = PAIRS.flatMap(({ resource, operation }) => variants(resource, o
 /** Display names repeated inside a collection or fixed collection (each level, recursively). */
 function innerRepeats(property: INodeProperties, path = property.displayName): string[] {
 	const options = (property.options ?? []) as Choice[];
-	const inLevel = (level: string, names: { displayName: string }[]) => repeated(names.map((named) => named.displayName)).map((name) => `${level} > "${name}"`);
+	const inLevel = (level: string, names: { displayName: string }[]) =>
+		repeated(names.map((named) => named.displayName)).map((name) => `${level} > "${name}"`);
 	if (property.type === 'collection') {
 		const fields = options.filter(isField);
-		return [...inLevel(path, fields), ...fields.flatMap((field) => innerRepeats(field, `${path} > ${field.displayName}`))];
+		return [
+			...inLevel(path, fields),
+			...fields.flatMap((field) => innerRepeats(field, `${path} > ${field.displayName}`)),
+		];
 	}
 	const groups = property.type === 'fixedCollection' ? options.filter(isGroup) : [];
 	return [
 		...inLevel(path, groups),
-		...groups.flatMap((group) => [...inLevel(`${path} > ${group.displayName}`, group.values), ...group.values.flatMap((field) => innerRepeats(field, `${path} > ${group.displayName} > ${field.displayName}`))]),
+		...groups.flatMap((group) => [
+			...inLevel(`${path} > ${group.displayName}`, group.values),
+			...group.values.flatMap((field) =>
+				innerRepeats(field, `${path} > ${group.displayName} > ${field.displayName}`),
+			),
+		]),
 	];
 }
 
@@ -95,7 +150,8 @@ function* allFields(list: INodeProperties[], path = ''): Generator<[string, INod
 	for (const property of list) {
 		yield [`${path}${property.name}`, property];
 		for (const option of (property.options ?? []) as Choice[]) {
-			if (isGroup(option)) yield* allFields(option.values, `${path}${property.name}.${option.name}.`);
+			if (isGroup(option))
+				yield* allFields(option.values, `${path}${property.name}.${option.name}.`);
 			else if (isField(option)) yield* allFields([option], `${path}${property.name}.`);
 		}
 	}
@@ -107,7 +163,10 @@ function* allFields(list: INodeProperties[], path = ''): Generator<[string, INod
 const FROM_AI_MARKER = '/*n8n-auto-generated-fromAI-override*/';
 function fromAiKey(indices: string[], displayName: string): string {
 	const joined = [...indices, displayName].join('_');
-	return (indices.length > 1 ? joined.slice(-63) : joined.slice(0, 63)).replace(/[^a-zA-Z0-9-]/g, '_');
+	return (indices.length > 1 ? joined.slice(-63) : joined.slice(0, 63)).replace(
+		/[^a-zA-Z0-9-]/g,
+		'_',
+	);
 }
 function keptDescription(value: unknown): string {
 	try {
@@ -127,24 +186,55 @@ function fromAiOverride(key: string, text: string, type: string): string {
  * The parameters when the model defines every field the user sees: shown top-level fields and every option
  * of the collections (each can be added). Not the Settings tab's Request Options, which configure the request.
  */
-function leftToModel(fields: INodeProperties[], values: IDataObject, indices: string[], keys: string[], filled: INodeProperties[]): IDataObject {
+function leftToModel(
+	fields: INodeProperties[],
+	values: IDataObject,
+	indices: string[],
+	keys: string[],
+	filled: INodeProperties[],
+): IDataObject {
 	const result: IDataObject = { ...values };
 	for (const field of fields) {
 		if (field.isNodeSetting) continue;
 		if (field.type === 'collection') {
 			const inner = (field.options as Choice[]).filter(isField);
-			result[field.name] = leftToModel(inner, Object.fromEntries(inner.map((option) => [option.name, option.default])) as IDataObject, indices, keys, filled);
+			result[field.name] = leftToModel(
+				inner,
+				Object.fromEntries(inner.map((option) => [option.name, option.default])) as IDataObject,
+				indices,
+				keys,
+				filled,
+			);
 		} else if (field.type === 'fixedCollection') {
 			const groups: IDataObject = {};
 			for (const group of (field.options as Choice[]).filter(isGroup)) {
-				const defaults = Object.fromEntries(group.values.map((value) => [value.name, value.default])) as INodeParameters;
-				const inner = group.values.filter((value) => NodeHelpers.displayParameter(defaults, value, VERSION, description, values as INodeParameters));
+				const defaults = Object.fromEntries(
+					group.values.map((value) => [value.name, value.default]),
+				) as INodeParameters;
+				const inner = group.values.filter((value) =>
+					NodeHelpers.displayParameter(
+						defaults,
+						value,
+						VERSION,
+						description,
+						values as INodeParameters,
+					),
+				);
 				const many = field.typeOptions?.multipleValues === true;
-				const groupValues = leftToModel(inner, defaults as IDataObject, many ? [...indices, `${group.name}0`] : indices, keys, filled);
+				const groupValues = leftToModel(
+					inner,
+					defaults as IDataObject,
+					many ? [...indices, `${group.name}0`] : indices,
+					keys,
+					filled,
+				);
 				groups[group.name] = many ? [groupValues] : groupValues;
 			}
 			result[field.name] = groups;
-		} else if (!field.noDataExpression && !['options', 'credentialsSelect', 'notice', 'hidden'].includes(field.type)) {
+		} else if (
+			!field.noDataExpression &&
+			!['options', 'credentialsSelect', 'notice', 'hidden'].includes(field.type)
+		) {
 			const key = fromAiKey(indices, field.displayName);
 			keys.push(key);
 			filled.push(field);
@@ -156,25 +246,50 @@ function leftToModel(fields: INodeProperties[], values: IDataObject, indices: st
 
 /** The parameters of the tool's input schema as the chat model receives them. */
 function toolSchema(parameters: IDataObject): Record<string, { description?: string }> {
-	const node: INode = { id: '1', name: 'Conversational Messaging', type: 'conversationalMessagingTool', typeVersion: 1, position: [0, 0], parameters: parameters as INodeParameters };
+	const node: INode = {
+		id: '1',
+		name: 'Conversational Messaging',
+		type: 'conversationalMessagingTool',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INodeParameters,
+	};
 	const tool = createNodeAsTool({ node, nodeType, handleToolInvocation: async () => '' }).response;
-	return (convertToOpenAITool(tool).function.parameters as { properties: Record<string, { description?: string }> }).properties;
+	return (
+		convertToOpenAITool(tool).function.parameters as {
+			properties: Record<string, { description?: string }>;
+		}
+	).properties;
 }
 
 function subtitleOf(resource: string, operation: string): unknown {
-	const node: INode = { id: '1', name: 'Conversational Messaging', type: 'conversationalMessaging', typeVersion: 1, position: [0, 0], parameters: form({ resource, operation }).values };
-	const nodeTypes: INodeTypes = { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) };
+	const node: INode = {
+		id: '1',
+		name: 'Conversational Messaging',
+		type: 'conversationalMessaging',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: form({ resource, operation }).values,
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	// As the editor's getNodeSubtitle (n8n-editor-ui workflows.store chunk) evaluates it.
 	return workflow.expression.getSimpleParameterValue(node, description.subtitle, 'internal', {});
 }
 
 describe('the whole description, form by form', () => {
-	it('walks every operation and every form variant', () => expect(VARIANTS.length).toBeGreaterThan(PAIRS.length));
+	it('walks every operation and every form variant', () =>
+		expect(VARIANTS.length).toBeGreaterThan(PAIRS.length));
 
 	it('never shows two fields with one display name in a form, nor inside one collection', () => {
 		const clashes = VARIANTS.flatMap(({ label, shown }) => [
-			...repeated(shown.map((property) => property.displayName)).map((name) => `${label}: "${name}"`),
+			...repeated(shown.map((property) => property.displayName)).map(
+				(name) => `${label}: "${name}"`,
+			),
 			...shown.flatMap((property) => innerRepeats(property)).map((where) => `${label}: ${where}`),
 		]);
 		expect(clashes).toEqual([]);
@@ -182,14 +297,32 @@ describe('the whole description, form by form', () => {
 
 	it('declares no parameter other than Operation twice with another type or default', () => {
 		const byName = new Map<string, INodeProperties[]>();
-		for (const property of properties.filter((p) => p.name !== 'operation')) byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
-		const flipping = [...byName].filter(([, declared]) => declared.some((property) => property.type !== declared[0].type || !isDeepStrictEqual(property.default, declared[0].default)));
-		expect(flipping.map(([name, declared]) => `${name}: ${declared.map((property) => `${property.type}=${JSON.stringify(property.default)}`).join(' / ')}`)).toEqual([]);
+		for (const property of properties.filter((p) => p.name !== 'operation'))
+			byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
+		const flipping = [...byName].filter(([, declared]) =>
+			declared.some(
+				(property) =>
+					property.type !== declared[0].type ||
+					!isDeepStrictEqual(property.default, declared[0].default),
+			),
+		);
+		expect(
+			flipping.map(
+				([name, declared]) =>
+					`${name}: ${declared.map((property) => `${property.type}=${JSON.stringify(property.default)}`).join(' / ')}`,
+			),
+		).toEqual([]);
 	});
 
 	it('says in Send and Wait that it asks one question per execution, with Loop Over Items', () => {
 		const missing = variants('messaging', 'sendAndWait').filter(
-			({ shown }) => !shown.some((property) => property.type === 'notice' && /one question per execution/i.test(property.displayName) && property.displayName.includes('Loop Over Items')),
+			({ shown }) =>
+				!shown.some(
+					(property) =>
+						property.type === 'notice' &&
+						/one question per execution/i.test(property.displayName) &&
+						property.displayName.includes('Loop Over Items'),
+				),
 		);
 		expect(missing.map(({ label }) => label)).toEqual([]);
 	});
@@ -197,65 +330,117 @@ describe('the whole description, form by form', () => {
 	it("keeps that notice out of n8n's tool variants, where a call is one item", () => {
 		const tool = { ...description, name: `${description.name}HitlTool` };
 		const { values } = form({ resource: 'messaging', operation: 'sendAndWait' });
-		const notices = properties.filter((property) => property.type === 'notice' && NodeHelpers.displayParameter(values, property, VERSION, tool));
+		const notices = properties.filter(
+			(property) =>
+				property.type === 'notice' && NodeHelpers.displayParameter(values, property, VERSION, tool),
+		);
 		expect(notices.map((notice) => notice.name)).toEqual([]);
 	});
 
 	it('says what to enter as Contact Phone when Inject CRM Lead goes to the socialnet messenger', () => {
-		const { shown } = form({ resource: 'messaging', operation: 'injectCrmLead', channel: 'sn-messenger' });
-		expect(shown.filter((property) => property.type === 'notice').map((notice) => notice.displayName)).toContainEqual(expect.stringMatching(/contact(?:'s)? phone/i));
+		const { shown } = form({
+			resource: 'messaging',
+			operation: 'injectCrmLead',
+			channel: 'sn-messenger',
+		});
+		expect(
+			shown.filter((property) => property.type === 'notice').map((notice) => notice.displayName),
+		).toContainEqual(expect.stringMatching(/contact(?:'s)? phone/i));
 	});
 
 	it('says how Batching and Max Requests in Flight combine, in both fields', () => {
 		const fields = [...allFields(properties)];
-		const batchSize = fields.filter(([path]) => path === 'requestOptions.batching.batch.batchSize').map(([, field]) => field.description);
-		const maxInFlight = fields.filter(([path]) => /SendOptions\.maxInFlight$/.test(path)).map(([path, field]) => `${path}: ${field.description}`);
+		const batchSize = fields
+			.filter(([path]) => path === 'requestOptions.batching.batch.batchSize')
+			.map(([, field]) => field.description);
+		const maxInFlight = fields
+			.filter(([path]) => /SendOptions\.maxInFlight$/.test(path))
+			.map(([path, field]) => `${path}: ${field.description}`);
 		expect(batchSize).toEqual([expect.stringContaining('Max Requests in Flight')]);
 		expect(maxInFlight.length).toBeGreaterThan(0);
 		expect(maxInFlight.filter((text) => !text.includes('Batching'))).toEqual([]);
 	});
 
 	it('gives a subtitle in words, never a raw operation value', () => {
-		const raw = PAIRS.map(({ resource, operation }) => ({ resource, operation, subtitle: subtitleOf(resource, operation) })).filter(
+		const raw = PAIRS.map(({ resource, operation }) => ({
+			resource,
+			operation,
+			subtitle: subtitleOf(resource, operation),
+		})).filter(
 			({ resource, operation, subtitle }) =>
-				typeof subtitle !== 'string' || !subtitle.trim() || new RegExp(`\\b${operation}\\b`).test(subtitle) || (/[A-Z]/.test(resource) && subtitle.includes(resource)),
+				typeof subtitle !== 'string' ||
+				!subtitle.trim() ||
+				new RegExp(`\\b${operation}\\b`).test(subtitle) ||
+				(/[A-Z]/.test(resource) && subtitle.includes(resource)),
 		);
-		expect(raw.map(({ resource, operation, subtitle }) => `${resource} > ${operation}: ${JSON.stringify(subtitle)}`)).toEqual([]);
+		expect(
+			raw.map(
+				({ resource, operation, subtitle }) =>
+					`${resource} > ${operation}: ${JSON.stringify(subtitle)}`,
+			),
+		).toEqual([]);
 	});
 
 	it('calls one field at most "Channel" in a resource', () => {
 		const several = RESOURCES.map((resource) => ({
 			resource,
-			names: [...new Set(properties.filter((p) => p.displayName === 'Channel' && showsFor(p.displayOptions?.show?.resource, resource)).map((p) => p.name))],
+			names: [
+				...new Set(
+					properties
+						.filter(
+							(p) =>
+								p.displayName === 'Channel' && showsFor(p.displayOptions?.show?.resource, resource),
+						)
+						.map((p) => p.name),
+				),
+			],
 		})).filter(({ names }) => names.length > 1);
 		expect(several.map(({ resource, names }) => `${resource}: ${names.join(', ')}`)).toEqual([]);
 	});
 
 	it('describes every operation and every field', () => {
-		const operations = PAIRS.filter(({ option }) => !option.description?.trim()).map(({ resource, operation }) => `operation ${resource} > ${operation}`);
+		const operations = PAIRS.filter(({ option }) => !option.description?.trim()).map(
+			({ resource, operation }) => `operation ${resource} > ${operation}`,
+		);
 		// The selectors' options carry their descriptions; notices and hidden fields are not filled in;
 		// a collection is a container (Additional Fields, Options), as in n8n's own nodes: its fields are described.
 		const fields = [...allFields(properties)]
-			.filter(([, field]) => !['resource', 'operation'].includes(field.name) && !['notice', 'hidden', 'collection', 'fixedCollection'].includes(field.type) && !field.description?.trim())
+			.filter(
+				([, field]) =>
+					!['resource', 'operation'].includes(field.name) &&
+					!['notice', 'hidden', 'collection', 'fixedCollection'].includes(field.type) &&
+					!field.description?.trim(),
+			)
 			.map(([path, field]) => `${path} ("${field.displayName}")`);
 		expect([...operations, ...new Set(fields)]).toEqual([]);
 	});
 
-	describe.each(['sendSms', 'injectCrmLead', 'sendAndWait'])('as an AI tool, messaging > %s', (operation) => {
-		it('gives the model one key per field it fills in, each a described field', () => {
-			const problems = variants('messaging', operation).flatMap(({ label, values, shown }) => {
-				const keys: string[] = [];
-				const filled: INodeProperties[] = [];
-				const schema = toolSchema(leftToModel(shown, values as IDataObject, [], keys, filled));
-				return [
-					...repeated(keys).map((key) => `${label}: two fields share the key ${key}`),
-					...Object.keys(schema).filter((key) => !keys.includes(key)).map((key) => `${label}: ${key} is no field's key`),
-					...filled.filter((field) => !field.description?.trim()).map((field) => `${label}: "${field.displayName}" has no description to give the model`),
-					// n8n 2.41 describes a key only with the override's text: when this fails, n8n gives more, and the README's "As an AI tool" should say so.
-					...Object.entries(schema).filter(([, property]) => property.description).map(([key]) => `${label}: n8n now describes ${key}`),
-				];
+	describe.each(['sendSms', 'injectCrmLead', 'sendAndWait'])(
+		'as an AI tool, messaging > %s',
+		(operation) => {
+			it('gives the model one key per field it fills in, each a described field', () => {
+				const problems = variants('messaging', operation).flatMap(({ label, values, shown }) => {
+					const keys: string[] = [];
+					const filled: INodeProperties[] = [];
+					const schema = toolSchema(leftToModel(shown, values as IDataObject, [], keys, filled));
+					return [
+						...repeated(keys).map((key) => `${label}: two fields share the key ${key}`),
+						...Object.keys(schema)
+							.filter((key) => !keys.includes(key))
+							.map((key) => `${label}: ${key} is no field's key`),
+						...filled
+							.filter((field) => !field.description?.trim())
+							.map(
+								(field) => `${label}: "${field.displayName}" has no description to give the model`,
+							),
+						// n8n 2.41 describes a key only with the override's text: when this fails, n8n gives more, and the README's "As an AI tool" should say so.
+						...Object.entries(schema)
+							.filter(([, property]) => property.description)
+							.map(([key]) => `${label}: n8n now describes ${key}`),
+					];
+				});
+				expect(problems).toEqual([]);
 			});
-			expect(problems).toEqual([]);
-		});
-	});
+		},
+	);
 });

@@ -24,7 +24,14 @@ export const agentCreateFields: INodeProperties[] = [
 		description: 'Full name of the agent',
 		sendTo: 'body.name',
 	}),
-	phoneField({ resource: 'agent', operations: ['create'], displayName: 'Phone', name: 'agentPhone', sendTo: 'body.phone', description: 'Phone of the agent. ' }),
+	phoneField({
+		resource: 'agent',
+		operations: ['create'],
+		displayName: 'Phone',
+		name: 'agentPhone',
+		sendTo: 'body.phone',
+		description: 'Phone of the agent. ',
+	}),
 	field({
 		displayName: 'Email',
 		name: 'email',

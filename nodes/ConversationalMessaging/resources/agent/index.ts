@@ -6,7 +6,11 @@ import { agentDeleteFields, agentDeleteOperation } from './delete';
 import { agentGetFields, agentGetOperation } from './get';
 
 export const agentDescription: INodeProperties[] = [
-	operationSelector('agent', [agentCreateOperation, agentDeleteOperation, agentGetOperation], 'create'),
+	operationSelector(
+		'agent',
+		[agentCreateOperation, agentDeleteOperation, agentGetOperation],
+		'create',
+	),
 	...agentCreateFields,
 	...agentDeleteFields,
 	...agentGetFields,

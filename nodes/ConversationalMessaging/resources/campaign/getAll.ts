@@ -32,10 +32,15 @@ export async function paginateCampaigns(
 		const first = records.length ? JSON.stringify(records[0].json) : undefined;
 		if (first !== undefined && first === previousFirst) {
 			// A service that ignores `page` would otherwise be read forever.
-			throw new NodeOperationError(this.getNode(), `Page ${page} of the campaigns repeats page ${page - 1}`, {
-				description: 'The service does not seem to page this list. Turn off Return All and set a Limit.',
-				itemIndex: this.getItemIndex(),
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Page ${page} of the campaigns repeats page ${page - 1}`,
+				{
+					description:
+						'The service does not seem to page this list. Turn off Return All and set a Limit.',
+					itemIndex: this.getItemIndex(),
+				},
+			);
 		}
 		previousFirst = first;
 		results.push(...records);
@@ -55,4 +60,7 @@ export const campaignGetAllOperation: INodePropertyOptions = operation({
 	pagination: paginateCampaigns,
 });
 
-export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit(showFor('campaign', ['getAll']), 'campaigns');
+export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit(
+	showFor('campaign', ['getAll']),
+	'campaigns',
+);

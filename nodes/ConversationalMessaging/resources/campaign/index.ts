@@ -8,7 +8,11 @@ import { campaignGetDetailsOperation } from './getDetails';
 export { campaignListSearch } from './search';
 
 export const campaignDescription: INodeProperties[] = [
-	operationSelector('campaign', [campaignGetOperation, campaignGetDetailsOperation, campaignGetAllOperation], 'getAll'),
+	operationSelector(
+		'campaign',
+		[campaignGetOperation, campaignGetDetailsOperation, campaignGetAllOperation],
+		'getAll',
+	),
 	campaignIdField,
 	...campaignGetAllFields,
 ];

@@ -37,7 +37,8 @@ export const CAMPAIGN_RECORD_FIELDS = {
  */
 export const CAMPAIGN_ID_PATTERN = {
 	regex: '\\s*\\S*\\s*',
-	errorMessage: 'A campaign ID has no spaces: pick the campaign From List, or copy its ID from Campaign > Get Many',
+	errorMessage:
+		'A campaign ID has no spaces: pick the campaign From List, or copy its ID from Campaign > Get Many',
 };
 
 /** The name of the list search method, in the node's `methods.listSearch`. */
@@ -68,9 +69,11 @@ export const SEARCH_TIME_CAP_MS = 10_000;
 /** How long the editor waits for a page of campaigns. */
 const PAGE_TIMEOUT_MS = 20_000;
 
-export const TOKEN_REFUSED = 'The service refused the API token: check the Conversational Messaging credential';
+export const TOKEN_REFUSED =
+	'The service refused the API token: check the Conversational Messaging credential';
 
-const REACH_ADVICE = 'Check the Base URL of the Conversational Messaging credential, and that the service is running.';
+const REACH_ADVICE =
+	'Check the Base URL of the Conversational Messaging credential, and that the service is running.';
 
 /** Where the next search goes on: the service's page, and the first record of the page before (see below). */
 interface PageMark {
@@ -113,19 +116,36 @@ function shownBaseUrl(baseUrl: unknown): string {
 /** A rejected token says so in words the editor shows next to its "Check credential" link. */
 function listFailure(failure: ServiceFailure): ServiceFailure {
 	if (failure.httpCode !== '401' && failure.httpCode !== '403') return failure;
-	return { message: TOKEN_REFUSED, description: `${failure.message}. ${failure.description}`, httpCode: failure.httpCode };
+	return {
+		message: TOKEN_REFUSED,
+		description: `${failure.message}. ${failure.description}`,
+		httpCode: failure.httpCode,
+	};
 }
 
 /** A request that got no answer. Only words are kept: the request's error holds the token. */
 function requestFailure(error: unknown, baseUrl: string): ServiceFailure {
 	const unreached = unreachedBy(error);
-	if (unreached) return { message: `Could not reach the service at ${baseUrl}: ${unreached.reason}`, description: REACH_ADVICE, httpCode: unreached.code };
+	if (unreached)
+		return {
+			message: `Could not reach the service at ${baseUrl}: ${unreached.reason}`,
+			description: REACH_ADVICE,
+			httpCode: unreached.code,
+		};
 	const words = error instanceof Error && error.message ? error.message : 'no answer';
-	return { message: `The service at ${baseUrl} did not give the list of campaigns: ${words}`, description: REACH_ADVICE, httpCode: '' };
+	return {
+		message: `The service at ${baseUrl} did not give the list of campaigns: ${words}`,
+		description: REACH_ADVICE,
+		httpCode: '',
+	};
 }
 
 /** One page of `GET /v1/campaigns`, read like Campaign > Get Many reads it. */
-async function readPage(this: ILoadOptionsFunctions, page: number, credentials: ICredentialDataDecryptedObject): Promise<IDataObject[]> {
+async function readPage(
+	this: ILoadOptionsFunctions,
+	page: number,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<IDataObject[]> {
 	const request: IHttpRequestOptions = {
 		method: 'GET',
 		url: '/v1/campaigns',
@@ -140,12 +160,21 @@ async function readPage(this: ILoadOptionsFunctions, page: number, credentials: 
 	};
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, request)) as IN8nHttpFullResponse;
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_NAME,
+			request,
+		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw await failureError.call(this, requestFailure(error, shownBaseUrl(credentials.baseUrl)), credentials);
+		throw await failureError.call(
+			this,
+			requestFailure(error, shownBaseUrl(credentials.baseUrl)),
+			credentials,
+		);
 	}
 	const reading = readEnvelope(response);
-	if ('failure' in reading) throw await failureError.call(this, listFailure(reading.failure), credentials);
+	if ('failure' in reading)
+		throw await failureError.call(this, listFailure(reading.failure), credentials);
 	return listRecords(reading.payload);
 }
 
@@ -154,10 +183,17 @@ async function readPage(this: ILoadOptionsFunctions, page: number, credentials: 
  * them, one page per call; with a search text, those whose name or ID contains it, in any case,
  * read on until a screenful of them, the end of the list or a cap (see above).
  */
-export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchCampaigns(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME);
 	const wanted = (filter ?? '').trim().toLowerCase();
-	const matches = (item: INodeListSearchItems) => !wanted || item.name.toLowerCase().includes(wanted) || String(item.value).toLowerCase().includes(wanted);
+	const matches = (item: INodeListSearchItems) =>
+		!wanted ||
+		item.name.toLowerCase().includes(wanted) ||
+		String(item.value).toLowerCase().includes(wanted);
 	let { page, previousFirst } = readMark(paginationToken);
 	const results: INodeListSearchItems[] = [];
 	const started = Date.now();
@@ -175,15 +211,27 @@ export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: stri
 				credentials,
 			);
 		}
-		const first = records.length ? (items[0] ? String(items[0].value) : JSON.stringify(records[0])) : undefined;
+		const first = records.length
+			? items[0]
+				? String(items[0].value)
+				: JSON.stringify(records[0])
+			: undefined;
 		// A service that ignores `page` answers page 1 again: the list ends there, not in a loop.
 		if (first !== undefined && first === previousFirst) return { results };
 		previousFirst = first;
-		results.push(...items.filter((item): item is INodeListSearchItems => item !== undefined && matches(item)));
+		results.push(
+			...items.filter((item): item is INodeListSearchItems => item !== undefined && matches(item)),
+		);
 		// A page shorter than asked for is the last.
 		if (records.length < CAMPAIGN_PAGE_SIZE) return { results };
 		page++;
-		if (!wanted || results.length >= SEARCH_SCREENFUL || read >= SEARCH_PAGE_CAP || Date.now() - started >= SEARCH_TIME_CAP_MS) break;
+		if (
+			!wanted ||
+			results.length >= SEARCH_SCREENFUL ||
+			read >= SEARCH_PAGE_CAP ||
+			Date.now() - started >= SEARCH_TIME_CAP_MS
+		)
+			break;
 	}
 	return { results, paginationToken: JSON.stringify({ page, previousFirst } satisfies PageMark) };
 }

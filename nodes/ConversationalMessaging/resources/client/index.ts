@@ -3,4 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationSelector } from '../../shared/descriptions';
 import { clientGetOperation } from './get';
 
-export const clientDescription: INodeProperties[] = [operationSelector('client', [clientGetOperation], 'get')];
+export const clientDescription: INodeProperties[] = [
+	operationSelector('client', [clientGetOperation], 'get'),
+];

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
 import { phoneField } from '../../shared/messages';
@@ -10,11 +16,20 @@ const show = showFor('contact', ['add']);
  * Extra values go into `values` by their field name as typed. Routed as `values.<name>`, a field
  * named with a number ("12") made n8n build `values` as a list, which lost Phone and Name.
  */
-async function addExtraValues(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as Array<{ key?: unknown; value?: unknown }>;
+async function addExtraValues(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as Array<{
+		key?: unknown;
+		value?: unknown;
+	}>;
 	if (!extra.length) return requestOptions;
 	const body = requestOptions.body as IDataObject;
-	body.values = { ...(body.values as IDataObject), ...Object.fromEntries(extra.map(({ key, value }) => [String(key ?? ''), value])) };
+	body.values = {
+		...(body.values as IDataObject),
+		...Object.fromEntries(extra.map(({ key, value }) => [String(key ?? ''), value])),
+	};
 	return requestOptions;
 }
 
@@ -39,7 +54,14 @@ export const contactAddFields: INodeProperties[] = [
 		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
 		sendTo: 'body.idList',
 	}),
-	phoneField({ resource: 'contact', operations: ['add'], displayName: 'Phone', name: 'phone', sendTo: 'body.values.phone', required: false }),
+	phoneField({
+		resource: 'contact',
+		operations: ['add'],
+		displayName: 'Phone',
+		name: 'phone',
+		sendTo: 'body.values.phone',
+		required: false,
+	}),
 	field({
 		displayName: 'Name',
 		name: 'contactName',
@@ -61,8 +83,21 @@ export const contactAddFields: INodeProperties[] = [
 					displayName: 'Value',
 					name: 'value',
 					values: [
-						{ displayName: 'Field', name: 'key', type: 'string', default: '', placeholder: 'city', description: 'Name of the value, as the contact list stores it' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'The value to store' },
+						{
+							displayName: 'Field',
+							name: 'key',
+							type: 'string',
+							default: '',
+							placeholder: 'city',
+							description: 'Name of the value, as the contact list stores it',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'The value to store',
+						},
 					],
 				},
 			],

@@ -26,7 +26,8 @@ export const legacyMessageGetFields: INodeProperties[] = [
 		name: 'sentFromInstance',
 		displayOptions: show,
 		placeholder: 'Instance given to Send (optional)',
-		description: 'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',
+		description:
+			'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',
 		sendTo: 'qs.instance',
 	}),
 ];

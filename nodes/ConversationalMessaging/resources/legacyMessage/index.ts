@@ -6,7 +6,11 @@ import { legacyMessageGetFields, legacyMessageGetOperation } from './get';
 import { legacyMessageSendFields, legacyMessageSendOperation } from './send';
 
 export const legacyMessageDescription: INodeProperties[] = [
-	operationSelector('legacyMessage', [legacyMessageGetOperation, legacyMessageSendOperation], 'send'),
+	operationSelector(
+		'legacyMessage',
+		[legacyMessageGetOperation, legacyMessageSendOperation],
+		'send',
+	),
 	...legacyMessageSendFields,
 	...legacyMessageGetFields,
 	sendOptions('legacyMessage'),

@@ -7,7 +7,11 @@ import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './c
 import { liveChatSendMessageFields, liveChatSendMessageOperation } from './sendMessage';
 
 export const liveChatDescription: INodeProperties[] = [
-	operationSelector('liveChat', [liveChatCreateSessionOperation, liveChatSendMessageOperation], 'createSession'),
+	operationSelector(
+		'liveChat',
+		[liveChatCreateSessionOperation, liveChatSendMessageOperation],
+		'createSession',
+	),
 	instanceField('liveChat', ['createSession', 'sendMessage'], 'liveChatInstance'),
 	...liveChatCreateSessionFields,
 	...liveChatSendMessageFields,

@@ -22,17 +22,24 @@ export const liveChatSendMessageFields: INodeProperties[] = [
 		name: 'sessionId',
 		displayOptions: show,
 		placeholder: 'ID from Live Chat > Create Session',
-		description: 'Identifier of the live chat session, as returned by Live Chat > Create Session; the message goes to it',
+		description:
+			'Identifier of the live chat session, as returned by Live Chat > Create Session; the message goes to it',
 		sendTo: 'body.to',
 	}),
-	messageTextField({ resource: 'liveChat', operation: 'sendMessage', name: 'liveChatMessage', sendTo: 'body.body' }),
+	messageTextField({
+		resource: 'liveChat',
+		operation: 'sendMessage',
+		name: 'liveChatMessage',
+		sendTo: 'body.body',
+	}),
 	additionalFields('liveChatMessageFields', show, [
 		field({
 			displayName: 'Sent by User',
 			name: 'user',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the message is shown as sent by the user (the visitor) rather than by the business',
+			description:
+				'Whether the message is shown as sent by the user (the visitor) rather than by the business',
 			sendTo: 'body.user',
 		}),
 	]),

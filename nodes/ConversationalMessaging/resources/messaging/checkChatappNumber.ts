@@ -15,5 +15,11 @@ export const checkChatappNumberOperation: INodePropertyOptions = operation({
 });
 
 export const checkChatappNumberFields: INodeProperties[] = [
-	phoneField({ resource: 'messaging', operations: ['checkChatappNumber'], displayName: 'Phone Number', name: 'number', sendTo: 'body.number' }),
+	phoneField({
+		resource: 'messaging',
+		operations: ['checkChatappNumber'],
+		displayName: 'Phone Number',
+		name: 'number',
+		sendTo: 'body.number',
+	}),
 ];

@@ -10,11 +10,18 @@ export const injectCrmLeadOperation: INodePropertyOptions = operation({
 	name: 'Inject CRM Lead',
 	value: 'injectCrmLead',
 	action: 'Inject a lead into the CRM',
-	description: 'Create a CRM lead for a contact, with a first message, and route it to an area, agent or process',
+	description:
+		'Create a CRM lead for a contact, with a first message, and route it to an area, agent or process',
 	method: 'POST',
 	url: '/v1/crm',
 	preSend: [
-		onlyWith('body.agent', 'Agent ID', 'body.area', 'Area', 'The service accepts an agent only together with an area the agent belongs to.'),
+		onlyWith(
+			'body.agent',
+			'Agent ID',
+			'body.area',
+			'Area',
+			'The service accepts an agent only together with an area the agent belongs to.',
+		),
 	],
 });
 
@@ -31,7 +38,11 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		displayOptions: show,
 		options: [
 			{ name: 'Chatapp', value: 'chatapp', description: 'Agents answer the lead on chatapp' },
-			{ name: 'Socialnet Messenger', value: 'sn-messenger', description: 'Agents answer the lead on the socialnet messenger' },
+			{
+				name: 'Socialnet Messenger',
+				value: 'sn-messenger',
+				description: 'Agents answer the lead on the socialnet messenger',
+			},
 		],
 		default: 'chatapp',
 		description: 'Channel on which agents follow the lead up',
@@ -68,21 +79,24 @@ export const injectCrmLeadFields: INodeProperties[] = [
 			displayName: 'Agent ID',
 			name: 'agent',
 			placeholder: 'ID of an agent',
-			description: 'Agent to assign the lead to: the id that Agent > Create or Agent > Get returns. Needs an Area the agent belongs to.',
+			description:
+				'Agent to assign the lead to: the id that Agent > Create or Agent > Get returns. Needs an Area the agent belongs to.',
 			sendTo: 'body.agent',
 		}),
 		field({
 			displayName: 'Area',
 			name: 'area',
 			placeholder: 'e.g. sales',
-			description: "Code of the area or team that takes the lead, as set up in your account (the API cannot list areas)",
+			description:
+				'Code of the area or team that takes the lead, as set up in your account (the API cannot list areas)',
 			sendTo: 'body.area',
 		}),
 		field({
 			displayName: 'Process ID',
 			name: 'process',
 			placeholder: 'ID of a process in your account',
-			description: 'Process (pipeline) the lead enters, as set up in your account (the API cannot list processes)',
+			description:
+				'Process (pipeline) the lead enters, as set up in your account (the API cannot list processes)',
 			sendTo: 'body.process',
 		}),
 		field({

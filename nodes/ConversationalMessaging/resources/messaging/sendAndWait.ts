@@ -17,7 +17,8 @@ export const sendAndWaitOperation: INodePropertyOptions = {
 	name: 'Send and Wait for Response',
 	value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a message and wait for a response',
-	description: 'Send a question with a link to a page where the recipient approves, declines or answers; the workflow waits for the answer',
+	description:
+		'Send a question with a link to a page where the recipient approves, declines or answers; the workflow waits for the answer',
 };
 
 const show = showFor('messaging', [SEND_AND_WAIT_OPERATION]);
@@ -30,7 +31,11 @@ export const channelField: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	displayOptions: show,
-	options: CHANNEL_NAMES.map((value) => ({ name: SEND_AND_WAIT_CHANNELS[value].displayName, value, description: SEND_AND_WAIT_CHANNELS[value].description })),
+	options: CHANNEL_NAMES.map((value) => ({
+		name: SEND_AND_WAIT_CHANNELS[value].displayName,
+		value,
+		description: SEND_AND_WAIT_CHANNELS[value].description,
+	})),
 	default: 'sms',
 	description: 'Where the question goes',
 };
@@ -42,7 +47,11 @@ const shortenLinkField: INodeProperties = {
 	type: 'boolean',
 	noDataExpression: true,
 	default: true,
-	displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { sendAndWaitChannel: CHANNEL_NAMES.filter((name) => SEND_AND_WAIT_CHANNELS[name].offersShortLink) }),
+	displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], {
+		sendAndWaitChannel: CHANNEL_NAMES.filter(
+			(name) => SEND_AND_WAIT_CHANNELS[name].offersShortLink,
+		),
+	}),
 	description:
 		"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 };
@@ -74,7 +83,11 @@ export const sendAndWaitFields: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: show,
 		options: [
-			{ name: 'Approval', value: 'approval', description: 'The recipient approves, or approves or declines, with a button' },
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The recipient approves, or approves or declines, with a button',
+			},
 			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer' },
 		],
 		default: 'approval',
@@ -87,7 +100,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { responseType: ['approval'] }),
-		description: 'The buttons the recipient sees: approve only, or approve and decline, and their labels',
+		description:
+			'The buttons the recipient sees: approve only, or approve and decline, and their labels',
 		options: [
 			{
 				displayName: 'Values',
@@ -104,7 +118,13 @@ export const sendAndWaitFields: INodeProperties[] = [
 							{ name: 'Approve and Decline', value: 'double' },
 						],
 					},
-					{ displayName: 'Approve Button Label', name: 'approveLabel', type: 'string', default: 'Approve', description: 'Text of the button that approves' },
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: 'Approve',
+						description: 'Text of the button that approves',
+					},
 					{
 						displayName: 'Decline Button Label',
 						name: 'disapproveLabel',

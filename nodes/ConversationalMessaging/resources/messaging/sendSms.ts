@@ -14,7 +14,13 @@ export const sendSmsOperation: INodePropertyOptions = operation({
 });
 
 export const sendSmsFields: INodeProperties[] = [
-	phoneField({ resource: 'messaging', operations: ['sendSms'], displayName: 'Recipient Phone', name: 'to', sendTo: 'body.to' }),
+	phoneField({
+		resource: 'messaging',
+		operations: ['sendSms'],
+		displayName: 'Recipient Phone',
+		name: 'to',
+		sendTo: 'body.to',
+	}),
 ];
 
 /** The SMS text. Send and Wait's question shares its name (`message`, n8n's name for it), not its meaning. */

@@ -41,20 +41,35 @@ export const sendSocialnetFields: INodeProperties[] = [
 		displayOptions: show,
 		placeholder: 'Page-scoped ID of the recipient',
 		description:
-			"Page-scoped identifier of the recipient on the socialnet messenger: the ID the messenger gives a person who wrote to your page (not a phone number)",
+			'Page-scoped identifier of the recipient on the socialnet messenger: the ID the messenger gives a person who wrote to your page (not a phone number)',
 		sendTo: 'body.to',
 	}),
 	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
-		{ name: 'socialnetText', types: ['text'], displayName: 'Message', description: 'Text of the message' },
-		{ name: 'socialnetFileUrl', types: MEDIA_TYPES, displayName: 'File URL', description: 'Public web address of the file to send', isFileUrl: true },
+		{
+			name: 'socialnetText',
+			types: ['text'],
+			displayName: 'Message',
+			description: 'Text of the message',
+		},
+		{
+			name: 'socialnetFileUrl',
+			types: MEDIA_TYPES,
+			displayName: 'File URL',
+			description: 'Public web address of the file to send',
+			isFileUrl: true,
+		},
 	]),
 	// Text has no optional field: no empty collection for it.
-	additionalFields('socialnetFields', showFor('messaging', ['sendSocialnet'], { socialnetType: MEDIA_TYPES }), [
-		field({
-			displayName: 'Caption',
-			name: 'caption',
-			description: 'Text shown with the file',
-			sendTo: 'body.caption',
-		}),
-	]),
+	additionalFields(
+		'socialnetFields',
+		showFor('messaging', ['sendSocialnet'], { socialnetType: MEDIA_TYPES }),
+		[
+			field({
+				displayName: 'Caption',
+				name: 'caption',
+				description: 'Text shown with the file',
+				sendTo: 'body.caption',
+			}),
+		],
+	),
 ];

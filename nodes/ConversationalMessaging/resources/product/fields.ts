@@ -62,7 +62,8 @@ export const productFields: INodeProperties[] = [
 		required: true,
 		placeholder: 'shoes, sale',
 		displayOptions: both,
-		description: 'Categories of the product, separated by commas (or an expression that gives a list)',
+		description:
+			'Categories of the product, separated by commas (or an expression that gives a list)',
 		sendTo: 'body.category',
 		checks: [textList('body.category', 'Categories')],
 	}),

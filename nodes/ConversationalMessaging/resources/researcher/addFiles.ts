@@ -13,4 +13,6 @@ export const researcherAddFilesOperation: INodePropertyOptions = operation({
 	url: researcherUrl,
 });
 
-export const researcherAddFilesFields: INodeProperties[] = [researcherFilesField('filesToAdd', showFor('researcher', ['addFiles']))];
+export const researcherAddFilesFields: INodeProperties[] = [
+	researcherFilesField('filesToAdd', showFor('researcher', ['addFiles'])),
+];

@@ -54,7 +54,8 @@ export const researcherCreateFields: INodeProperties[] = [
 		displayOptions: show,
 		placeholder: 'ID of a policy in your account',
 		hint: 'The API has no call that lists policies: use the identifier of one your account has',
-		description: "Identifier of the policy that defines the kind of investigation (the service receives it as the researcher's type)",
+		description:
+			"Identifier of the policy that defines the kind of investigation (the service receives it as the researcher's type)",
 		sendTo: 'body.type',
 	}),
 	researcherFilesField('files', show),

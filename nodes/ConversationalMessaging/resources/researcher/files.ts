@@ -11,11 +11,16 @@ const sendAsFileEntry = (key: string) => ({
 
 /** Checks every file of the list: a web address, a name and a known type. */
 const checkFiles = checkField('body.files', 'Files', (value, fail) => {
-	const files = Array.isArray(value) ? value : fail('expected a list of files', 'Add files with Add File.');
+	const files = Array.isArray(value)
+		? value
+		: fail('expected a list of files', 'Add files with Add File.');
 	return files.map((file: { url?: unknown; name?: unknown; type?: unknown }, index: number) => {
 		const label = (problem: string, fix: string) => fail(`file ${index + 1}: ${problem}`, fix);
 		if (!RESEARCHER_FILE_TYPES.includes(String(file.type))) {
-			label(`type "${String(file.type)}" is not one of ${RESEARCHER_FILE_TYPES.join(', ')}`, 'Pick a type from the list.');
+			label(
+				`type "${String(file.type)}" is not one of ${RESEARCHER_FILE_TYPES.join(', ')}`,
+				'Pick a type from the list.',
+			);
 		}
 		const name = String(file.name ?? '').trim();
 		if (!name) label('has no name', 'Enter a Name for every file; the service needs one.');
@@ -24,7 +29,10 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 });
 
 /** The files a researcher investigates: web pages or files, each by web address. */
-export function researcherFilesField(name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function researcherFilesField(
+	name: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
 	return {
 		displayName: 'Files',
 		name,

@@ -19,7 +19,11 @@ export const RESEARCHER_READABLE_FIELDS = [
 	'updated',
 ];
 
-const titleCase = (value: string) => value.split('_').map((word) => word[0].toUpperCase() + word.slice(1)).join(' ');
+const titleCase = (value: string) =>
+	value
+		.split('_')
+		.map((word) => word[0].toUpperCase() + word.slice(1))
+		.join(' ');
 
 export const researcherUrl = '=/v1/researcher/{{encodeURIComponent($parameter.researcherId)}}';
 

@@ -9,7 +9,12 @@ import { researcherRunFields, researcherRunOperation } from './run';
 export const researcherDescription: INodeProperties[] = [
 	operationSelector(
 		'researcher',
-		[researcherAddFilesOperation, researcherCreateOperation, researcherGetOperation, researcherRunOperation],
+		[
+			researcherAddFilesOperation,
+			researcherCreateOperation,
+			researcherGetOperation,
+			researcherRunOperation,
+		],
 		'create',
 	),
 	researcherIdField,

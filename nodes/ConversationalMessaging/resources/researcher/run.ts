@@ -23,7 +23,11 @@ export const POLL_GROWTH = 1.5;
 export const MAX_POLL_INTERVAL_MS = 60_000;
 
 /** The wait before the next poll: the base interval for the first minute, then growing. */
-export function nextPollDelay(baseMs: number, previousMs: number | undefined, waitedMs: number): number {
+export function nextPollDelay(
+	baseMs: number,
+	previousMs: number | undefined,
+	waitedMs: number,
+): number {
 	if (previousMs === undefined || waitedMs < POLL_INTERVAL_GROWS_AFTER_MS) return baseMs;
 	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
 }
@@ -34,7 +38,11 @@ interface RunOptions {
 	timeout?: number;
 }
 
-async function readResearcher(this: IExecuteSingleFunctions, baseURL: string, id: string): Promise<IDataObject> {
+async function readResearcher(
+	this: IExecuteSingleFunctions,
+	baseURL: string,
+	id: string,
+): Promise<IDataObject> {
 	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 		method: 'GET',
 		baseURL,
@@ -70,17 +78,36 @@ export async function waitForResearch(
 		const waited = Date.now() - startedAt;
 		delay = nextPollDelay(baseMs, delay, waited);
 		await sleep(Math.max(0, Math.min(delay, timeoutMs - waited)));
-		if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for the researcher');
+		if (signal?.aborted)
+			throw new NodeOperationError(
+				this.getNode(),
+				'The execution was cancelled while waiting for the researcher',
+			);
 		const researcher = await readResearcher.call(this, String(baseUrl), id);
 		polls++;
 		if (researchIsComplete(researcher)) {
-			return [{ json: { id, ...researcher, waitedSeconds: Math.round((Date.now() - startedAt) / 1000), polls }, pairedItem }];
+			return [
+				{
+					json: {
+						id,
+						...researcher,
+						waitedSeconds: Math.round((Date.now() - startedAt) / 1000),
+						polls,
+					},
+					pairedItem,
+				},
+			];
 		}
 		if (Date.now() - startedAt >= timeoutMs) {
-			throw new NodeOperationError(this.getNode(), `The researcher was still running after ${options.timeout ?? 30} min (progress ${String(researcher.progress ?? 'unknown')})`, {
-				description: 'The run goes on in the service. Raise Timeout, or read the result later with Researcher > Get.',
-				itemIndex: this.getItemIndex(),
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The researcher was still running after ${options.timeout ?? 30} min (progress ${String(researcher.progress ?? 'unknown')})`,
+				{
+					description:
+						'The run goes on in the service. Raise Timeout, or read the result later with Researcher > Get.',
+					itemIndex: this.getItemIndex(),
+				},
+			);
 		}
 	}
 }
@@ -97,37 +124,35 @@ export const researcherRunOperation: INodePropertyOptions = operation({
 });
 
 export const researcherRunFields: INodeProperties[] = [
-	collection(
-		'runOptions',
-		'Options',
-		showFor('researcher', ['run']),
-		[
-			field({
-				displayName: 'Wait for Completion',
-				name: 'waitForCompletion',
-				type: 'boolean',
-				// Added from Options to be used: on once added.
-				default: true,
-				description: 'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
-			}),
-			field({
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 5,
-				description: 'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
-				displayOptions: { show: { waitForCompletion: [true] } },
-			}),
-			field({
-				displayName: 'Give Up After (Minutes)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 30,
-				description: 'How long to wait for the run at most before the node fails; the run itself goes on in the service',
-				displayOptions: { show: { waitForCompletion: [true] } },
-			}),
-		],
-	),
+	collection('runOptions', 'Options', showFor('researcher', ['run']), [
+		field({
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			// Added from Options to be used: on once added.
+			default: true,
+			description:
+				'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
+		}),
+		field({
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			description:
+				'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
+			displayOptions: { show: { waitForCompletion: [true] } },
+		}),
+		field({
+			displayName: 'Give Up After (Minutes)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			description:
+				'How long to wait for the run at most before the node fails; the run itself goes on in the service',
+			displayOptions: { show: { waitForCompletion: [true] } },
+		}),
+	]),
 ];

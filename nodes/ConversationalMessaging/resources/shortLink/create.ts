@@ -15,7 +15,11 @@ export const shortLinkCreateOperation: INodePropertyOptions = operation({
 });
 
 /** The target of a link: required on Create and Update alike. */
-export const longUrlField = (name: string, operations: string[], description: string): INodeProperties =>
+export const longUrlField = (
+	name: string,
+	operations: string[],
+	description: string,
+): INodeProperties =>
 	field({
 		displayName: 'Long URL',
 		name,

@@ -18,7 +18,8 @@ export const shortLinkUpdateFields: INodeProperties[] = [
 		name: 'shortLinkId',
 		displayOptions: showFor('shortLink', ['update']),
 		placeholder: 'spring-sale',
-		description: 'Identifier of the short link to change: the Short Link ID given to Short Link > Create, or the one the service chose then',
+		description:
+			'Identifier of the short link to change: the Short Link ID given to Short Link > Create, or the one the service chose then',
 		sendTo: 'body.idUrl',
 	}),
 	longUrlField('newLongUrl', ['update'], 'New web address for the short link'),

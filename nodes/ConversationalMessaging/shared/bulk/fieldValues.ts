@@ -12,7 +12,8 @@ export const READ_AHEAD = 2 * CHUNK;
 export type Reading = { values: unknown[] } | { error: unknown };
 
 /** `{{ $json.a.b }}`, `{{ $json['first name'] }}`: keys by name or in quotes. */
-const JSON_READ = /\{\{\s*\$json((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[^'\\{}]*'|"[^"\\{}]*")\s*\])+)\s*\}\}/g;
+const JSON_READ =
+	/\{\{\s*\$json((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[^'\\{}]*'|"[^"\\{}]*")\s*\])+)\s*\}\}/g;
 const KEY = /\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
 
 /** A field's value as text and item paths: `=Hi {{ $json.name }}!` is `['Hi ', ['name'], '!']`. */
@@ -24,22 +25,33 @@ export type Template = Array<string | string[]>;
  * gives meanings); else undefined, and n8n evaluates the value.
  */
 export function templateOf(raw: unknown): Template | undefined {
-	if (typeof raw !== 'string' || !raw.startsWith('=') || typeof isSafeObjectProperty !== 'function') return undefined;
+	if (typeof raw !== 'string' || !raw.startsWith('=') || typeof isSafeObjectProperty !== 'function')
+		return undefined;
 	const template: Template = [];
 	let end = 1;
 	for (const read of raw.matchAll(JSON_READ)) {
-		template.push(raw.slice(end, read.index), [...read[1].matchAll(KEY)].map((key) => key[1] ?? key[2] ?? key[3]));
+		template.push(
+			raw.slice(end, read.index),
+			[...read[1].matchAll(KEY)].map((key) => key[1] ?? key[2] ?? key[3]),
+		);
 		end = read.index + read[0].length;
 	}
 	template.push(raw.slice(end));
 	const texts = template.filter((part): part is string => typeof part === 'string');
 	const paths = template.filter((part): part is string[] => typeof part !== 'string');
-	if (!paths.length || texts.some((text) => /[{}\\]/.test(text)) || !paths.flat().every((key) => isSafeObjectProperty(key))) return undefined;
+	if (
+		!paths.length ||
+		texts.some((text) => /[{}\\]/.test(text)) ||
+		!paths.flat().every((key) => isSafeObjectProperty(key))
+	)
+		return undefined;
 	return template.filter((part) => part !== '');
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-	value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+	value !== null &&
+	typeof value === 'object' &&
+	[Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
 /**
  * The string, finite number or boolean at the path, through plain objects' own properties.
@@ -49,10 +61,15 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export function primitiveAt(json: unknown, path: string[]): string | number | boolean | undefined {
 	let value = json;
 	for (const key of path) {
-		if (!isPlainObject(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+		if (!isPlainObject(value) || !Object.prototype.hasOwnProperty.call(value, key))
+			return undefined;
 		value = value[key];
 	}
-	return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? value : undefined;
+	return typeof value === 'string' ||
+		typeof value === 'boolean' ||
+		(typeof value === 'number' && Number.isFinite(value))
+		? value
+		: undefined;
 }
 
 /**
@@ -61,7 +78,9 @@ export function primitiveAt(json: unknown, path: string[]): string | number | bo
  * read finds no plain value.
  */
 export function fill(template: Template, json: unknown): string | number | boolean | undefined {
-	const values = template.map((part) => (typeof part === 'string' ? part : primitiveAt(json, part)));
+	const values = template.map((part) =>
+		typeof part === 'string' ? part : primitiveAt(json, part),
+	);
 	if (values.includes(undefined)) return undefined;
 	return values.length === 1 ? values[0] : values.join('');
 }
@@ -90,7 +109,9 @@ export class FieldValues {
 	) {
 		this.items = fns.getInputData();
 		this.templates = fields.map(({ parameter, typeChecked, extractValue }) =>
-			typeChecked || extractValue ? undefined : templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
+			typeChecked || extractValue
+				? undefined
+				: templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
 		);
 	}
 
@@ -115,12 +136,24 @@ export class FieldValues {
 		const direct = template ? fill(template, this.items[itemIndex]?.json) : undefined;
 		const { parameter, extractValue } = this.fields[field];
 		// As RoutingNode reads it: a resource locator's value extracted.
-		return direct ?? this.fns.getNodeParameter(parameter, itemIndex, undefined, extractValue ? { extractValue } : undefined);
+		return (
+			direct ??
+			this.fns.getNodeParameter(
+				parameter,
+				itemIndex,
+				undefined,
+				extractValue ? { extractValue } : undefined,
+			)
+		);
 	}
 
 	private readChunk(chunk: number): Reading[] {
 		const readings: Reading[] = [];
-		for (let itemIndex = chunk * CHUNK; itemIndex < Math.min(this.items.length, (chunk + 1) * CHUNK); itemIndex++) {
+		for (
+			let itemIndex = chunk * CHUNK;
+			itemIndex < Math.min(this.items.length, (chunk + 1) * CHUNK);
+			itemIndex++
+		) {
 			try {
 				readings.push({ values: this.fields.map((_, field) => this.value(field, itemIndex)) });
 			} catch (error) {

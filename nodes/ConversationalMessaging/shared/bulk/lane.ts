@@ -130,7 +130,13 @@ class Lane {
 		const outage = this.outage;
 		if (!outage) {
 			if (ticket.at < this.outageEndedAt) return;
-			this.outage = { since: now, nextProbeAt: now + PROBE_FIRST_MS, interval: PROBE_FIRST_MS, probeAt: 0, cause };
+			this.outage = {
+				since: now,
+				nextProbeAt: now + PROBE_FIRST_MS,
+				interval: PROBE_FIRST_MS,
+				probeAt: 0,
+				cause,
+			};
 			void this.tick(this.outage);
 			return;
 		}
@@ -141,7 +147,8 @@ class Lane {
 	/** A request ended without telling whether the service is there (a timeout, a refused value): a probe may go again. */
 	inconclusive(ticket: Ticket): void {
 		const outage = this.outage;
-		if (outage && ticket.probe && ticket.at >= outage.since) this.probeDone(outage, Date.now(), false);
+		if (outage && ticket.probe && ticket.at >= outage.since)
+			this.probeDone(outage, Date.now(), false);
 	}
 
 	/** Whether this request may go as the outage's probe: none is in flight, or the one in flight hangs. */
@@ -262,11 +269,16 @@ export class Member {
 
 /** The hash that names an account's lane: the Base URL as the credential sends it, and the token. */
 export function accountKey(credentials: ICredentialDataDecryptedObject): string {
-	return createHash('sha256').update(`${apiBaseUrl(credentials.baseUrl)}\n${String(credentials.apiToken ?? '')}`).digest('hex');
+	return createHash('sha256')
+		.update(`${apiBaseUrl(credentials.baseUrl)}\n${String(credentials.apiToken ?? '')}`)
+		.digest('hex');
 }
 
 /** Joins the lane of the credential's account, made for it when no execution of this process sends to it. */
-export function joinLane(credentials: ICredentialDataDecryptedObject, settings: { maxInFlight: number; maxWaitMs: number; stopped: () => boolean }): Member {
+export function joinLane(
+	credentials: ICredentialDataDecryptedObject,
+	settings: { maxInFlight: number; maxWaitMs: number; stopped: () => boolean },
+): Member {
 	const key = accountKey(credentials);
 	let lane = lanes.get(key);
 	if (!lane) lanes.set(key, (lane = new Lane(key, settings.maxInFlight)));

@@ -27,23 +27,28 @@ export interface SendOptions {
 
 /** One "Send Options" collection per resource with bulk operations (parameter names are unique in the node). */
 export function sendOptions(resource: string): INodeProperties {
-	return collection(`${resource}SendOptions`, 'Send Options', { show: { resource: [resource], operation: BULK_OPERATIONS[resource] } }, [
-		field({
-			displayName: 'Max Requests in Flight',
-			name: 'maxInFlight',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 1000 },
-			default: DEFAULT_MAX_IN_FLIGHT,
-			description:
-				'How many requests are open at the same time at most. When the service answers that requests come too fast (HTTP 429), the node slows down by itself and sends the refused items again after the wait the service asks. Settings > Request Options > Batching, when set, also applies: Batching decides when each item may start, Max Requests in Flight caps how many requests are open at once, and the slower of the two sets the pace.',
-		}),
-		field({
-			displayName: 'Max Wait (Seconds)',
-			name: 'maxWait',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: DEFAULT_MAX_WAIT_SECONDS,
-			description: `How long the node waits for the service. When it answers "too fast" (HTTP 429, or 503 with Retry-After), one item waits at most this long in total (over at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message. When it cannot be reached (a restart, a network outage), sending pauses until it answers again; after this long, the items not yet sent fail, and say they were not sent.`,
-		}),
-	]);
+	return collection(
+		`${resource}SendOptions`,
+		'Send Options',
+		{ show: { resource: [resource], operation: BULK_OPERATIONS[resource] } },
+		[
+			field({
+				displayName: 'Max Requests in Flight',
+				name: 'maxInFlight',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1000 },
+				default: DEFAULT_MAX_IN_FLIGHT,
+				description:
+					'How many requests are open at the same time at most. When the service answers that requests come too fast (HTTP 429), the node slows down by itself and sends the refused items again after the wait the service asks. Settings > Request Options > Batching, when set, also applies: Batching decides when each item may start, Max Requests in Flight caps how many requests are open at once, and the slower of the two sets the pace.',
+			}),
+			field({
+				displayName: 'Max Wait (Seconds)',
+				name: 'maxWait',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_MAX_WAIT_SECONDS,
+				description: `How long the node waits for the service. When it answers "too fast" (HTTP 429, or 503 with Retry-After), one item waits at most this long in total (over at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message. When it cannot be reached (a restart, a network outage), sending pauses until it answers again; after this long, the items not yet sent fail, and say they were not sent.`,
+			}),
+		],
+	);
 }

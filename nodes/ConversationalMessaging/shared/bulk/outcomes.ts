@@ -47,7 +47,9 @@ export class StepMemory {
 /** The item's json, hashed: the same item under the same index on the next try. */
 function fingerprint(item: INodeExecutionData): string | undefined {
 	try {
-		return createHash('sha256').update(JSON.stringify(item.json) ?? '').digest('base64');
+		return createHash('sha256')
+			.update(JSON.stringify(item.json) ?? '')
+			.digest('base64');
 	} catch {
 		return undefined; // Not JSON (n8n's items are): never taken for an item already sent.
 	}
@@ -85,14 +87,19 @@ let unsavedRuns = 0;
  */
 function runKey(fns: IExecuteFunctions): string {
 	const executionId = fns.getExecutionId();
-	let execution = typeof executionId === 'string' && executionId !== '' ? `execution ${executionId}` : undefined;
+	let execution =
+		typeof executionId === 'string' && executionId !== '' ? `execution ${executionId}` : undefined;
 	if (!execution) {
 		const executeData = fns.getExecuteData();
 		execution = unsaved.get(executeData);
 		if (!execution) unsaved.set(executeData, (execution = `unsaved ${++unsavedRuns}`));
 	}
 	// The context's run index, through n8n's documented $runIndex (IExecuteFunctions has no getter).
-	return JSON.stringify([execution, fns.getNode().name, Number(fns.getWorkflowDataProxy(0).$runIndex)]);
+	return JSON.stringify([
+		execution,
+		fns.getNode().name,
+		Number(fns.getWorkflowDataProxy(0).$runIndex),
+	]);
 }
 
 /** The tries n8n gives the node: WorkflowExecute's getRetryParams (Max Tries 2..5, 3 by default). */
@@ -105,7 +112,8 @@ function maxTries(fns: IExecuteFunctions): number {
 export type StepOf = (name: string) => StepMemory;
 
 function sweep(now: number): void {
-	for (const [key, run] of runs) if (run.idleSince !== undefined && now - run.idleSince > IDLE_RUN_MS) runs.delete(key);
+	for (const [key, run] of runs)
+		if (run.idleSince !== undefined && now - run.idleSince > IDLE_RUN_MS) runs.delete(key);
 }
 
 /**
@@ -114,7 +122,10 @@ function sweep(now: number): void {
  * last try. n8n also runs the node again after a return whose first item has `json.error`
  * (WorkflowExecute's checkFailure): kept then.
  */
-export async function withRunMemory(fns: IExecuteFunctions, tryNode: (step: StepOf) => Promise<INodeExecutionData[][]>): Promise<INodeExecutionData[][]> {
+export async function withRunMemory(
+	fns: IExecuteFunctions,
+	tryNode: (step: StepOf) => Promise<INodeExecutionData[][]>,
+): Promise<INodeExecutionData[][]> {
 	sweep(Date.now());
 	const key = runKey(fns);
 	const tries = maxTries(fns);

@@ -8,7 +8,8 @@ export class Slots {
 	constructor(private capacity: number) {}
 
 	async take(): Promise<void> {
-		while (this.used >= this.capacity) await new Promise<void>((resolve) => this.waiting.push(resolve));
+		while (this.used >= this.capacity)
+			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		this.used++;
 	}
 
@@ -121,8 +122,12 @@ export class Pacer {
 		this.acceptedAt.add(now);
 		this.acceptedAt.forget(now - WINDOW_MS);
 		// About `rate` requests are accepted a second: each adds RATE_GROWTH / rate of the rate.
-		if (Number.isFinite(this.rate) && !this.inTail && now - this.lastRefusedAt >= HOLD_MS) this.rate += RATE_GROWTH;
-		if (this.atOnce.size < this.maxInFlight && (this.slowStart || ++this.acceptedSinceIncrease >= this.atOnce.size)) {
+		if (Number.isFinite(this.rate) && !this.inTail && now - this.lastRefusedAt >= HOLD_MS)
+			this.rate += RATE_GROWTH;
+		if (
+			this.atOnce.size < this.maxInFlight &&
+			(this.slowStart || ++this.acceptedSinceIncrease >= this.atOnce.size)
+		) {
 			this.acceptedSinceIncrease = 0;
 			this.atOnce.resize(this.atOnce.size + 1);
 		}
@@ -132,7 +137,8 @@ export class Pacer {
 	refuse(overloaded: boolean): void {
 		const now = Date.now();
 		this.slowStart = false;
-		if (overloaded) this.atOnce.resize(Math.max(1, Math.min(this.atOnce.size, this.atOnce.inUse) - 1));
+		if (overloaded)
+			this.atOnce.resize(Math.max(1, Math.min(this.atOnce.size, this.atOnce.inUse) - 1));
 		this.firstAnswerAt ||= now;
 		this.slowDownToAccepted(now, this.inTail ? FINAL_PACE : 1);
 		this.refusedAt.add(now);
@@ -163,13 +169,21 @@ export class Pacer {
 		this.acceptedAt.forget(now - WINDOW_MS);
 		this.refusedAt.forget(now - WINDOW_MS);
 		const anchor = this.refusedAt.first();
-		const from = anchor !== undefined && anchor <= now - MIN_SPAN_MS ? anchor : Math.max(now - WINDOW_MS, this.firstAnswerAt);
+		const from =
+			anchor !== undefined && anchor <= now - MIN_SPAN_MS
+				? anchor
+				: Math.max(now - WINDOW_MS, this.firstAnswerAt);
 		return (this.acceptedAt.countAfter(from) * 1000) / Math.max(MIN_SPAN_MS, now - from);
 	}
 
 	/** The wait before a refused request is sent again: the service's Retry-After, or a backoff with jitter. */
 	static waitBeforeRetry(retryAfterSeconds: number | undefined, attempt: number): number {
-		if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0) return retryAfterSeconds * 1000;
+		if (
+			retryAfterSeconds !== undefined &&
+			Number.isFinite(retryAfterSeconds) &&
+			retryAfterSeconds >= 0
+		)
+			return retryAfterSeconds * 1000;
 		return Math.min(30_000, 500 * 2 ** attempt) * (0.5 + Math.random());
 	}
 }

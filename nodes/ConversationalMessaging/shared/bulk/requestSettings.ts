@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { getCredentialAllowedDomains, NodeOperationError } from 'n8n-workflow';
 
 /** n8n's Request Options (Batching, Timeout, Proxy, Ignore SSL Issues), which this node declares itself (../requestOptions.ts). */
@@ -26,7 +30,8 @@ export function parseProxy(proxy: string): { proxy: Proxy } | { missing: 'host' 
 	const protocol = /^[a-z0-9.+-]+:/i.exec(text)?.[0].toLowerCase();
 	let rest = protocol ? text.slice(protocol.length) : text;
 	const slashes = rest.startsWith('//');
-	if (!protocol || (SLASHED.has(protocol) && !slashes) || protocol === 'javascript:') return { missing: 'host' };
+	if (!protocol || (SLASHED.has(protocol) && !slashes) || protocol === 'javascript:')
+		return { missing: 'host' };
 	if (slashes) rest = rest.slice(2);
 	const authority = rest.slice(0, rest.search(/[/?#\\\s]|$/));
 	const at = authority.lastIndexOf('@');
@@ -34,7 +39,10 @@ export function parseProxy(proxy: string): { proxy: Proxy } | { missing: 'host' 
 	const hostPort = authority.slice(at + 1);
 	const port = /:(\d+)$/.exec(hostPort)?.[1];
 	if (port === undefined) return { missing: 'port' };
-	const host = hostPort.slice(0, -port.length - 1).toLowerCase().replace(/^\[(.*)\]$/, '$1');
+	const host = hostPort
+		.slice(0, -port.length - 1)
+		.toLowerCase()
+		.replace(/^\[(.*)\]$/, '$1');
 	const parsed: Proxy = { host, port: parseInt(port), protocol: protocol.replace(/:$/, '') };
 	if (auth !== undefined) {
 		const [username, password] = auth.split(':');
@@ -44,7 +52,8 @@ export function parseProxy(proxy: string): { proxy: Proxy } | { missing: 'host' 
 }
 
 /** RoutingNode 1.x's refusal (2.x's getCredentialAllowedDomains throws it itself). */
-const NO_DOMAINS = 'No allowed domains specified. Configure allowed domains or change restriction setting.';
+const NO_DOMAINS =
+	'No allowed domains specified. Configure allowed domains or change restriction setting.';
 
 /**
  * The credential's allowed domains, as RoutingNode asks n8n-workflow for them. 2.x takes
@@ -53,13 +62,28 @@ const NO_DOMAINS = 'No allowed domains specified. Configure allowed domains or c
  * (credentialData, nodeEndpointUrl). A credential restricted to domains with none named sends
  * nothing, on both.
  */
-function allowedDomains(fns: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, baseURL: string | undefined): string | undefined {
+function allowedDomains(
+	fns: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+	baseURL: string | undefined,
+): string | undefined {
 	if (typeof getCredentialAllowedDomains !== 'function') return undefined; // n8n before credential domain restrictions
 	const allowed =
 		getCredentialAllowedDomains.length >= 2
-			? (getCredentialAllowedDomains as unknown as (data: ICredentialDataDecryptedObject, url?: string) => string | undefined)(credentials, baseURL)
-			: getCredentialAllowedDomains({ node: fns.getNode(), credentialData: credentials, credentialOwnedSurface: true, nodeEndpointUrl: baseURL });
-	if (credentials.allowedHttpRequestDomains === 'domains' && !allowed) throw new NodeOperationError(fns.getNode(), NO_DOMAINS);
+			? (
+					getCredentialAllowedDomains as unknown as (
+						data: ICredentialDataDecryptedObject,
+						url?: string,
+					) => string | undefined
+				)(credentials, baseURL)
+			: getCredentialAllowedDomains({
+					node: fns.getNode(),
+					credentialData: credentials,
+					credentialOwnedSurface: true,
+					nodeEndpointUrl: baseURL,
+				});
+	if (credentials.allowedHttpRequestDomains === 'domains' && !allowed)
+		throw new NodeOperationError(fns.getNode(), NO_DOMAINS);
 	return allowed;
 }
 
@@ -86,7 +110,8 @@ export function requestSettings(
 		}
 		settings.proxy = parsed.proxy;
 	}
-	if (options.allowUnauthorizedCerts) settings.skipSslCertificateValidation = options.allowUnauthorizedCerts;
+	if (options.allowUnauthorizedCerts)
+		settings.skipSslCertificateValidation = options.allowUnauthorizedCerts;
 	settings.timeout = options.timeout || 300_000;
 	const allowed = allowedDomains(fns, credentials, baseURL);
 	if (allowed) settings.allowedDomains = allowed;

@@ -19,7 +19,12 @@ import { headerValue, readEnvelope, throwFailure } from '../envelope';
 import { cutAfterConnecting, mayHaveBeenCarriedOut, throwNotSent, unreachedBy } from '../network';
 import { itemView } from '../itemView';
 import type { SendOptions } from './options';
-import { BULK_OPERATIONS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from './options';
+import {
+	BULK_OPERATIONS,
+	DEFAULT_MAX_IN_FLIGHT,
+	DEFAULT_MAX_WAIT_SECONDS,
+	MAX_RATE_LIMIT_RETRIES,
+} from './options';
 import type { Outcome, StepMemory } from './outcomes';
 import { withRunMemory } from './outcomes';
 import { FieldValues, READ_AHEAD } from './fieldValues';
@@ -57,20 +62,32 @@ function retryAfterSeconds(headers: IN8nHttpFullResponse['headers']): number | u
 }
 
 /** A "too fast" answer: HTTP 429 (or 429 in the envelope), or 503 with Retry-After. The service did not act on it. */
-function refusal(response: IN8nHttpFullResponse): { failure: ServiceFailure; overloaded: boolean; retryAfter?: number } | undefined {
+function refusal(
+	response: IN8nHttpFullResponse,
+): { failure: ServiceFailure; overloaded: boolean; retryAfter?: number } | undefined {
 	const reading = readEnvelope(response);
 	if (!('failure' in reading)) return undefined;
 	const retryAfter = retryAfterSeconds(response.headers);
 	const { httpCode } = reading.failure;
 	if (httpCode === '429') return { failure: reading.failure, overloaded: false, retryAfter };
-	if (httpCode === '503' && retryAfter !== undefined) return { failure: reading.failure, overloaded: true, retryAfter };
+	if (httpCode === '503' && retryAfter !== undefined)
+		return { failure: reading.failure, overloaded: true, retryAfter };
 	return undefined;
 }
 
 /** As RoutingNode's postProcessResponseData, for the function actions the plan holds. */
-async function postProcess(item: IExecuteSingleFunctions, actions: PostReceiveAction[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
+async function postProcess(
+	item: IExecuteSingleFunctions,
+	actions: PostReceiveAction[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
 	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-	for (const action of actions) items = await (action as Extract<PostReceiveAction, (...args: never[]) => unknown>).call(item, items, response);
+	for (const action of actions)
+		items = await (action as Extract<PostReceiveAction, (...args: never[]) => unknown>).call(
+			item,
+			items,
+			response,
+		);
 	return items;
 }
 
@@ -78,7 +95,11 @@ async function postProcess(item: IExecuteSingleFunctions, actions: PostReceiveAc
  * One request and its answer, sent again (that item only) while the service says "too fast",
  * within the limits; any other answer goes to the post-receive actions, which read the envelope.
  */
-function routingRequest(run: Run, item: IExecuteSingleFunctions, settings: Partial<IHttpRequestOptions>): IExecutePaginationFunctions['makeRoutingRequest'] {
+function routingRequest(
+	run: Run,
+	item: IExecuteSingleFunctions,
+	settings: Partial<IHttpRequestOptions>,
+): IExecutePaginationFunctions['makeRoutingRequest'] {
 	return async function (requestData: DeclarativeRestApiSettings.ResultOptions) {
 		let waitedMs = 0;
 		for (let attempt = 0; ; ) {
@@ -117,7 +138,8 @@ async function sendOnce(
 	settings: Partial<IHttpRequestOptions>,
 ): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
 	const ticket = await run.lane.acquire();
-	if (ticket instanceof GaveUp) return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
+	if (ticket instanceof GaveUp)
+		return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
 	if (ticket instanceof Stopped) throw stoppedError(item);
 	run.summary.sending(item.getItemIndex(), ticket.at);
 	let failure: unknown;
@@ -150,38 +172,69 @@ async function sendOnce(
 const stoppedErrors = new WeakSet<object>();
 
 function stoppedError(item: IExecuteSingleFunctions): NodeOperationError {
-	const error = new NodeOperationError(item.getNode(), 'The execution stopped before this item was sent', {
-		itemIndex: item.getItemIndex(),
-		description: 'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
-	});
+	const error = new NodeOperationError(
+		item.getNode(),
+		'The execution stopped before this item was sent',
+		{
+			itemIndex: item.getItemIndex(),
+			description:
+				'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
+		},
+	);
 	stoppedErrors.add(error);
 	return error;
 }
 
 /** The item's request from the plan and its field values, through the pre-send hooks (the checks). */
-export async function buildRequest(item: IExecuteSingleFunctions, plan: RequestPlan, values: unknown[]): Promise<IHttpRequestOptions> {
+export async function buildRequest(
+	item: IExecuteSingleFunctions,
+	plan: RequestPlan,
+	values: unknown[],
+): Promise<IHttpRequestOptions> {
 	let options = requestOf(plan, values);
 	for (const preSend of plan.preSend) options = await preSend.call(item, options);
 	return options;
 }
 
 /** Builds the item's request, sends it, and reads the answer. */
-async function sendItem(fns: IExecuteFunctions, run: Run, itemIndex: number, values: unknown[]): Promise<INodeExecutionData[]> {
+async function sendItem(
+	fns: IExecuteFunctions,
+	run: Run,
+	itemIndex: number,
+	values: unknown[],
+): Promise<INodeExecutionData[]> {
 	const item = itemView(fns, itemIndex);
 	// RoutingNode's order: the field values, the request settings, then the pre-send hooks.
 	const settings = run.settings(itemIndex);
 	const options = await buildRequest(item, run.plan, values);
-	const requestData: DeclarativeRestApiSettings.ResultOptions = { options, preSend: [], postReceive: [], requestOperations: {}, paginate: true };
+	const requestData: DeclarativeRestApiSettings.ResultOptions = {
+		options,
+		preSend: [],
+		postReceive: [],
+		requestOperations: {},
+		paginate: true,
+	};
 	const makeRoutingRequest = routingRequest(run, item, settings);
-	if (!run.plan.requestHook) return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
+	if (!run.plan.requestHook)
+		return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
 	// The operation's own request hook (it names network failures), as RoutingNode calls it.
-	const paginationFunctions = Object.create(item, { makeRoutingRequest: { value: makeRoutingRequest } }) as IExecutePaginationFunctions;
+	const paginationFunctions = Object.create(item, {
+		makeRoutingRequest: { value: makeRoutingRequest },
+	}) as IExecutePaginationFunctions;
 	return await run.plan.requestHook.call(paginationFunctions, requestData);
 }
 
-function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function asNodeError(
+	fns: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(fns.getNode(), error instanceof Error ? error : new Error(String(error)), { itemIndex });
+	return new NodeOperationError(
+		fns.getNode(),
+		error instanceof Error ? error : new Error(String(error)),
+		{ itemIndex },
+	);
 }
 
 /**
@@ -204,7 +257,12 @@ export function sendLoop(description: INodeTypeDescription) {
 }
 
 /** RoutingNode's settings are the same for every item: read once; when they fail, each item fails with its own error, as in RoutingNode. */
-function settingsOf(fns: IExecuteFunctions, options: RequestOptionsParameter, credentials: Parameters<typeof requestSettings>[2], baseURL?: string): Run['settings'] {
+function settingsOf(
+	fns: IExecuteFunctions,
+	options: RequestOptionsParameter,
+	credentials: Parameters<typeof requestSettings>[2],
+	baseURL?: string,
+): Run['settings'] {
 	let shared: Partial<IHttpRequestOptions> | undefined;
 	try {
 		shared = requestSettings(fns, options, credentials, baseURL, 0);
@@ -216,15 +274,25 @@ function settingsOf(fns: IExecuteFunctions, options: RequestOptionsParameter, cr
 
 /** The send loop on one try's share of the run's memory (./outcomes.ts): the node's operation, or a step of Send and Wait. */
 export function sendStep(description: INodeTypeDescription) {
-	return async function (this: IExecuteFunctions, memory: StepMemory): Promise<INodeExecutionData[][]> {
+	return async function (
+		this: IExecuteFunctions,
+		memory: StepMemory,
+	): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const node = this.getNode();
 		const resource = String(node.parameters.resource);
-		const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter;
+		const requestOptions = this.getNodeParameter(
+			'requestOptions',
+			0,
+			{},
+		) as RequestOptionsParameter;
 		const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
 		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
-		const batchSize = Number(requestOptions.batching?.batch?.batchSize) > 0 ? Number(requestOptions.batching?.batch?.batchSize) : 1;
+		const batchSize =
+			Number(requestOptions.batching?.batch?.batchSize) > 0
+				? Number(requestOptions.batching?.batch?.batchSize)
+				: 1;
 		const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
 		const continueOnFail = this.continueOnFail();
 		const summary = memory.summary;
@@ -240,14 +308,18 @@ export function sendStep(description: INodeTypeDescription) {
 		let allSettled: () => void = () => {};
 		const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
-		const settle = (itemIndex: number, outcome: Outcome | { failed: NodeApiError | NodeOperationError }) => {
+		const settle = (
+			itemIndex: number,
+			outcome: Outcome | { failed: NodeApiError | NodeOperationError },
+		) => {
 			run.lane.remaining--;
 			if ('sent' in outcome) {
 				memory.set(itemIndex, items[itemIndex], outcome);
 				results[itemIndex] = outcome.sent;
 				return;
 			}
-			const error = 'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
+			const error =
+				'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
 			if (!continueOnFail) {
 				if (!stoppedErrors.has(error)) failures.set(itemIndex, error);
 				return;
@@ -270,7 +342,8 @@ export function sendStep(description: INodeTypeDescription) {
 				if ('error' in reading) throw reading.error;
 				settle(itemIndex, { sent: await sendItem(this, run, itemIndex, reading.values) });
 			} catch (error) {
-				if (mayHaveBeenCarriedOut(error)) memory.set(itemIndex, items[itemIndex], { unsure: error as Error });
+				if (mayHaveBeenCarriedOut(error))
+					memory.set(itemIndex, items[itemIndex], { unsure: error as Error });
 				settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
 			}
 		};
@@ -327,7 +400,8 @@ export function sendStep(description: INodeTypeDescription) {
 		}
 
 		if (failures.size) throw failures.get(Math.min(...failures.keys()));
-		if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled while sending');
+		if (signal?.aborted)
+			throw new NodeOperationError(node, 'The execution was cancelled while sending');
 		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
 		const hint = summary.hint();
 		if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
@@ -336,9 +410,14 @@ export function sendStep(description: INodeTypeDescription) {
 }
 
 /** The send loop for every bulk operation (./options.ts), as the node's `customOperations`. */
-export function bulkOperations(description: INodeTypeDescription): NonNullable<INodeType['customOperations']> {
+export function bulkOperations(
+	description: INodeTypeDescription,
+): NonNullable<INodeType['customOperations']> {
 	const loop = sendLoop(description);
 	return Object.fromEntries(
-		Object.entries(BULK_OPERATIONS).map(([resource, names]) => [resource, Object.fromEntries(names.map((name) => [name, loop]))]),
+		Object.entries(BULK_OPERATIONS).map(([resource, names]) => [
+			resource,
+			Object.fromEntries(names.map((name) => [name, loop])),
+		]),
 	);
 }

@@ -97,12 +97,20 @@ export class SendSummary {
 		if (!refusals && !this.outageMs && !retried && !this.failed.size) return undefined;
 		const sentences: string[] = [];
 		if (refusals) {
-			const why = !this.overloaded ? 'rate limit' : !this.rateLimited ? 'service overloaded' : `${count(this.rateLimited)} rate limit, ${count(this.overloaded)} overloaded`;
+			const why = !this.overloaded
+				? 'rate limit'
+				: !this.rateLimited
+					? 'service overloaded'
+					: `${count(this.rateLimited)} rate limit, ${count(this.overloaded)} overloaded`;
 			const again =
 				this.resentAfterRefusal === 0
 					? `${refusals === 1 ? 'that request was' : 'those requests were'} not sent again`
 					: `the node waited up to ${seconds(this.longestWaitMs)} and sent ${
-							this.resentAfterRefusal === refusals ? (refusals === 1 ? 'that request' : `those ${count(refusals)} requests`) : `${count(this.resentAfterRefusal)} of those requests`
+							this.resentAfterRefusal === refusals
+								? refusals === 1
+									? 'that request'
+									: `those ${count(refusals)} requests`
+								: `${count(this.resentAfterRefusal)} of those requests`
 						} again`;
 			sentences.push(`The service pushed back ${times(refusals)} (${why}); ${again}.`);
 		}
@@ -112,20 +120,33 @@ export class SendSummary {
 				: this.resentAfterOutage === 1
 					? ', then sent the request that had not reached it'
 					: `, then sent the ${count(this.resentAfterOutage)} requests that had not reached it`;
-			sentences.push(`The service could not be reached for ${seconds(this.outageMs)}: the node paused sending${resent}.`);
+			sentences.push(
+				`The service could not be reached for ${seconds(this.outageMs)}: the node paused sending${resent}.`,
+			);
 		}
 		if (retried) {
 			const what = [
 				...(this.sentOnRetry.size ? [`sent ${plural(this.sentOnRetry.size, 'item')} again`] : []),
-				...(this.reused ? [`skipped the ${count(this.reused)} the service had already accepted`] : []),
+				...(this.reused
+					? [`skipped the ${count(this.reused)} the service had already accepted`]
+					: []),
 			];
-			sentences.push(`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`);
+			sentences.push(
+				`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`,
+			);
 		}
 		const failed = this.failed.size;
 		if (!failed) sentences.push('No item failed.');
 		else if (this.items === 1) sentences.push('The item failed: see its error item.');
-		else sentences.push(`${count(failed)} of ${count(this.items)} items failed (${itemList([...this.failed])}): see ${failed === 1 ? 'its error item' : 'their error items'}.`);
-		return { message: sentences.join(' '), type: failed ? 'warning' : 'info', location: 'outputPane' };
+		else
+			sentences.push(
+				`${count(failed)} of ${count(this.items)} items failed (${itemList([...this.failed])}): see ${failed === 1 ? 'its error item' : 'their error items'}.`,
+			);
+		return {
+			message: sentences.join(' '),
+			type: failed ? 'warning' : 'info',
+			location: 'outputPane',
+		};
 	}
 }
 
@@ -142,6 +163,7 @@ function itemList(indexes: number[]): string {
 	const numbers = indexes.sort((a, b) => a - b).map((index) => count(index + 1));
 	if (numbers.length === 1) return `item ${numbers[0]}`;
 	const named = numbers.slice(0, NAMED_ITEMS);
-	const last = numbers.length > NAMED_ITEMS ? `${count(numbers.length - NAMED_ITEMS)} more` : named.pop();
+	const last =
+		numbers.length > NAMED_ITEMS ? `${count(numbers.length - NAMED_ITEMS)} more` : named.pop();
 	return `items ${named.join(', ')} and ${last}`;
 }

@@ -12,7 +12,11 @@ export type PlanFit = { fits: true; code: string } | { fits: false; code?: strin
 const lengthsOf = (plan: Readonly<Record<number, string>>) => Object.keys(plan).map(Number);
 
 /** The fewest digits, country code included, a number has in any plan (the sandbox's Phone pattern starts there too). */
-export const SHORTEST_NUMBER = Math.min(...Object.entries(PLANS).flatMap(([code, plan]) => lengthsOf(plan).map((length) => code.length + length)));
+export const SHORTEST_NUMBER = Math.min(
+	...Object.entries(PLANS).flatMap(([code, plan]) =>
+		lengthsOf(plan).map((length) => code.length + length),
+	),
+);
 
 /** The most digits E.164 allows in a phone number, country code included (the plans never exceed it). */
 export const E164_MAX_DIGITS = 15;
@@ -28,21 +32,33 @@ function list(items: number[]): string {
 			i = end;
 		} else parts.push(String(items[i]));
 	}
-	return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}` : parts[0];
+	return parts.length > 1
+		? `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`
+		: parts[0];
 }
 
 export function fitPlan(digits: string): PlanFit {
-	const code = [1, 2, 3].map((length) => digits.slice(0, length)).find((prefix) => Object.prototype.hasOwnProperty.call(PLANS, prefix));
+	const code = [1, 2, 3]
+		.map((length) => digits.slice(0, length))
+		.find((prefix) => Object.prototype.hasOwnProperty.call(PLANS, prefix));
 	if (code === undefined) return { fits: false, reason: 'it starts with no country calling code' };
 	const plan = PLANS[code];
 	const rest = digits.slice(code.length);
 	const firstDigits = plan[rest.length];
 	if (firstDigits === undefined) {
-		return { fits: false, code, reason: `after the country code ${code} come ${list(lengthsOf(plan))} digits, not ${rest.length}` };
+		return {
+			fits: false,
+			code,
+			reason: `after the country code ${code} come ${list(lengthsOf(plan))} digits, not ${rest.length}`,
+		};
 	}
 	if (!firstDigits.includes(rest[0])) {
 		const digitList = list([...firstDigits].map(Number));
-		return { fits: false, code, reason: `after the country code ${code}, a number of ${rest.length} digits starts with ${digitList}, not ${rest[0]}` };
+		return {
+			fits: false,
+			code,
+			reason: `after the country code ${code}, a number of ${rest.length} digits starts with ${digitList}, not ${rest[0]}`,
+		};
 	}
 	return { fits: true, code };
 }

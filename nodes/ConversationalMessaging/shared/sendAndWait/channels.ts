@@ -26,7 +26,10 @@ export const SEND_AND_WAIT_CHANNELS = {
 		operation: 'send',
 		parameters: { messageType: 'chat' },
 		textParameter: 'chatText',
-		fields: { legacyInstance: 'sendAndWaitChatappInstance', recipient: 'sendAndWaitChatappRecipient' },
+		fields: {
+			legacyInstance: 'sendAndWaitChatappInstance',
+			recipient: 'sendAndWaitChatappRecipient',
+		},
 		offersShortLink: false,
 	},
 	liveChat: {
@@ -36,7 +39,10 @@ export const SEND_AND_WAIT_CHANNELS = {
 		operation: 'sendMessage',
 		parameters: {},
 		textParameter: 'liveChatMessage',
-		fields: { liveChatInstance: 'sendAndWaitLiveChatInstance', sessionId: 'sendAndWaitLiveChatSession' },
+		fields: {
+			liveChatInstance: 'sendAndWaitLiveChatInstance',
+			sessionId: 'sendAndWaitLiveChatSession',
+		},
 		offersShortLink: false,
 	},
 	sms: {
@@ -56,7 +62,10 @@ export const SEND_AND_WAIT_CHANNELS = {
 		operation: 'sendSocialnet',
 		parameters: { socialnetType: 'text' },
 		textParameter: 'socialnetText',
-		fields: { instance: 'sendAndWaitSocialnetInstance', recipientId: 'sendAndWaitSocialnetRecipient' },
+		fields: {
+			instance: 'sendAndWaitSocialnetInstance',
+			recipientId: 'sendAndWaitSocialnetRecipient',
+		},
 		offersShortLink: false,
 	},
 } satisfies Record<string, SendAndWaitChannel>;
@@ -78,12 +87,29 @@ export function channelFields(plainFields: INodeProperties[]): INodeProperties[]
 			const plain = plainFields.find(
 				(property) =>
 					property.name === plainName &&
-					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(channel.resource) &&
-					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(channel.operation),
+					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(
+						channel.resource,
+					) &&
+					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(
+						channel.operation,
+					),
 			);
-			if (!plain) throw new Error(`Send and Wait: ${channel.resource}.${channel.operation} has no field "${plainName}"`);
+			if (!plain)
+				throw new Error(
+					`Send and Wait: ${channel.resource}.${channel.operation} has no field "${plainName}"`,
+				);
 			// Without the plain field's routing: Send and Wait sends through the plain send.
-			const derived: INodeProperties = { ...plain, name, displayOptions: { show: { resource: ['messaging'], operation: [SEND_AND_WAIT_OPERATION], sendAndWaitChannel: [channelName] } } };
+			const derived: INodeProperties = {
+				...plain,
+				name,
+				displayOptions: {
+					show: {
+						resource: ['messaging'],
+						operation: [SEND_AND_WAIT_OPERATION],
+						sendAndWaitChannel: [channelName],
+					},
+				},
+			};
 			delete derived.routing;
 			return derived;
 		});

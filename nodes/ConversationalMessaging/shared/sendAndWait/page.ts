@@ -12,7 +12,12 @@ export interface PageContent {
 }
 
 const escapeHtml = (text: string) =>
-	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+	text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
 p.question{white-space:pre-wrap;font-size:1.1rem}button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem .6rem .3rem 0;border-radius:.4rem;border:1px solid #555;cursor:pointer}
@@ -26,10 +31,21 @@ function page(title: string, body: string): string {
 export function questionPage(content: PageContent): string {
 	const question = `<p class="question">${escapeHtml(content.question)}</p>`;
 	if (content.responseType === 'freeText') {
-		return page('Your answer', `${question}<form method="post"><textarea name="text" required aria-label="Your answer"></textarea><p><button class="approve" type="submit">Send</button></p></form>`);
+		return page(
+			'Your answer',
+			`${question}<form method="post"><textarea name="text" required aria-label="Your answer"></textarea><p><button class="approve" type="submit">Send</button></p></form>`,
+		);
 	}
-	const decline = content.declineLabel ? `<button type="submit" name="decision" value="decline">${escapeHtml(content.declineLabel)}</button>` : '';
-	return page('Your answer', `${question}<form method="post"><button class="approve" type="submit" name="decision" value="approve">${escapeHtml(content.approveLabel)}</button>${decline}</form>`);
+	const decline = content.declineLabel
+		? `<button type="submit" name="decision" value="decline">${escapeHtml(content.declineLabel)}</button>`
+		: '';
+	return page(
+		'Your answer',
+		`${question}<form method="post"><button class="approve" type="submit" name="decision" value="approve">${escapeHtml(content.approveLabel)}</button>${decline}</form>`,
+	);
 }
 
-export const ANSWERED_PAGE = page('Answer recorded', '<p>Thank you: your answer was recorded. You can close this page.</p>');
+export const ANSWERED_PAGE = page(
+	'Answer recorded',
+	'<p>Thank you: your answer was recorded. You can close this page.</p>',
+);

@@ -1,14 +1,20 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
-const UNIT_MS: Record<string, number> = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+const UNIT_MS: Record<string, number> = {
+	seconds: 1000,
+	minutes: 60_000,
+	hours: 3_600_000,
+	days: 86_400_000,
+};
 
 /** Options > Limit Wait Time, with n8n's names and values (as in its own send-and-wait nodes). */
 export const limitWaitTimeOption: INodeProperties = {
 	displayName: 'Limit Wait Time',
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
-	description: 'Whether the workflow goes on by itself, without an answer, after some time or at a date and time',
+	description:
+		'Whether the workflow goes on by itself, without an answer, after some time or at a date and time',
 	// The sub-fields' own defaults, so the form shows what the node will do.
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
 	options: [
@@ -23,8 +29,16 @@ export const limitWaitTimeOption: INodeProperties = {
 					default: 'afterTimeInterval',
 					description: 'Whether the limit is a time to wait or a date and time',
 					options: [
-						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until a date and time' },
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Waits until a date and time',
+						},
 					],
 				},
 				{
@@ -80,14 +94,22 @@ export function waitTill(fns: IExecuteFunctions): Date {
 	if (limit.limitType === 'atSpecifiedTime') {
 		const at = new Date(String(limit.maxDateAndTime ?? ''));
 		if (Number.isNaN(at.getTime())) {
-			throw new NodeOperationError(fns.getNode(), 'Limit Wait Time: Max Date and Time is not a date', { description: 'Pick a date and time, or remove Limit Wait Time.' });
+			throw new NodeOperationError(
+				fns.getNode(),
+				'Limit Wait Time: Max Date and Time is not a date',
+				{ description: 'Pick a date and time, or remove Limit Wait Time.' },
+			);
 		}
 		return at;
 	}
 	const amount = Number(limit.resumeAmount ?? 0);
 	const unit = UNIT_MS[limit.resumeUnit ?? 'hours'];
 	if (!(amount >= 0) || !unit) {
-		throw new NodeOperationError(fns.getNode(), 'Limit Wait Time: the amount must be a number of 0 or more', { description: 'Enter how long to wait, or remove Limit Wait Time.' });
+		throw new NodeOperationError(
+			fns.getNode(),
+			'Limit Wait Time: the amount must be a number of 0 or more',
+			{ description: 'Enter how long to wait, or remove Limit Wait Time.' },
+		);
 	}
 	return new Date(Date.now() + amount * unit);
 }

@@ -1,23 +1,31 @@
-import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { ANSWERED_PAGE, questionPage } from './page';
 import type { PageContent } from './page';
 
 /** The waiting execution's address answers GET (the page) and POST (the answer), as n8n's send-and-wait nodes. */
-export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
-	name: 'default',
-	httpMethod,
-	responseMode: 'onReceived',
-	responseData: '',
-	path: '={{ $nodeId }}',
-	restartWebhook: true,
-	isFullPath: true,
-}));
+export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map(
+	(httpMethod) => ({
+		name: 'default',
+		httpMethod,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	}),
+);
 
 /** Nothing but the page may run or be framed; its form posts back to where it came from. */
 const PAGE_HEADERS: Record<string, string> = {
 	'Content-Type': 'text/html; charset=utf-8',
-	'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+	'Content-Security-Policy':
+		"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
 	'Cache-Control': 'no-store',
 	'X-Robots-Tag': 'noindex',
 };
@@ -26,9 +34,12 @@ function pageContent(fns: IWebhookFunctions): PageContent {
 	const approval = fns.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	return {
 		question: String(fns.getNodeParameter('message', '')),
-		responseType: fns.getNodeParameter('responseType', 'approval') === 'freeText' ? 'freeText' : 'approval',
+		responseType:
+			fns.getNodeParameter('responseType', 'approval') === 'freeText' ? 'freeText' : 'approval',
 		approveLabel: String(approval.approveLabel || 'Approve'),
-		...(approval.approvalType === 'double' ? { declineLabel: String(approval.disapproveLabel || 'Decline') } : {}),
+		...(approval.approvalType === 'double'
+			? { declineLabel: String(approval.disapproveLabel || 'Decline') }
+			: {}),
 	};
 }
 
@@ -50,7 +61,10 @@ function answerOf(content: PageContent, body: IDataObject): IDataObject | undefi
  */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const content = pageContent(this);
-	const answer = this.getRequestObject().method === 'POST' ? answerOf(content, (this.getBodyData() ?? {}) as IDataObject) : undefined;
+	const answer =
+		this.getRequestObject().method === 'POST'
+			? answerOf(content, (this.getBodyData() ?? {}) as IDataObject)
+			: undefined;
 	if (!answer) {
 		const res = this.getResponseObject();
 		for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);

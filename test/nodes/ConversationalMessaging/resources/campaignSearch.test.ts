@@ -7,7 +7,12 @@
 import type { INodeListSearchItems } from 'n8n-workflow';
 
 import { CAMPAIGN_PAGE_SIZE } from '../../../../nodes/ConversationalMessaging/resources/campaign/getAll';
-import { SEARCH_CAMPAIGNS, SEARCH_PAGE_CAP, SEARCH_SCREENFUL, SEARCH_TIME_CAP_MS } from '../../../../nodes/ConversationalMessaging/resources/campaign/search';
+import {
+	SEARCH_CAMPAIGNS,
+	SEARCH_PAGE_CAP,
+	SEARCH_SCREENFUL,
+	SEARCH_TIME_CAP_MS,
+} from '../../../../nodes/ConversationalMessaging/resources/campaign/search';
 import { searchList } from '../../../helpers/engine';
 import { useSandbox } from '../../../helpers/sandbox';
 
@@ -16,7 +21,10 @@ const PAGES = SEARCH_PAGE_CAP + 4;
 const suite = useSandbox({ campaigns: CAMPAIGN_PAGE_SIZE * (PAGES - 1) + 20 });
 
 const campaigns = () => suite.sandbox.state.campaigns;
-const asItem = (campaign: { id: string; name: string }): INodeListSearchItems => ({ name: campaign.name, value: campaign.id });
+const asItem = (campaign: { id: string; name: string }): INodeListSearchItems => ({
+	name: campaign.name,
+	value: campaign.id,
+});
 
 /** No seeded name holds it (they are made of words like Spring and Launch), nor any ID. */
 const MARK = 'Quasar';
@@ -38,7 +46,11 @@ async function search(filter: string, paginationToken?: string) {
 	const before = suite.sandbox.requests.length;
 	const result = await searchList(SEARCH_CAMPAIGNS, {
 		credentials: { baseUrl: suite.sandbox.url, apiToken: suite.sandbox.token },
-		parameters: { resource: 'campaign', operation: 'get', campaignId: { __rl: true, mode: 'list', value: '' } },
+		parameters: {
+			resource: 'campaign',
+			operation: 'get',
+			campaignId: { __rl: true, mode: 'list', value: '' },
+		},
 		filter,
 		paginationToken,
 	});
@@ -46,7 +58,8 @@ async function search(filter: string, paginationToken?: string) {
 	return { result, pages };
 }
 
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
 describe('Campaign ID list searched in a long list', () => {
 	afterEach(() => {
@@ -94,7 +107,11 @@ describe('Campaign ID list searched in a long list', () => {
 		// A slow service: the clock moves a quarter of the cap with every page the sandbox answers.
 		const now = Date.now.bind(Date);
 		const start = suite.sandbox.requests.length;
-		jest.spyOn(Date, 'now').mockImplementation(() => now() + (suite.sandbox.requests.length - start) * (SEARCH_TIME_CAP_MS / 4));
+		jest
+			.spyOn(Date, 'now')
+			.mockImplementation(
+				() => now() + (suite.sandbox.requests.length - start) * (SEARCH_TIME_CAP_MS / 4),
+			);
 		const { result, pages } = await search('no campaign is called this');
 		expect(pages).toEqual([1, 2, 3, 4]);
 		expect(result.results).toEqual([]);

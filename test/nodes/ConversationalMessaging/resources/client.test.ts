@@ -7,6 +7,11 @@ describe('Client', () => {
 		const run = await suite.run({ resource: 'client', operation: 'get' });
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['GET', '/v1/client']);
-		expect(jsonOf(run)).toEqual([expect.objectContaining({ id: suite.sandbox.state.client.id, name: suite.sandbox.state.client.name })]);
+		expect(jsonOf(run)).toEqual([
+			expect.objectContaining({
+				id: suite.sandbox.state.client.id,
+				name: suite.sandbox.state.client.name,
+			}),
+		]);
 	});
 });

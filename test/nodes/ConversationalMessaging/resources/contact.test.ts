@@ -14,23 +14,49 @@ describe('Contact', () => {
 		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/contact']);
-		expect(sentBody(request)).toEqual({ idList: 'list-2', values: { phone: '573001234567', name: 'Ana', city: 'Bogotá' } });
-		expect(jsonOf(run)).toEqual([expect.objectContaining({ idList: 'list-2', phone: '573001234567', name: 'Ana' })]);
+		expect(sentBody(request)).toEqual({
+			idList: 'list-2',
+			values: { phone: '573001234567', name: 'Ana', city: 'Bogotá' },
+		});
+		expect(jsonOf(run)).toEqual([
+			expect.objectContaining({ idList: 'list-2', phone: '573001234567', name: 'Ana' }),
+		]);
 	});
 
 	it('refuses a contact with no value at all', async () => {
-		const run = await suite.run({ resource: 'contact', operation: 'add', listId: 'list-2', phone: '', contactName: '' });
+		const run = await suite.run({
+			resource: 'contact',
+			operation: 'add',
+			listId: 'list-2',
+			phone: '',
+			contactName: '',
+		});
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('Phone, Name or an Extra Value is required');
 	});
 
 	it('lists the contacts of a list, one item each, and cuts the list at the Limit', async () => {
-		const all = await suite.run({ resource: 'contact', operation: 'getAll', listIdToRead: 'list-1', returnAll: true });
+		const all = await suite.run({
+			resource: 'contact',
+			operation: 'getAll',
+			listIdToRead: 'list-1',
+			returnAll: true,
+		});
 		const request = onlyRequest(all, suite.sandbox.token);
-		expect([request.method, request.path, request.query.id]).toEqual(['GET', '/v1/contact', 'list-1']);
+		expect([request.method, request.path, request.query.id]).toEqual([
+			'GET',
+			'/v1/contact',
+			'list-1',
+		]);
 		expect(all.items).toHaveLength(suite.sandbox.state.contactLists.get('list-1')!.size);
 		expect(all.items.every((item) => typeof item.json.phone === 'string')).toBe(true);
-		const limited = await suite.run({ resource: 'contact', operation: 'getAll', listIdToRead: 'list-1', returnAll: false, limit: 2 });
+		const limited = await suite.run({
+			resource: 'contact',
+			operation: 'getAll',
+			listIdToRead: 'list-1',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(limited.items).toHaveLength(2);
 	});
 });

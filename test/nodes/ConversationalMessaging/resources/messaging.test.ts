@@ -5,8 +5,19 @@ const suite = useSandbox();
 describe('Messaging', () => {
 	it('sends an SMS: type text, digits-only recipient, one item per input item', async () => {
 		const run = await suite.run(
-			{ resource: 'messaging', operation: 'sendSms', to: '={{ $json.phone }}', instance: 'sms-line', message: '=Hello {{ $json.name }}' },
-			{ items: [{ phone: '+57 (300) 123-4567', name: 'Ana' }, { phone: 4915112345678, name: 'Bo' }] },
+			{
+				resource: 'messaging',
+				operation: 'sendSms',
+				to: '={{ $json.phone }}',
+				instance: 'sms-line',
+				message: '=Hello {{ $json.name }}',
+			},
+			{
+				items: [
+					{ phone: '+57 (300) 123-4567', name: 'Ana' },
+					{ phone: 4915112345678, name: 'Bo' },
+				],
+			},
 		);
 		expect(run.requests).toHaveLength(2);
 		const bodies = run.requests.map((request) => {
@@ -23,10 +34,22 @@ describe('Messaging', () => {
 	});
 
 	it('sends a socialnet text message to a page-scoped recipient', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-778899', instance: 'page-1', socialnetText: 'Hi!' });
+		const run = await suite.run({
+			resource: 'messaging',
+			operation: 'sendSocialnet',
+			socialnetType: 'text',
+			recipientId: 'psid-778899',
+			instance: 'page-1',
+			socialnetText: 'Hi!',
+		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/socialnet/send-chat']);
-		expect(sentBody(request)).toEqual({ type: 'text', to: 'psid-778899', instance: 'page-1', body: 'Hi!' });
+		expect(sentBody(request)).toEqual({
+			type: 'text',
+			to: 'psid-778899',
+			instance: 'page-1',
+			body: 'Hi!',
+		});
 	});
 
 	it('sends socialnet media with a caption; a caption left for text is not sent', async () => {
@@ -46,12 +69,27 @@ describe('Messaging', () => {
 			body: 'https://cdn.example.com/a.png',
 			caption: 'Our menu',
 		});
-		const text = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'text', recipientId: 'psid-1', instance: 'page-1', socialnetText: 'Hi', socialnetFields: { caption: 'stale' } });
+		const text = await suite.run({
+			resource: 'messaging',
+			operation: 'sendSocialnet',
+			socialnetType: 'text',
+			recipientId: 'psid-1',
+			instance: 'page-1',
+			socialnetText: 'Hi',
+			socialnetFields: { caption: 'stale' },
+		});
 		expect(sentBody(onlyRequest(text, suite.sandbox.token))).not.toHaveProperty('caption');
 	});
 
 	it('rejects a media message whose File URL is not a web address, before sending', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'sendSocialnet', socialnetType: 'video', recipientId: 'psid-1', instance: 'page-1', socialnetFileUrl: 'my-video.mp4' });
+		const run = await suite.run({
+			resource: 'messaging',
+			operation: 'sendSocialnet',
+			socialnetType: 'video',
+			recipientId: 'psid-1',
+			instance: 'page-1',
+			socialnetFileUrl: 'my-video.mp4',
+		});
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('File URL: "my-video.mp4" is not a web address');
 	});
@@ -64,7 +102,12 @@ describe('Messaging', () => {
 			instance: 'line-1',
 			leadMessage: 'Wants a quote',
 			channel: 'sn-messenger',
-			leadFields: { area: 'sales', agent: 'agent-1', process: 'proc-9', tags: 'web-form, spring ,' },
+			leadFields: {
+				area: 'sales',
+				agent: 'agent-1',
+				process: 'proc-9',
+				tags: 'web-form, spring ,',
+			},
 		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/crm']);
@@ -78,22 +121,49 @@ describe('Messaging', () => {
 			process: 'proc-9',
 			tags: ['web-form', 'spring'],
 		});
-		const suffixed = await suite.run({ resource: 'messaging', operation: 'injectCrmLead', contactPhone: '573001234567@c.us', instance: 'line-1', leadMessage: 'x', channel: 'chatapp' });
+		const suffixed = await suite.run({
+			resource: 'messaging',
+			operation: 'injectCrmLead',
+			contactPhone: '573001234567@c.us',
+			instance: 'line-1',
+			leadMessage: 'x',
+			channel: 'chatapp',
+		});
 		expect(sentBody(onlyRequest(suffixed, suite.sandbox.token)).to).toBe('573001234567@c.us');
 	});
 
 	it('refuses an agent without an area, naming both fields', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'injectCrmLead', contactPhone: '573001234567', instance: 'line-1', leadMessage: 'x', channel: 'chatapp', leadFields: { agent: 'agent-1' } });
+		const run = await suite.run({
+			resource: 'messaging',
+			operation: 'injectCrmLead',
+			contactPhone: '573001234567',
+			instance: 'line-1',
+			leadMessage: 'x',
+			channel: 'chatapp',
+			leadFields: { agent: 'agent-1' },
+		});
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('Agent ID needs Area');
 		expect(run.error?.description).toContain('only together with an area');
 	});
 
 	it('checks a chatapp number and returns the validation response', async () => {
-		const run = await suite.run({ resource: 'messaging', operation: 'checkChatappNumber', number: '+57 300 123 4568', instance: 'line-1' });
+		const run = await suite.run({
+			resource: 'messaging',
+			operation: 'checkChatappNumber',
+			number: '+57 300 123 4568',
+			instance: 'line-1',
+		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/valid-chatapp']);
 		expect(sentBody(request)).toEqual({ number: '573001234568', instance: 'line-1' });
-		expect(jsonOf(run)).toEqual([{ id: '573001234568@c.us', status: 200, isBusiness: expect.any(Boolean), canReceiveMessage: expect.any(Boolean) }]);
+		expect(jsonOf(run)).toEqual([
+			{
+				id: '573001234568@c.us',
+				status: 200,
+				isBusiness: expect.any(Boolean),
+				canReceiveMessage: expect.any(Boolean),
+			},
+		]);
 	});
 });

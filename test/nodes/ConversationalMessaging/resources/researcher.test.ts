@@ -1,10 +1,20 @@
 import { jsonOf, onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
 
 const suite = useSandbox({ researcherRunMs: 1500 });
-const files = { file: [{ url: 'https://example.com/report.pdf', name: 'Report', type: 'document' }] };
+const files = {
+	file: [{ url: 'https://example.com/report.pdf', name: 'Report', type: 'document' }],
+};
 
 async function createResearcher() {
-	const run = await suite.run({ resource: 'researcher', operation: 'create', researcherName: 'Market scan', researcherDescription: 'Competitor prices', model: 'fast', policyId: 'policy-1', files });
+	const run = await suite.run({
+		resource: 'researcher',
+		operation: 'create',
+		researcherName: 'Market scan',
+		researcherDescription: 'Competitor prices',
+		model: 'fast',
+		policyId: 'policy-1',
+		files,
+	});
 	return { run, id: String(jsonOf(run)[0].id) };
 }
 
@@ -29,7 +39,12 @@ describe('Researcher', () => {
 			resource: 'researcher',
 			operation: 'addFiles',
 			researcherId: id,
-			filesToAdd: { file: [{ url: 'https://example.com/prices', name: 'Prices page', type: 'url' }, { url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' }] },
+			filesToAdd: {
+				file: [
+					{ url: 'https://example.com/prices', name: 'Prices page', type: 'url' },
+					{ url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' },
+				],
+			},
 		});
 		const patch = onlyRequest(add, suite.sandbox.token);
 		expect([patch.method, patch.path]).toEqual(['PATCH', `/v1/researcher/${id}`]);
@@ -39,14 +54,29 @@ describe('Researcher', () => {
 				{ url: 'https://example.com/a.mp3', name: 'Call', type: 'audio' },
 			],
 		});
-		const get = await suite.run({ resource: 'researcher', operation: 'get', researcherId: id, fields: ['name', 'files', 'output_format'] });
+		const get = await suite.run({
+			resource: 'researcher',
+			operation: 'get',
+			researcherId: id,
+			fields: ['name', 'files', 'output_format'],
+		});
 		const request = onlyRequest(get, suite.sandbox.token);
 		expect(request.query.fields).toBe('name,files,output_format');
 		expect((jsonOf(get)[0].files as unknown[]).length).toBe(3);
 	});
 
 	it('rejects a file whose URL is not a web address, naming its position', async () => {
-		const run = await suite.run({ resource: 'researcher', operation: 'addFiles', researcherId: 'r-1', filesToAdd: { file: [{ url: 'https://ok.example', name: 'a', type: 'url' }, { url: 'notes.txt', name: 'b', type: 'document' }] } });
+		const run = await suite.run({
+			resource: 'researcher',
+			operation: 'addFiles',
+			researcherId: 'r-1',
+			filesToAdd: {
+				file: [
+					{ url: 'https://ok.example', name: 'a', type: 'url' },
+					{ url: 'notes.txt', name: 'b', type: 'document' },
+				],
+			},
+		});
 		expect(run.requests).toHaveLength(0);
 		expect(run.error?.message).toBe('Files: file 2: "notes.txt" is not a web address');
 	});
@@ -62,12 +92,19 @@ describe('Researcher', () => {
 
 	it('runs and waits for completion, then returns the output', async () => {
 		const { id } = await createResearcher();
-		const run = await suite.run({ resource: 'researcher', operation: 'run', researcherId: id, runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 } });
+		const run = await suite.run({
+			resource: 'researcher',
+			operation: 'run',
+			researcherId: id,
+			runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 },
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.requests[0].method).toBe('PUT');
 		const polls = run.requests.slice(1);
 		expect(polls.length).toBeGreaterThanOrEqual(1);
-		polls.forEach((poll) => expect([poll.method, poll.path, poll.valid]).toEqual(['GET', `/v1/researcher/${id}`, true]));
+		polls.forEach((poll) =>
+			expect([poll.method, poll.path, poll.valid]).toEqual(['GET', `/v1/researcher/${id}`, true]),
+		);
 		const [researcher] = jsonOf(run);
 		expect(researcher).toMatchObject({ id, progress: 100 });
 		expect(typeof researcher.output).toBe('string');
@@ -77,7 +114,10 @@ describe('Researcher', () => {
 
 	it("says in Get's `complete` whether the run is finished, by Wait for Completion's rule", async () => {
 		const { id } = await createResearcher();
-		const get = async (fields: string[] = []) => jsonOf(await suite.run({ resource: 'researcher', operation: 'get', researcherId: id, fields }))[0];
+		const get = async (fields: string[] = []) =>
+			jsonOf(
+				await suite.run({ resource: 'researcher', operation: 'get', researcherId: id, fields }),
+			)[0];
 		expect(await get()).toMatchObject({ progress: 0, complete: false });
 		await suite.run({ resource: 'researcher', operation: 'run', researcherId: id });
 		expect((await get()).complete).toBe(false);

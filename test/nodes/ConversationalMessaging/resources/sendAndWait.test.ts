@@ -9,8 +9,18 @@ import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessagin
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
 
 const suite = useSandbox();
-const ask = { resource: 'messaging', operation: 'sendAndWait', message: 'Refund of 400 USD for order 17: approve?', responseType: 'approval' };
-const sms = { ...ask, sendAndWaitChannel: 'sms', sendAndWaitSmsInstance: 'line-1', sendAndWaitSmsRecipient: '+57 300 555 0199' };
+const ask = {
+	resource: 'messaging',
+	operation: 'sendAndWait',
+	message: 'Refund of 400 USD for order 17: approve?',
+	responseType: 'approval',
+};
+const sms = {
+	...ask,
+	sendAndWaitChannel: 'sms',
+	sendAndWaitSmsInstance: 'line-1',
+	sendAndWaitSmsRecipient: '+57 300 555 0199',
+};
 const SIGNED_LINK = /^http:\/\/127\.0\.0\.1:5678\/webhookWaiting\/\d+\/node\?signature=[\w-]+$/;
 
 describe('Send and Wait for Response', () => {
@@ -21,15 +31,34 @@ describe('Send and Wait for Response', () => {
 		expect(result.requests.map((request) => request.path)).toEqual(['/v1/short', '/v1/sms']);
 		const [shorten, send] = result.requests.map(sentBody);
 		expect(shorten.longUrl).toMatch(SIGNED_LINK);
-		const short = [...suite.sandbox.state.shortLinks.values()].find((link) => link.longUrl === shorten.longUrl);
-		expect(send).toEqual({ type: 'text', to: '573005550199', instance: 'line-1', body: `Refund of 400 USD for order 17: approve?\n\nAnswer here: ${short?.shortUrl}` });
+		const short = [...suite.sandbox.state.shortLinks.values()].find(
+			(link) => link.longUrl === shorten.longUrl,
+		);
+		expect(send).toEqual({
+			type: 'text',
+			to: '573005550199',
+			instance: 'line-1',
+			body: `Refund of 400 USD for order 17: approve?\n\nAnswer here: ${short?.shortUrl}`,
+		});
 		expect(JSON.stringify(result.requests.map(sentBody))).not.toContain(suite.sandbox.token);
 	});
 
 	it('sends the full link when Shorten Link is off, and on the other channels by default', async () => {
-		const result = await suite.run({ ...ask, sendAndWaitChannel: 'socialnet', sendAndWaitSocialnetInstance: 'line-1', sendAndWaitSocialnetRecipient: 'psid-9' });
+		const result = await suite.run({
+			...ask,
+			sendAndWaitChannel: 'socialnet',
+			sendAndWaitSocialnetInstance: 'line-1',
+			sendAndWaitSocialnetRecipient: 'psid-9',
+		});
 		const body = sentBody(onlyRequest(result, suite.sandbox.token));
-		expect(body).toEqual({ type: 'text', to: 'psid-9', instance: 'line-1', body: expect.stringMatching(/^Refund of 400 USD for order 17: approve\?\n\nAnswer here: http:\/\/127/) });
+		expect(body).toEqual({
+			type: 'text',
+			to: 'psid-9',
+			instance: 'line-1',
+			body: expect.stringMatching(
+				/^Refund of 400 USD for order 17: approve\?\n\nAnswer here: http:\/\/127/,
+			),
+		});
 		expect(String(body.body).split('Answer here: ')[1]).toMatch(SIGNED_LINK);
 		const unshortened = await suite.run({ ...sms, shortenLink: false });
 		expect(unshortened.requests.map((request) => request.path)).toEqual(['/v1/sms']);
@@ -39,19 +68,31 @@ describe('Send and Wait for Response', () => {
 		const badPhone = await suite.run({ ...sms, sendAndWaitSmsRecipient: 'call me maybe' });
 		expect(badPhone.error?.message).toMatch(/Recipient Phone/);
 		expect(badPhone.requests).toEqual([]);
-		const noInstance = await suite.run({ ...ask, sendAndWaitChannel: 'chatapp', sendAndWaitChatappInstance: '={{ "" }}', sendAndWaitChatappRecipient: '573005550102' });
+		const noInstance = await suite.run({
+			...ask,
+			sendAndWaitChannel: 'chatapp',
+			sendAndWaitChatappInstance: '={{ "" }}',
+			sendAndWaitChatappRecipient: '573005550102',
+		});
 		expect(noInstance.error?.message).toMatch(/Instance/);
 		expect(noInstance.requests).toEqual([]);
 	});
 
 	it('asks one question per execution: several items stop before sending', async () => {
 		const result = await suite.run(sms, { items: [{}, {}, {}] });
-		expect(result.error?.message).toBe('Send and Wait asks one question per execution; it received 3 items');
+		expect(result.error?.message).toBe(
+			'Send and Wait asks one question per execution; it received 3 items',
+		);
 		expect(result.requests).toEqual([]);
 	});
 
 	it('with On Error: Continue, a refused message comes out as an error item and nothing waits', async () => {
-		suite.sandbox.injectFault({ kind: 'status', status: 500, match: { operationId: 'smsSend' }, times: 1 });
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			match: { operationId: 'smsSend' },
+			times: 1,
+		});
 		try {
 			const result = await suite.run({ ...sms, shortenLink: false }, { continueOnFail: true });
 			expect(result.run.data.waitTill).toBeUndefined();
@@ -62,19 +103,32 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
-	it('derives each channel\'s fields from its plain send: same labels, shown for that channel only', () => {
+	it("derives each channel's fields from its plain send: same labels, shown for that channel only", () => {
 		const { properties } = new ConversationalMessaging().description;
 		for (const [channel, spec] of Object.entries(SEND_AND_WAIT_CHANNELS)) {
 			for (const [plainName, name] of Object.entries(spec.fields)) {
-				const plain = properties.find((property) => property.name === plainName && (property.displayOptions?.show?.operation as string[]).includes(spec.operation));
+				const plain = properties.find(
+					(property) =>
+						property.name === plainName &&
+						(property.displayOptions?.show?.operation as string[]).includes(spec.operation),
+				);
 				const derived = properties.find((property) => property.name === name);
-				expect([derived?.displayName, derived?.required, derived?.displayOptions?.show?.sendAndWaitChannel]).toEqual([plain?.displayName, plain?.required, [channel]]);
+				expect([
+					derived?.displayName,
+					derived?.required,
+					derived?.displayOptions?.show?.sendAndWaitChannel,
+				]).toEqual([plain?.displayName, plain?.required, [channel]]);
 			}
 		}
 	});
 
 	it('escapes the question and the labels on the page, which has no script', () => {
-		const html = questionPage({ question: '<script>alert(1)</script> & "x"', responseType: 'approval', approveLabel: '<b>Yes</b>', declineLabel: "No'" });
+		const html = questionPage({
+			question: '<script>alert(1)</script> & "x"',
+			responseType: 'approval',
+			approveLabel: '<b>Yes</b>',
+			declineLabel: "No'",
+		});
 		expect(html).not.toMatch(/<script|<b>/);
 		expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;');
 		expect(html).toContain('&lt;b&gt;Yes&lt;/b&gt;');
