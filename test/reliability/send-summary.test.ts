@@ -6,6 +6,7 @@
  */
 import type { INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
+import { PROBE_MAX_MS } from '../../nodes/ConversationalMessaging/shared/bulk/lane';
 import { SendSummary } from '../../nodes/ConversationalMessaging/shared/bulk/summary';
 import type { RunResult } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
@@ -197,6 +198,9 @@ describe('the hint after a bulk send', () => {
 		expect(onlyHint(run).message).toMatch(
 			/^The service could not be reached for \d+\.\d s: the node paused sending, then sent the request that had not reached it\. No item failed\.$/,
 		);
+		// The lane's outage timer (n8n-workflow's sleep, at most PROBE_MAX_MS, not cancellable) outlives
+		// the run; waited out here so that no timer is left when the worker exits.
+		await new Promise((resolve) => setTimeout(resolve, PROBE_MAX_MS));
 	});
 });
 

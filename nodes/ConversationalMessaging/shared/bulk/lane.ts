@@ -25,7 +25,7 @@ import { Pacer, Slots } from './pacer';
  */
 const PROBE_FIRST_MS = 250;
 const PROBE_GROWTH = 1.5;
-const PROBE_MAX_MS = 2000;
+export const PROBE_MAX_MS = 2000;
 const FIRST_CONTACT_MS = 10_000;
 
 const lanes = new Map<string, Lane>();
