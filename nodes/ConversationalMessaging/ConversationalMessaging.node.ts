@@ -15,7 +15,7 @@ import { refuseUnfollowedRouting } from './shared/bulk/contract';
 import { bulkOperations } from './shared/bulk/sendLoop';
 import { NO_REDIRECTS } from './shared/redirects';
 import { requestOptions } from './shared/requestOptions';
-import { withSendAndWait } from './shared/sendAndWait/run';
+import { loopOperations, withSendAndWait } from './shared/sendAndWait/run';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './shared/sendAndWait/webhook';
 
 export class ConversationalMessaging implements INodeType {
@@ -114,7 +114,7 @@ export class ConversationalMessaging implements INodeType {
 	// Wait sends through it too, then waits for the answer that `webhook` receives. Routing the
 	// loop cannot follow fails loading the node (shared/bulk/contract.ts), never a request.
 	customOperations = withSendAndWait(
-		bulkOperations(refuseUnfollowedRouting(this.description)),
+		bulkOperations(refuseUnfollowedRouting(this.description, loopOperations())),
 		this.description,
 	);
 

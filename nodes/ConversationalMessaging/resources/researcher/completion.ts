@@ -26,12 +26,15 @@ export async function addCompletion(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	// As the Fields check reads it (a list, or text with commas; nothing when blank).
+	// As the Fields check reads it (a list, or text with commas, each name trimmed; nothing when blank).
 	const value = this.getNodeParameter('fields', []);
 	const fields = Array.isArray(value)
 		? value.map(String)
 		: typeof value === 'string'
-			? value.split(',').filter((name) => name.trim() !== '')
+			? value
+					.split(',')
+					.map((name) => name.trim())
+					.filter((name) => name !== '')
 			: [];
 	if (fields.length > 0 && !COMPLETION_FIELDS.every((name) => fields.includes(name))) return items;
 	return items.map((item) => ({

@@ -39,19 +39,20 @@ export class StepMemory {
 
 	set(itemIndex: number, item: INodeExecutionData, outcome: Outcome): void {
 		if (!this.retried) return;
-		const input = fingerprint(item);
-		if (input !== undefined) this.outcomes.set(itemIndex, { input, outcome });
+		this.outcomes.set(itemIndex, { input: fingerprint(item), outcome });
 	}
 }
 
 /** The item's json, hashed: the same item under the same index on the next try. */
-function fingerprint(item: INodeExecutionData): string | undefined {
+function fingerprint(item: INodeExecutionData): string {
 	try {
 		return createHash('sha256')
 			.update(JSON.stringify(item.json) ?? '')
 			.digest('base64');
 	} catch {
-		return undefined; // Not JSON (n8n's items are): never taken for an item already sent.
+		// Not JSON (a circular or BigInt value): known by its index alone, as an item is within one
+		// input length; sending it again would be the double send this memory exists to prevent.
+		return 'not JSON';
 	}
 }
 

@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import type { StepOf } from '../bulk/outcomes';
+import { BULK_OPERATIONS } from '../bulk/options';
 import { withRunMemory } from '../bulk/outcomes';
 import { buildRequest, sendStep } from '../bulk/sendLoop';
 import { planRequest } from '../bulk/plan';
@@ -35,6 +36,18 @@ const SHORTEN_STEP: Step = {
 	parameters: {},
 	fields: {},
 };
+
+/** Every operation the send loop runs: the bulk ones and Send and Wait's steps, for the load-time check (../bulk/contract.ts). */
+export function loopOperations(): Record<string, string[]> {
+	const operations = Object.fromEntries(
+		Object.entries(BULK_OPERATIONS).map(([resource, names]) => [resource, [...names]]),
+	);
+	for (const { resource, operation } of [SHORTEN_STEP, ...Object.values(SEND_AND_WAIT_CHANNELS)]) {
+		const names = (operations[resource] ??= []);
+		if (!names.includes(operation)) names.push(operation);
+	}
+	return operations;
+}
 
 /** The step's share of the run's Retry On Fail memory (../bulk/outcomes.ts). */
 const stepName = (step: Step) => `${step.resource}.${step.operation}`;

@@ -131,5 +131,15 @@ describe('Researcher', () => {
 		// With Fields that leave out Progress or Output, the rule cannot be applied: no guess.
 		expect(await get(['progress', 'output', 'name'])).toMatchObject({ complete: true });
 		expect(await get(['progress', 'name'])).not.toHaveProperty('complete');
+		// Fields typed as text: the service gets both fields, so the rule applies.
+		const typed = jsonOf(
+			await suite.run({
+				resource: 'researcher',
+				operation: 'get',
+				researcherId: id,
+				fields: 'output, progress',
+			}),
+		)[0];
+		expect(typed).toMatchObject({ complete: true });
 	});
 });
