@@ -9,6 +9,7 @@ import type { IExecuteData, IExecuteFunctions, INode, INodeExecutionData } from 
 
 import {
 	IDLE_RUN_MS,
+	MAX_IDLE_RUNS,
 	StepMemory,
 	rememberedRuns,
 	withRunMemory,
@@ -47,10 +48,16 @@ type RunNode = (
 ) => Promise<unknown>;
 
 /** Every try of the node gets its own copy of the execute data, as a future n8n might hand it. */
-function copyExecuteDataPerTry(): { tries: IExecuteData[]; restore: () => void } {
+function copyExecuteDataPerTry(): {
+	tries: IExecuteData[];
+	/** How many requests the sandbox had received when each try started. */
+	requestsBefore: number[];
+	restore: () => void;
+} {
 	const prototype = WorkflowExecute.prototype as unknown as { runNode: RunNode };
 	const original = prototype.runNode;
 	const tries: IExecuteData[] = [];
+	const requestsBefore: number[] = [];
 	const spy = jest.spyOn(prototype, 'runNode').mockImplementation(function (
 		this: WorkflowExecute,
 		workflow,
@@ -61,9 +68,10 @@ function copyExecuteDataPerTry(): { tries: IExecuteData[]; restore: () => void }
 			return original.call(this, workflow, executionData, ...rest);
 		const copy = structuredClone(executionData);
 		tries.push(copy);
+		requestsBefore.push(suite.sandbox.requests.length);
 		return original.call(this, workflow, copy, ...rest);
 	});
-	return { tries, restore: () => spy.mockRestore() };
+	return { tries, requestsBefore, restore: () => spy.mockRestore() };
 }
 
 afterEach(() => {
@@ -88,10 +96,25 @@ describe('Retry On Fail without object identity', () => {
 			match: { path: '/v1/sms' },
 		});
 		const copies = copyExecuteDataPerTry();
-		const run = await suite.run(sms, { items, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
+		// Max Wait 0: the loop does not wait out the 429 itself, so it fails the try and reaches
+		// Retry On Fail, as the 500 does.
+		const run = await suite.run(
+			{ ...sms, messagingSendOptions: { maxWait: 0 } },
+			{ items, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } },
+		);
 		copies.restore();
 
 		expect(copies.tries).toHaveLength(2);
+		// The 500 and the 429 each failed the first try; the second sent those two items, only them.
+		const text = (request: { body: unknown }) => (request.body as { body?: string }).body;
+		const secondTry = suite.sandbox.requests.slice(copies.requestsBefore[1]);
+		expect(secondTry.map(text).sort()).toEqual(
+			run.requests
+				.filter((request) => request.status !== 200)
+				.map(text)
+				.sort(),
+		);
+		expect(run.requests).toHaveLength(22);
 		expect(copies.tries[0]).not.toBe(copies.tries[1]);
 		expect(
 			run.requests
@@ -163,6 +186,17 @@ describe('the memory, by itself', () => {
 		const now = Date.now();
 		jest.spyOn(Date, 'now').mockReturnValue(now + IDLE_RUN_MS + 1);
 		await withRunMemory(context('another'), async () => [[]]);
+		expect(rememberedRuns()).toBe(0);
+	});
+
+	it('past MAX_IDLE_RUNS runs awaiting a try, the surplus is freed at once', async () => {
+		for (let run = 0; run <= MAX_IDLE_RUNS; run++)
+			await expect(withRunMemory(context(`cap ${run}`), fail)).rejects.toThrow();
+		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS + 1);
+		await withRunMemory(context('cap, one more'), async () => [[]]);
+		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS);
+		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + IDLE_RUN_MS + 1);
+		await withRunMemory(context('cap, after the sweep'), async () => [[]]);
 		expect(rememberedRuns()).toBe(0);
 	});
 

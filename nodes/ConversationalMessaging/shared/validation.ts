@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { setPath } from './bulk/merge';
 import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan';
 
 /**
@@ -26,17 +27,6 @@ function readPath(options: IHttpRequestOptions, path: string): unknown {
 	return current;
 }
 
-/** Puts a value at a dotted place in the request (`body.values.phone`), making the objects on the way. */
-export function writePath(options: IHttpRequestOptions, path: string, value: unknown): void {
-	const keys = path.split('.');
-	let current = options as unknown as IDataObject;
-	for (const key of keys.slice(0, -1)) {
-		if (current[key] === null || typeof current[key] !== 'object') current[key] = {};
-		current = current[key] as IDataObject;
-	}
-	current[keys[keys.length - 1]] = value as IDataObject[keyof IDataObject];
-}
-
 /** Nothing to send: unset, empty text, or an object whose every value is blank. */
 function isBlank(value: unknown): boolean {
 	if (value === undefined || value === null) return true;
@@ -49,7 +39,8 @@ function isBlank(value: unknown): boolean {
 /** Drops an optional field left empty, so the service never receives "". */
 export function omitWhenBlank(path: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		if (isBlank(readPath(requestOptions, path))) writePath(requestOptions, path, undefined);
+		if (isBlank(readPath(requestOptions, path)))
+			setPath(requestOptions, path.split('.'), undefined);
 		return requestOptions;
 	};
 }
@@ -72,7 +63,7 @@ export function checkField(path: string, label: string, normalise: Normaliser): 
 				itemIndex: this.getItemIndex(),
 			});
 		};
-		writePath(requestOptions, path, normalise(value, fail));
+		setPath(requestOptions, path.split('.'), normalise(value, fail));
 		return requestOptions;
 	};
 }

@@ -17,7 +17,7 @@ import url from 'node:url';
 
 import {
 	parseProxy,
-	requestSettings,
+	settingsFor,
 } from '../../../nodes/ConversationalMessaging/shared/bulk/requestSettings';
 import { ENGINE_MAJOR, ROUTING_ONLY_NODE_TYPE, runNode } from '../../helpers/engine';
 
@@ -121,13 +121,12 @@ async function routingNode(requestOptions: IDataObject, credential: IDataObject)
 /** What the send loop puts in every request of the run, or the item's error. */
 function sendLoop(requestOptions: IDataObject, credential: IDataObject): unknown {
 	const fns = {
-		getNode: () => ({ name: 'Conversational Messaging' }),
+		getNode: () => ({ name: 'Conversational Messaging', parameters: { requestOptions } }),
+		getNodeParameter: (name: string) => (name === 'requestOptions' ? requestOptions : undefined),
 		getWorkflowDataProxy: () => ({ $runIndex: 0 }),
 	} as unknown as IExecuteFunctions;
 	try {
-		return pick(
-			requestSettings(fns, requestOptions, { ...CREDENTIALS, ...credential }, undefined, 0),
-		);
+		return pick(settingsFor(fns, { ...CREDENTIALS, ...credential }, undefined)(0));
 	} catch (error) {
 		return failure(error as { message: string; description?: string });
 	}

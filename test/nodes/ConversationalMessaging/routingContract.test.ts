@@ -35,6 +35,8 @@ import {
 } from '../../../nodes/ConversationalMessaging/shared/bulk/contract';
 import type { RoutingKind } from '../../../nodes/ConversationalMessaging/shared/bulk/contract';
 import { sendLoop } from '../../../nodes/ConversationalMessaging/shared/bulk/sendLoop';
+import { requestOptions } from '../../../nodes/ConversationalMessaging/shared/requestOptions';
+import type { RunOptions } from '../../helpers/engine';
 import { registerNodeType, runNode } from '../../helpers/engine';
 
 /** The requests as the credential's authenticate() receives them (n8n's own abort signal left out). */
@@ -67,6 +69,8 @@ interface Tiny {
 	description?: Partial<INodeTypeDescription>;
 	parameters?: INodeParameters;
 	items?: IDataObject[];
+	/** Credential fields beside the base URL and token (domain restrictions). */
+	credential?: IDataObject;
 }
 
 function describeTiny(tiny: Tiny): INodeTypeDescription {
@@ -173,7 +177,7 @@ async function runAs(type: string, tiny: Tiny) {
 		nodeType: type,
 		parameters: { resource: 'thing', operation: 'do', ...tiny.parameters },
 		items: tiny.items ?? [{ text: 'Hola' }, { text: 'Hallo' }],
-		credentials: { baseUrl, apiToken: 'token-1' },
+		credentials: { baseUrl, apiToken: 'token-1', ...tiny.credential } as RunOptions['credentials'],
 		continueOnFail: true,
 	});
 	return {
@@ -527,6 +531,61 @@ describe('the send loop follows RoutingNode, kind by kind', () => {
 		expect(() => refuseUnfollowedRouting(description, { thing: ['do'] })).toThrow(
 			'cannot follow routing.future (a)',
 		);
+	});
+});
+
+// ---- Request Options and the credential's domains, as RoutingNode applies them --------------------
+
+/** A pre-send hook that reads the request settings and changes the timeout. */
+async function readSettings(this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+	options.headers = {
+		...options.headers,
+		'X-Seen': JSON.stringify([options.timeout, options.skipSslCertificateValidation ?? null]),
+	};
+	options.timeout = Number(options.timeout) + 1;
+	return options;
+}
+
+const SETTINGS_CASES: Array<[string, Tiny]> = [
+	[
+		'the pre-send hooks see the Request Options settings and may change them',
+		{
+			operation: { send: { preSend: [readSettings] } },
+			properties: [requestOptions],
+			parameters: { requestOptions: { timeout: 5000, allowUnauthorizedCerts: true } },
+		},
+	],
+	[
+		'an expression in Request Options is evaluated for each item',
+		{
+			properties: [requestOptions],
+			parameters: { requestOptions: { timeout: '={{ $json.timeout }}' } },
+			items: [{ timeout: 1000 }, { timeout: 2000 }],
+		},
+	],
+	[
+		"the credential's allowed domains see the operation's base URL",
+		{
+			operation: { request: { method: 'POST', url: '/v1/tiny', baseURL: '' } },
+			credential: { allowedHttpRequestDomains: 'domains', allowedDomains: 'example.com' },
+		},
+	],
+];
+
+describe('Request Options and allowed domains: what RoutingNode adds, where it adds it', () => {
+	it.each(SETTINGS_CASES)('%s', async (_name, tiny) => {
+		// The operation's base URL is the test server's, known once it listens.
+		if (tiny.credential) tiny.operation!.request!.baseURL = baseUrl;
+		const requests = await expectSameAsRoutingNode(tiny);
+		expect(requests.length).toBe(2);
+	});
+
+	it('the cases differ from a plain run (the comparison is not vacuous)', async () => {
+		const [hooked, perItem] = SETTINGS_CASES.map(([, tiny]) => tiny);
+		const seen = await expectSameAsRoutingNode(hooked);
+		expect(seen[0]).toMatchObject({ timeout: 5001, headers: { 'X-Seen': '[5000,true]' } });
+		const timeouts = (await expectSameAsRoutingNode(perItem)).map((request) => request.timeout);
+		expect(timeouts).toEqual([1000, 2000]);
 	});
 });
 

@@ -48,7 +48,11 @@ export function templateOf(raw: unknown): Template | undefined {
 	return template.filter((part) => part !== '');
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+/**
+ * This realm's plain objects, checked cheaply on the hot path (lodash's isPlainObject, in
+ * ./merge.ts, also takes other realms'): anything else is left to n8n's engine, always right.
+ */
+const isOwnRealmObject = (value: unknown): value is Record<string, unknown> =>
 	value !== null &&
 	typeof value === 'object' &&
 	[Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
@@ -61,7 +65,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export function primitiveAt(json: unknown, path: string[]): string | number | boolean | undefined {
 	let value = json;
 	for (const key of path) {
-		if (!isPlainObject(value) || !Object.prototype.hasOwnProperty.call(value, key))
+		if (!isOwnRealmObject(value) || !Object.prototype.hasOwnProperty.call(value, key))
 			return undefined;
 		value = value[key];
 	}

@@ -15,8 +15,19 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	);
 }
 
-const isObject = (value: unknown): value is object =>
+const isObject = (value: unknown): value is IDataObject =>
 	value !== null && (typeof value === 'object' || typeof value === 'function');
+
+/** lodash's `set` for a path of names (the contract refuses index paths): RoutingNode's write of a sent value. */
+export function setPath(target: unknown, path: string[], value: unknown): void {
+	if (!isObject(target)) return;
+	let current = target;
+	for (const key of path.slice(0, -1)) {
+		if (!isObject(current[key])) current[key] = {};
+		current = current[key] as IDataObject;
+	}
+	current[path[path.length - 1]] = value as IDataObject[string];
+}
 
 /** lodash's isArrayLikeObject: an object (not a function) with a valid `length`. */
 function isArrayLikeObject(value: unknown): value is { length: number } & IDataObject {

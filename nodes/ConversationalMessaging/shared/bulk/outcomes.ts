@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { runIndexOf } from '../itemView';
 import { SendSummary } from './summary';
 
 /**
@@ -70,6 +71,12 @@ interface NodeRun {
  */
 export const IDLE_RUN_MS = 5_000 + 60_000;
 
+/**
+ * A backstop for a process where tries are kept faster than the sweep frees them: past this many
+ * runs awaiting a try, the longest idle go first (each is at most 5 s from its next try, or done).
+ */
+export const MAX_IDLE_RUNS = 1_000;
+
 /** Keyed by the run in n8n's terms (runKey); freed when no try can follow, else by the sweep. */
 const runs = new Map<string, NodeRun>();
 
@@ -83,8 +90,10 @@ let unsavedRuns = 0;
 /**
  * One run of one node, the same on each of its tries: execution id, node name, run index
  * (WorkflowExecute's retry loop keeps all three, a node's next run has the next run index).
- * Without an execution id, the execute data n8n hands every try: never another run's memory,
- * at worst no memory if n8n copied it.
+ * n8n gives every execution an id, manual ones too; without one (a context made outside n8n's
+ * executions), the execute data n8n hands every try: never another run's memory, at worst no
+ * memory if it were copied. A key shared by runs (workflow id instead) could make a concurrent
+ * run with the same items skip their sends: a message lost is worse than the risk it would cover.
  */
 function runKey(fns: IExecuteFunctions): string {
 	const executionId = fns.getExecutionId();
@@ -95,15 +104,14 @@ function runKey(fns: IExecuteFunctions): string {
 		execution = unsaved.get(executeData);
 		if (!execution) unsaved.set(executeData, (execution = `unsaved ${++unsavedRuns}`));
 	}
-	// The context's run index, through n8n's documented $runIndex (IExecuteFunctions has no getter).
-	return JSON.stringify([
-		execution,
-		fns.getNode().name,
-		Number(fns.getWorkflowDataProxy(0).$runIndex),
-	]);
+	return JSON.stringify([execution, fns.getNode().name, runIndexOf(fns)]);
 }
 
-/** The tries n8n gives the node: WorkflowExecute's getRetryParams (Max Tries 2..5, 3 by default). */
+/**
+ * The tries n8n gives the node: WorkflowExecute's getRetryParams (Max Tries 2..5, 3 by default).
+ * Its one try for a resumed error (`metadata.resumeError`) is never this node's: WorkflowExecute
+ * throws that error without running the node.
+ */
 function maxTries(fns: IExecuteFunctions): number {
 	const node = fns.getNode();
 	return node.retryOnFail === true ? Math.min(5, Math.max(2, node.maxTries || 3)) : 1;
@@ -113,8 +121,13 @@ function maxTries(fns: IExecuteFunctions): number {
 export type StepOf = (name: string) => StepMemory;
 
 function sweep(now: number): void {
-	for (const [key, run] of runs)
-		if (run.idleSince !== undefined && now - run.idleSince > IDLE_RUN_MS) runs.delete(key);
+	const idle = [...runs].filter(([, run]) => run.idleSince !== undefined);
+	const over = idle.length - MAX_IDLE_RUNS;
+	idle
+		.sort(([, a], [, b]) => (a.idleSince as number) - (b.idleSince as number))
+		.forEach(([key, run], index) => {
+			if (index < over || now - (run.idleSince as number) > IDLE_RUN_MS) runs.delete(key);
+		});
 }
 
 /**
@@ -148,7 +161,9 @@ export async function withRunMemory(
 		output = await tryNode(step);
 		return output;
 	} finally {
-		// A try that threw (no output) is followed by another unless it was the last.
+		// A try that threw (no output) is followed by another unless it was the last. n8n 2.x
+		// retries on a first item's json.error other than undefined, null or false, 1.x on any but
+		// undefined: kept for all of them (kept without need costs memory until the sweep only).
 		end(output === undefined || output[0]?.[0]?.json?.error !== undefined);
 	}
 }

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
+	IN8nRequestOperations,
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
@@ -22,7 +23,7 @@ import {
 	checkRouting,
 	lodashPath,
 } from './contract';
-import { copyOf, mergeInto } from './merge';
+import { copyOf, mergeInto, setPath } from './merge';
 
 /** n8n calls it `routing.operations.pagination`: the only hook around a declarative request. */
 export type RequestHook = (
@@ -66,6 +67,8 @@ export interface RequestPlan {
 	fields: PlannedField[];
 	preSend: PreSendAction[];
 	postReceive: PostReceiveAction[];
+	/** requestOperations merged with every shown property's `routing.operations`, as RoutingNode merges them. */
+	requestOperations: IN8nRequestOperations;
 	/** The operation's request hook, when `send.paginate` lets RoutingNode call it. */
 	requestHook?: RequestHook;
 }
@@ -73,20 +76,6 @@ export interface RequestPlan {
 type Routed = INodeProperties | INodePropertyOptions;
 
 const emptyRequest = (): IDataObject => ({ qs: {}, body: {}, headers: {} });
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && (typeof value === 'object' || typeof value === 'function');
-
-/** lodash's `set` for a path of names (the contract refuses index paths): RoutingNode's write of a sent value. */
-function setPath(target: unknown, path: string[], value: unknown): void {
-	if (!isObject(target)) return;
-	let current = target;
-	for (const key of path.slice(0, -1)) {
-		if (!isObject(current[key])) current[key] = {};
-		current = current[key] as IDataObject;
-	}
-	current[path[path.length - 1]] = value as IDataObject[string];
-}
-
 /** Without post-receive actions RoutingNode makes an array answer one item per element. */
 async function asRoutingNodeWithoutActions(
 	items: INodeExecutionData[],
@@ -102,7 +91,6 @@ interface Planning {
 	node: INode;
 	description: INodeTypeDescription;
 	paginate?: boolean;
-	operations: IDataObject;
 }
 
 function addRouting(
@@ -120,7 +108,7 @@ function addRouting(
 		part.field = plan.fields.push({ parameter: path, typeChecked, extractValue }) - 1;
 	}
 	// As Object.assign: a later (or nested) property's hook replaces an earlier one.
-	if (routing.operations) Object.assign(planning.operations, routing.operations);
+	if (routing.operations) Object.assign(plan.requestOperations, routing.operations);
 	for (const [key, value] of Object.entries(routing.request ?? {}))
 		part.constants[key] = copyOf(value) as IDataObject[string];
 	const send = routing.send;
@@ -187,24 +175,20 @@ export function planRequest(description: INodeTypeDescription, node: INode): Req
 		fields: [],
 		preSend: [],
 		postReceive: [],
+		requestOperations: { ...description.requestOperations },
 	};
 	for (const [key, value] of Object.entries(description.requestDefaults ?? {})) {
 		checkConstant(value, `requestDefaults.${key}`);
 		base[key] = copyOf(value) as IDataObject[string];
 	}
 	checkRequestOperations(description.requestOperations, 'requestOperations');
-	const planning: Planning = {
-		plan,
-		node,
-		description,
-		operations: { ...description.requestOperations },
-	};
+	const planning: Planning = { plan, node, description };
 	for (const property of description.properties) {
 		const part = visit(planning, property, '');
 		if (part) plan.parts.push(part);
 	}
-	if (planning.paginate && typeof planning.operations.pagination === 'function') {
-		plan.requestHook = planning.operations.pagination as RequestHook;
+	if (planning.paginate && typeof plan.requestOperations.pagination === 'function') {
+		plan.requestHook = plan.requestOperations.pagination as RequestHook;
 	}
 	if (!plan.postReceive.length) plan.postReceive.push(asRoutingNodeWithoutActions);
 	return plan;

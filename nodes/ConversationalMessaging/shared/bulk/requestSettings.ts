@@ -3,7 +3,9 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { getCredentialAllowedDomains, NodeOperationError } from 'n8n-workflow';
+import { getCredentialAllowedDomains, NodeOperationError, toHostname } from 'n8n-workflow';
+
+import { runIndexOf } from '../itemView';
 
 /** n8n's Request Options (Batching, Timeout, Proxy, Ignore SSL Issues), which this node declares itself (../requestOptions.ts). */
 export interface RequestOptionsParameter {
@@ -55,12 +57,15 @@ export function parseProxy(proxy: string): { proxy: Proxy } | { missing: 'host' 
 const NO_DOMAINS =
 	'No allowed domains specified. Configure allowed domains or change restriction setting.';
 
+/** n8n-workflow 1.x's form: (credentialData, nodeEndpointUrl). */
+type AllowedDomainsV1 = (data: ICredentialDataDecryptedObject, url?: string) => string | undefined;
+
 /**
- * The credential's allowed domains, as RoutingNode asks n8n-workflow for them. 2.x takes
- * options: the surface is the node's own, since the plan's request is constant (./plan.ts) and
- * its base URL is the one RoutingNode resolves from the description; 1.x takes
- * (credentialData, nodeEndpointUrl). A credential restricted to domains with none named sends
- * nothing, on both.
+ * The credential's allowed domains, as RoutingNode asks n8n-workflow for them. 2.x (which
+ * exports `toHostname`, added with this form) takes options: the surface is the node's own when
+ * the request's base URL has the host the description gives without the user's values, which
+ * holds here, as the plan's constants alone set it (./plan.ts); 1.x takes (credentialData,
+ * nodeEndpointUrl). A credential restricted to domains with none named sends nothing, on both.
  */
 function allowedDomains(
 	fns: IExecuteFunctions,
@@ -69,19 +74,14 @@ function allowedDomains(
 ): string | undefined {
 	if (typeof getCredentialAllowedDomains !== 'function') return undefined; // n8n before credential domain restrictions
 	const allowed =
-		getCredentialAllowedDomains.length >= 2
-			? (
-					getCredentialAllowedDomains as unknown as (
-						data: ICredentialDataDecryptedObject,
-						url?: string,
-					) => string | undefined
-				)(credentials, baseURL)
-			: getCredentialAllowedDomains({
+		typeof toHostname === 'function'
+			? getCredentialAllowedDomains({
 					node: fns.getNode(),
 					credentialData: credentials,
 					credentialOwnedSurface: true,
 					nodeEndpointUrl: baseURL,
-				});
+				})
+			: (getCredentialAllowedDomains as unknown as AllowedDomainsV1)(credentials, baseURL);
 	if (credentials.allowedHttpRequestDomains === 'domains' && !allowed)
 		throw new NodeOperationError(fns.getNode(), NO_DOMAINS);
 	return allowed;
@@ -91,7 +91,7 @@ function allowedDomains(
  * What RoutingNode adds to every request of the node (its proxy, SSL, timeout and allowed-domains
  * steps, in its order, with its errors), for the item: RoutingNode fails each item on its own.
  */
-export function requestSettings(
+function requestSettings(
 	fns: IExecuteFunctions,
 	options: RequestOptionsParameter,
 	credentials: ICredentialDataDecryptedObject,
@@ -103,7 +103,7 @@ export function requestSettings(
 		const parsed = parseProxy(options.proxy);
 		if ('missing' in parsed) {
 			throw new NodeOperationError(fns.getNode(), 'The proxy is not valid', {
-				runIndex: Number(fns.getWorkflowDataProxy(itemIndex).$runIndex),
+				runIndex: runIndexOf(fns),
 				itemIndex,
 				description: `The proxy URL does not contain a valid value for "${parsed.missing}"`,
 			});
@@ -116,4 +116,37 @@ export function requestSettings(
 	const allowed = allowedDomains(fns, credentials, baseURL);
 	if (allowed) settings.allowedDomains = allowed;
 	return settings;
+}
+
+const hasExpression = (value: unknown): boolean =>
+	typeof value === 'string'
+		? value.startsWith('=')
+		: value !== null && typeof value === 'object' && Object.values(value).some(hasExpression);
+
+/**
+ * The request settings for each item. RoutingNode evaluates Request Options for each item (an
+ * expression in them may differ per item); without one, they are read once. When they fail, each
+ * item fails with its own error, as in RoutingNode.
+ */
+export function settingsFor(
+	fns: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+	baseURL: string | undefined,
+): (itemIndex: number) => Partial<IHttpRequestOptions> {
+	const forItem = (itemIndex: number) =>
+		requestSettings(
+			fns,
+			fns.getNodeParameter('requestOptions', itemIndex, {}) as RequestOptionsParameter,
+			credentials,
+			baseURL,
+			itemIndex,
+		);
+	if (hasExpression(fns.getNode().parameters.requestOptions)) return forItem;
+	let shared: Partial<IHttpRequestOptions> | undefined;
+	try {
+		shared = forItem(0);
+	} catch {
+		// Thrown again for each item.
+	}
+	return (itemIndex) => shared ?? forItem(itemIndex);
 }

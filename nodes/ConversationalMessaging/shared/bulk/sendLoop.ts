@@ -34,7 +34,7 @@ import { Pacer } from './pacer';
 import type { RequestPlan } from './plan';
 import { planRequest, requestOf } from './plan';
 import type { RequestOptionsParameter } from './requestSettings';
-import { requestSettings } from './requestSettings';
+import { settingsFor } from './requestSettings';
 import type { SendSummary } from './summary';
 
 /** What every request of one run shares, read once. */
@@ -98,12 +98,11 @@ async function postProcess(
 function routingRequest(
 	run: Run,
 	item: IExecuteSingleFunctions,
-	settings: Partial<IHttpRequestOptions>,
 ): IExecutePaginationFunctions['makeRoutingRequest'] {
 	return async function (requestData: DeclarativeRestApiSettings.ResultOptions) {
 		let waitedMs = 0;
 		for (let attempt = 0; ; ) {
-			const response = await sendOnce(run, item, requestData, settings);
+			const response = await sendOnce(run, item, requestData);
 			if (!response) continue;
 			const { ticket } = response;
 			const refused = refusal(response.response);
@@ -135,7 +134,6 @@ async function sendOnce(
 	run: Run,
 	item: IExecuteSingleFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-	settings: Partial<IHttpRequestOptions>,
 ): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
 	const ticket = await run.lane.acquire();
 	if (ticket instanceof GaveUp)
@@ -146,7 +144,6 @@ async function sendOnce(
 	try {
 		const response = (await item.helpers.httpRequestWithAuthentication.call(item, CREDENTIAL_NAME, {
 			...requestData.options,
-			...settings,
 			returnFullResponse: true,
 		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
 		run.summary.reached(item.getItemIndex());
@@ -185,13 +182,17 @@ function stoppedError(item: IExecuteSingleFunctions): NodeOperationError {
 	return error;
 }
 
-/** The item's request from the plan and its field values, through the pre-send hooks (the checks). */
+/**
+ * The item's request in RoutingNode's order: the plan with the item's field values, the request
+ * settings over it, then the pre-send hooks (the checks), which see and may change both.
+ */
 export async function buildRequest(
 	item: IExecuteSingleFunctions,
 	plan: RequestPlan,
 	values: unknown[],
+	settings: Partial<IHttpRequestOptions> = {},
 ): Promise<IHttpRequestOptions> {
-	let options = requestOf(plan, values);
+	let options: IHttpRequestOptions = { ...requestOf(plan, values), ...settings };
 	for (const preSend of plan.preSend) options = await preSend.call(item, options);
 	return options;
 }
@@ -204,17 +205,18 @@ async function sendItem(
 	values: unknown[],
 ): Promise<INodeExecutionData[]> {
 	const item = itemView(fns, itemIndex);
-	// RoutingNode's order: the field values, the request settings, then the pre-send hooks.
-	const settings = run.settings(itemIndex);
-	const options = await buildRequest(item, run.plan, values);
+	const options = await buildRequest(item, run.plan, values, run.settings(itemIndex));
+	// What RoutingNode hands the request hook: the pre-send hooks have run on `options`; the
+	// post-receive actions run in makeRoutingRequest, from the plan (RoutingNode's list holds each
+	// property's value beside its actions, which no function action reads).
 	const requestData: DeclarativeRestApiSettings.ResultOptions = {
 		options,
-		preSend: [],
+		preSend: run.plan.preSend,
 		postReceive: [],
-		requestOperations: {},
+		requestOperations: run.plan.requestOperations,
 		paginate: true,
 	};
-	const makeRoutingRequest = routingRequest(run, item, settings);
+	const makeRoutingRequest = routingRequest(run, item);
 	if (!run.plan.requestHook)
 		return await makeRoutingRequest.call(item as IExecutePaginationFunctions, requestData);
 	// The operation's own request hook (it names network failures), as RoutingNode calls it.
@@ -256,22 +258,6 @@ export function sendLoop(description: INodeTypeDescription) {
 	};
 }
 
-/** RoutingNode's settings are the same for every item: read once; when they fail, each item fails with its own error, as in RoutingNode. */
-function settingsOf(
-	fns: IExecuteFunctions,
-	options: RequestOptionsParameter,
-	credentials: Parameters<typeof requestSettings>[2],
-	baseURL?: string,
-): Run['settings'] {
-	let shared: Partial<IHttpRequestOptions> | undefined;
-	try {
-		shared = requestSettings(fns, options, credentials, baseURL, 0);
-	} catch {
-		// Thrown again for each item.
-	}
-	return (itemIndex) => shared ?? requestSettings(fns, options, credentials, baseURL, itemIndex);
-}
-
 /** The send loop on one try's share of the run's memory (./outcomes.ts): the node's operation, or a step of Send and Wait. */
 export function sendStep(description: INodeTypeDescription) {
 	return async function (
@@ -281,6 +267,7 @@ export function sendStep(description: INodeTypeDescription) {
 		const items = this.getInputData();
 		const node = this.getNode();
 		const resource = String(node.parameters.resource);
+		// Batching is read once, for item 0, as RoutingNode reads it.
 		const requestOptions = this.getNodeParameter(
 			'requestOptions',
 			0,
@@ -314,7 +301,6 @@ export function sendStep(description: INodeTypeDescription) {
 		) => {
 			run.lane.remaining--;
 			if ('sent' in outcome) {
-				memory.set(itemIndex, items[itemIndex], outcome);
 				results[itemIndex] = outcome.sent;
 				return;
 			}
@@ -340,7 +326,9 @@ export function sendStep(description: INodeTypeDescription) {
 			if (batchInterval > 0 && notBefore > Date.now()) await sleep(notBefore - Date.now());
 			try {
 				if ('error' in reading) throw reading.error;
-				settle(itemIndex, { sent: await sendItem(this, run, itemIndex, reading.values) });
+				const sent: Outcome = { sent: await sendItem(this, run, itemIndex, reading.values) };
+				memory.set(itemIndex, items[itemIndex], sent);
+				settle(itemIndex, sent);
 			} catch (error) {
 				if (mayHaveBeenCarriedOut(error))
 					memory.set(itemIndex, items[itemIndex], { unsure: error as Error });
@@ -377,7 +365,8 @@ export function sendStep(description: INodeTypeDescription) {
 		const run: Run = {
 			plan,
 			values: new FieldValues(this, plan.fields),
-			settings: settingsOf(this, requestOptions, credentials, plan.base.baseURL),
+			// The base URL comes from the plan's constants alone: the same for every item.
+			settings: settingsFor(this, credentials, requestOf(plan, []).baseURL),
 			lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 			maxWaitMs,
 			summary,

@@ -12,6 +12,7 @@ import { NodeConnectionTypes, NodeOperationError, SEND_AND_WAIT_OPERATION } from
 import type { StepOf } from '../bulk/outcomes';
 import { BULK_OPERATIONS } from '../bulk/options';
 import { withRunMemory } from '../bulk/outcomes';
+import { FieldValues } from '../bulk/fieldValues';
 import { buildRequest, sendStep } from '../bulk/sendLoop';
 import { planRequest } from '../bulk/plan';
 import { itemView } from '../itemView';
@@ -94,11 +95,9 @@ async function checkMessage(
 	view: IExecuteFunctions,
 ): Promise<void> {
 	const plan = planRequest(description, view.getNode());
-	await buildRequest(
-		itemView(view, 0),
-		plan,
-		plan.fields.map(({ parameter }) => view.getNodeParameter(parameter, 0, undefined)),
-	);
+	const reading = await new FieldValues(view, plan.fields).read(0);
+	if ('error' in reading) throw reading.error;
+	await buildRequest(itemView(view, 0), plan, reading.values);
 }
 
 function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
