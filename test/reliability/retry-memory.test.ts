@@ -189,12 +189,30 @@ describe('the memory, by itself', () => {
 		expect(rememberedRuns()).toBe(0);
 	});
 
-	it('past MAX_IDLE_RUNS runs awaiting a try, the surplus is freed at once', async () => {
-		for (let run = 0; run <= MAX_IDLE_RUNS; run++)
-			await expect(withRunMemory(context(`cap ${run}`), fail)).rejects.toThrow();
+	it('past MAX_IDLE_RUNS runs awaiting a try, the surplus is freed, never the run retrying', async () => {
+		const item = { json: { phone: '1' } };
+		const sent = { sent: [{ json: { ok: true } }] };
+		/** A try that remembers the item sent; what it found from an earlier try. */
+		const tryOnce = async (executionId: string) => {
+			let found: unknown;
+			await withRunMemory(context(executionId), async (step) => {
+				step('').startTry([item]);
+				found = step('').get(0, item);
+				step('').set(0, item, sent);
+				throw new Error('this try failed');
+			}).catch(() => undefined);
+			return found;
+		};
+		for (let run = 0; run <= MAX_IDLE_RUNS; run++) await tryOnce(`cap ${run}`);
 		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS + 1);
+		// The longest idle run's retry sweeps: its own memory holds.
+		expect(await tryOnce('cap 0')).toEqual(sent);
+		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS + 1);
+		// Another run's sweep frees the longest idle now ('cap 1'), only it.
 		await withRunMemory(context('cap, one more'), async () => [[]]);
 		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS);
+		expect(await tryOnce('cap 1')).toBeUndefined();
+		expect(await tryOnce('cap 2')).toEqual(sent);
 		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + IDLE_RUN_MS + 1);
 		await withRunMemory(context('cap, after the sweep'), async () => [[]]);
 		expect(rememberedRuns()).toBe(0);
@@ -234,7 +252,7 @@ describe('the memory, by itself', () => {
 		expect(rememberedRuns()).toBe(0);
 	});
 
-	it('without an execution id (n8n has none in some contexts): told apart by the execute data, never another run', async () => {
+	it('without an execution id (a context made outside n8n executions): told apart by the execute data, never another run', async () => {
 		const seen: boolean[] = [];
 		const item = { json: {} };
 		const tryWith = (executeData: object) =>

@@ -70,8 +70,3 @@ export function itemView(fns: IExecuteFunctions, itemIndex: number): IExecuteSin
 		helpers: { value: helpers },
 	}) as IExecuteSingleFunctions;
 }
-
-/** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
-export function runIndexOf(fns: IExecuteFunctions): number {
-	return Number(fns.getWorkflowDataProxy(0).$runIndex);
-}

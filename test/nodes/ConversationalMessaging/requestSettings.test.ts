@@ -132,6 +132,35 @@ function sendLoop(requestOptions: IDataObject, credential: IDataObject): unknown
 	}
 }
 
+it('n8n-workflow 2.35 to 2.40 (the options form, no toHostname yet): asked with options', () => {
+	const calls: unknown[][] = [];
+	jest.isolateModules(() => {
+		jest.doMock('n8n-workflow', () => ({
+			...jest.requireActual('n8n-workflow'),
+			toHostname: undefined,
+			getCredentialAllowedDomains: (options: unknown) => {
+				calls.push([options]);
+				return 'example.com';
+			},
+		}));
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const isolated =
+			require('../../../nodes/ConversationalMessaging/shared/bulk/requestSettings') as {
+				settingsFor: typeof settingsFor;
+			};
+		const fns = {
+			getNode: () => ({ name: 'Conversational Messaging', parameters: {} }),
+			getNodeParameter: () => ({}),
+		} as unknown as IExecuteFunctions;
+		const credentials = { ...CREDENTIALS, allowedHttpRequestDomains: 'domains' };
+		expect(settingsFor === isolated.settingsFor).toBe(false);
+		expect(isolated.settingsFor(fns, credentials, undefined)(0).allowedDomains).toBe('example.com');
+	});
+	expect(calls).toEqual([
+		[expect.objectContaining({ credentialOwnedSurface: true, credentialData: expect.anything() })],
+	]);
+});
+
 const CASES: Array<[string, IDataObject, IDataObject]> = [
 	['no Request Options', {}, {}],
 	[

@@ -37,7 +37,7 @@ export const ROUTING_CONTRACT = {
 	'output.postReceive': 'followed', // functions; without any, an array answer is one item per element
 	'output.maxResults': 'refused',
 	// IN8nRequestOperations
-	'operations.pagination': 'followed', // a function: the request hook
+	'operations.pagination': 'followed', // a function: the request hook (its requestData.postReceive is empty: the loop runs the actions)
 	// The declarative post-receive actions and paginations (their `type`s)
 	'postReceive.binaryData': 'refused',
 	'postReceive.filter': 'refused',

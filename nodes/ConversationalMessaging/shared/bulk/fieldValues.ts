@@ -52,10 +52,11 @@ export function templateOf(raw: unknown): Template | undefined {
  * This realm's plain objects, checked cheaply on the hot path (lodash's isPlainObject, in
  * ./merge.ts, also takes other realms'): anything else is left to n8n's engine, always right.
  */
-const isOwnRealmObject = (value: unknown): value is Record<string, unknown> =>
-	value !== null &&
-	typeof value === 'object' &&
-	[Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+const isOwnRealmObject = (value: unknown): value is Record<string, unknown> => {
+	if (value === null || typeof value !== 'object') return false;
+	const proto = Object.getPrototypeOf(value) as object | null;
+	return proto === Object.prototype || proto === null;
+};
 
 /**
  * The string, finite number or boolean at the path, through plain objects' own properties.

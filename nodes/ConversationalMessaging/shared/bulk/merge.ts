@@ -18,7 +18,7 @@ export function isPlainObject(value: unknown): value is IDataObject {
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && (typeof value === 'object' || typeof value === 'function');
 
-/** lodash's `set` for a path of names (the contract refuses index paths): RoutingNode's write of a sent value. */
+/** lodash's `set` for a path of names (the contract refuses index paths): RoutingNode's write of a sent value, and the checks' writes. */
 export function setPath(target: unknown, path: string[], value: unknown): void {
 	if (!isObject(target)) return;
 	let current = target;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runIndexOf } from '../itemView';
+import { runIndexOf } from '../runIndex';
 import { SendSummary } from './summary';
 
 /**
@@ -74,6 +74,7 @@ export const IDLE_RUN_MS = 5_000 + 60_000;
 /**
  * A backstop for a process where tries are kept faster than the sweep frees them: past this many
  * runs awaiting a try, the longest idle go first (each is at most 5 s from its next try, or done).
+ * It counts runs, not items: a run keeps what its items were answered, as its output does.
  */
 export const MAX_IDLE_RUNS = 1_000;
 
@@ -120,14 +121,14 @@ function maxTries(fns: IExecuteFunctions): number {
 /** A send loop's memory in the run, by name ('' for the node's operation, a step's name in Send and Wait). */
 export type StepOf = (name: string) => StepMemory;
 
+/** Frees the runs idle too long, and past MAX_IDLE_RUNS the longest idle (never a run whose try is under way). */
 function sweep(now: number): void {
 	const idle = [...runs].filter(([, run]) => run.idleSince !== undefined);
 	const over = idle.length - MAX_IDLE_RUNS;
-	idle
-		.sort(([, a], [, b]) => (a.idleSince as number) - (b.idleSince as number))
-		.forEach(([key, run], index) => {
-			if (index < over || now - (run.idleSince as number) > IDLE_RUN_MS) runs.delete(key);
-		});
+	if (over > 0) idle.sort(([, a], [, b]) => (a.idleSince as number) - (b.idleSince as number));
+	idle.forEach(([key, run], index) => {
+		if (index < over || now - (run.idleSince as number) > IDLE_RUN_MS) runs.delete(key);
+	});
 }
 
 /**
@@ -140,13 +141,14 @@ export async function withRunMemory(
 	fns: IExecuteFunctions,
 	tryNode: (step: StepOf) => Promise<INodeExecutionData[][]>,
 ): Promise<INodeExecutionData[][]> {
-	sweep(Date.now());
 	const key = runKey(fns);
 	const tries = maxTries(fns);
 	const run = runs.get(key) ?? { tries: 0, steps: new Map<string, StepMemory>() };
 	runs.set(key, run);
 	run.tries++;
+	// Under way from here: the sweep leaves it alone.
 	run.idleSince = undefined;
+	sweep(Date.now());
 	const step = (name: string) => {
 		let memory = run.steps.get(name);
 		if (!memory) run.steps.set(name, (memory = new StepMemory(tries > 1)));

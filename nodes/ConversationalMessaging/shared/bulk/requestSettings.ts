@@ -5,7 +5,7 @@ import type {
 } from 'n8n-workflow';
 import { getCredentialAllowedDomains, NodeOperationError, toHostname } from 'n8n-workflow';
 
-import { runIndexOf } from '../itemView';
+import { runIndexOf } from '../runIndex';
 
 /** n8n's Request Options (Batching, Timeout, Proxy, Ignore SSL Issues), which this node declares itself (../requestOptions.ts). */
 export interface RequestOptionsParameter {
@@ -61,11 +61,17 @@ const NO_DOMAINS =
 type AllowedDomainsV1 = (data: ICredentialDataDecryptedObject, url?: string) => string | undefined;
 
 /**
- * The credential's allowed domains, as RoutingNode asks n8n-workflow for them. 2.x (which
- * exports `toHostname`, added with this form) takes options: the surface is the node's own when
- * the request's base URL has the host the description gives without the user's values, which
- * holds here, as the plan's constants alone set it (./plan.ts); 1.x takes (credentialData,
- * nodeEndpointUrl). A credential restricted to domains with none named sends nothing, on both.
+ * n8n-workflow 2.x takes one options object (2.35 to 2.40 already, without `toHostname`, which
+ * 2.41 added); 1.x takes (credentialData, nodeEndpointUrl) and has no `toHostname`.
+ */
+const takesOptions = () =>
+	typeof toHostname === 'function' || getCredentialAllowedDomains.length < 2;
+
+/**
+ * The credential's allowed domains, as RoutingNode asks n8n-workflow for them. With the options
+ * form, the surface is the node's own when the request's base URL has the host the description
+ * gives without the user's values, which holds here, as the plan's constants alone set it
+ * (./plan.ts). A credential restricted to domains with none named sends nothing, on both.
  */
 function allowedDomains(
 	fns: IExecuteFunctions,
@@ -73,15 +79,14 @@ function allowedDomains(
 	baseURL: string | undefined,
 ): string | undefined {
 	if (typeof getCredentialAllowedDomains !== 'function') return undefined; // n8n before credential domain restrictions
-	const allowed =
-		typeof toHostname === 'function'
-			? getCredentialAllowedDomains({
-					node: fns.getNode(),
-					credentialData: credentials,
-					credentialOwnedSurface: true,
-					nodeEndpointUrl: baseURL,
-				})
-			: (getCredentialAllowedDomains as unknown as AllowedDomainsV1)(credentials, baseURL);
+	const allowed = takesOptions()
+		? getCredentialAllowedDomains({
+				node: fns.getNode(),
+				credentialData: credentials,
+				credentialOwnedSurface: true,
+				nodeEndpointUrl: baseURL,
+			})
+		: (getCredentialAllowedDomains as unknown as AllowedDomainsV1)(credentials, baseURL);
 	if (credentials.allowedHttpRequestDomains === 'domains' && !allowed)
 		throw new NodeOperationError(fns.getNode(), NO_DOMAINS);
 	return allowed;
@@ -118,10 +123,18 @@ function requestSettings(
 	return settings;
 }
 
-const hasExpression = (value: unknown): boolean =>
-	typeof value === 'string'
-		? value.startsWith('=')
-		: value !== null && typeof value === 'object' && Object.values(value).some(hasExpression);
+/** Whether an item's settings may differ from item 0's (Batching is read once, for item 0). */
+const perItem = ({ proxy, timeout, allowUnauthorizedCerts }: RequestOptionsParameter) =>
+	[proxy, timeout, allowUnauthorizedCerts].some(
+		(value) => typeof value === 'string' && value.startsWith('='),
+	);
+
+/** Each item's own copy, as RoutingNode builds each item's: a hook may change what it is given. */
+const copyOf = (settings: Partial<IHttpRequestOptions>): Partial<IHttpRequestOptions> => {
+	const { proxy } = settings;
+	if (!proxy) return { ...settings };
+	return { ...settings, proxy: { ...proxy, ...(proxy.auth && { auth: { ...proxy.auth } }) } };
+};
 
 /**
  * The request settings for each item. RoutingNode evaluates Request Options for each item (an
@@ -141,12 +154,13 @@ export function settingsFor(
 			baseURL,
 			itemIndex,
 		);
-	if (hasExpression(fns.getNode().parameters.requestOptions)) return forItem;
+	const raw = (fns.getNode().parameters.requestOptions ?? {}) as RequestOptionsParameter;
+	if (perItem(raw)) return forItem;
 	let shared: Partial<IHttpRequestOptions> | undefined;
 	try {
 		shared = forItem(0);
 	} catch {
 		// Thrown again for each item.
 	}
-	return (itemIndex) => shared ?? forItem(itemIndex);
+	return (itemIndex) => (shared ? copyOf(shared) : forItem(itemIndex));
 }

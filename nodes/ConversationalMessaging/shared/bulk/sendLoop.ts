@@ -192,7 +192,7 @@ export async function buildRequest(
 	values: unknown[],
 	settings: Partial<IHttpRequestOptions> = {},
 ): Promise<IHttpRequestOptions> {
-	let options: IHttpRequestOptions = { ...requestOf(plan, values), ...settings };
+	let options: IHttpRequestOptions = Object.assign(requestOf(plan, values), settings);
 	for (const preSend of plan.preSend) options = await preSend.call(item, options);
 	return options;
 }
@@ -206,14 +206,15 @@ async function sendItem(
 ): Promise<INodeExecutionData[]> {
 	const item = itemView(fns, itemIndex);
 	const options = await buildRequest(item, run.plan, values, run.settings(itemIndex));
-	// What RoutingNode hands the request hook: the pre-send hooks have run on `options`; the
-	// post-receive actions run in makeRoutingRequest, from the plan (RoutingNode's list holds each
-	// property's value beside its actions, which no function action reads).
+	// What RoutingNode hands the request hook, the item's own: the pre-send hooks have run on
+	// `options`; the post-receive actions run in makeRoutingRequest, from the plan, so the list
+	// is left empty (RoutingNode's holds each property's value beside its actions; ../../
+	// resources/*/ request hooks read neither, and the contract says so: ./contract.ts).
 	const requestData: DeclarativeRestApiSettings.ResultOptions = {
 		options,
-		preSend: run.plan.preSend,
+		preSend: [...run.plan.preSend],
 		postReceive: [],
-		requestOperations: run.plan.requestOperations,
+		requestOperations: { ...run.plan.requestOperations },
 		paginate: true,
 	};
 	const makeRoutingRequest = routingRequest(run, item);
