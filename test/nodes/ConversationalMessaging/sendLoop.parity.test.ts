@@ -282,7 +282,13 @@ async function runAs(
 	return {
 		requests: describeRequests(run.requests),
 		items: describeItems(run.items),
-		error: run.error && { message: run.error.message, description: run.error.description },
+		error: run.error && {
+			message: run.error.message,
+			description: run.error.description,
+			// n8n's error view names the failing item and run from these.
+			itemIndex: (run.error.context as { itemIndex?: number } | undefined)?.itemIndex,
+			runIndex: (run.error.context as { runIndex?: number } | undefined)?.runIndex,
+		},
 	};
 }
 

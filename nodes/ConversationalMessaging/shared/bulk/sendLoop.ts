@@ -18,6 +18,7 @@ import type { ServiceFailure } from '../envelope';
 import { headerValue, readEnvelope, throwFailure } from '../envelope';
 import { cutAfterConnecting, mayHaveBeenCarriedOut, throwNotSent, unreachedBy } from '../network';
 import { itemView } from '../itemView';
+import { runIndexOf } from '../runIndex';
 import type { SendOptions } from './options';
 import {
 	BULK_OPERATIONS,
@@ -389,7 +390,13 @@ export function sendStep(description: INodeTypeDescription) {
 			run.lane.leave();
 		}
 
-		if (failures.size) throw failures.get(Math.min(...failures.keys()));
+		if (failures.size) {
+			const itemIndex = Math.min(...failures.keys());
+			const error = failures.get(itemIndex) as NodeApiError | NodeOperationError;
+			// As RoutingNode marks the error it throws: the item and the run, for n8n's error view.
+			Object.assign(error.context, { itemIndex, runIndex: runIndexOf(this) });
+			throw error;
+		}
 		if (signal?.aborted)
 			throw new NodeOperationError(node, 'The execution was cancelled while sending');
 		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
