@@ -12,19 +12,16 @@
  * in the database, not in the process). The sandbox's run takes 100 s: the first check, after
  * the restart, finds it running; the second, 70 s later, finds it complete.
  */
-import { randomUUID } from 'crypto';
-import { readFileSync } from 'fs';
-import { join } from 'path';
-
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
+import type { ExampleWorkflow } from './lib/examples';
+import { withWebhook } from './lib/examples';
 import type { N8nServer } from './lib/n8n';
 import {
 	createUserFolder,
 	executionStatus,
 	importJson,
 	N8N_MAJOR,
-	REPO_ROOT,
 	removeUserFolder,
 	RestSession,
 	sandboxCredential,
@@ -40,34 +37,7 @@ const WEBHOOK_PATH = 'research-restart';
 /** The weekly example (Run with Wait for Completion), for the same restart. */
 const POLLING_PATH = 'research-restart-polling';
 
-interface NodeJson {
-	name: string;
-	type: string;
-	parameters: Record<string, unknown>;
-	[key: string]: unknown;
-}
-
-/** An example with its Schedule Trigger swapped for a Webhook of the same name on `path`. */
-function withWebhook(file: string, path: string): { id: string; nodes: NodeJson[] } {
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as {
-		id: string;
-		nodes: NodeJson[];
-	};
-	const nodes = example.nodes.map((node) =>
-		node.type === 'n8n-nodes-base.scheduleTrigger'
-			? {
-					...node,
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2.1,
-					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-					webhookId: randomUUID(),
-				}
-			: node,
-	);
-	return { ...example, nodes };
-}
-
-function runnableExample(): { id: string; nodes: NodeJson[] } {
+function runnableExample(): ExampleWorkflow {
 	const example = withWebhook('scheduled-research-without-holding-a-worker.json', WEBHOOK_PATH);
 	const nodes = example.nodes.map((node) => {
 		if (node.type === 'n8n-nodes-base.wait') {

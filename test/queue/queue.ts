@@ -5,7 +5,11 @@
  * second; bursts 3 and 4, rate-limited too, meet the service down for 2 s and for 20 s mid-burst;
  * burst 5 kills a worker (SIGKILL) mid-burst and accounts for every message and execution. Before
  * them, one Send and Wait for Response execution is asked by a worker, answered through the main
- * and finished by a worker. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
+ * and finished by a worker. After them, the research phase (test/queue/research.ts) restarts the
+ * workers at concurrency 2 and starts 20 researches of 2 minutes at once, first through the
+ * example that waits with n8n's Wait node, then with Run's Wait for Completion, calling the Send
+ * SMS webhook meanwhile. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
+ * QUEUE_RESEARCH_ONLY=1 runs the research phase alone and leaves docs/SCALE.md as it is.
  */
 import { execFile } from 'child_process';
 import { randomBytes, randomUUID } from 'crypto';
@@ -33,6 +37,8 @@ import {
 	until,
 	webhookBulkSmsWorkflow,
 } from '../e2e/lib/n8n';
+import type { ResearchFigures, WayFigures } from './research';
+import { RESEARCH_WORKER_CONCURRENCY, researchPhase } from './research';
 
 const run = promisify(execFile);
 
@@ -74,6 +80,12 @@ const WORKER_CONCURRENCY = 10;
 // Kill once this share of burst 5's messages has reached the sandbox.
 const KILL_AT = 0.3;
 const KILL_BURST = 5;
+/** The research phase: researches started at once in each way, and how long the service takes for each. */
+const RESEARCHES = count('QUEUE_RESEARCHES', 20);
+const RESEARCH_RUN_MS = count('QUEUE_RESEARCH_RUN_MS', 120_000);
+/** Its Send SMS calls' messages are those of a burst of this number. */
+const RESEARCH_BURST = 6;
+const RESEARCH_ONLY = process.env.QUEUE_RESEARCH_ONLY === '1';
 const LIMITED_BURST = 2;
 const LOG_DIR = env('QUEUE_LOG_DIR');
 const WORKFLOW_ID = 'cmQueueBulkSms01';
@@ -262,6 +274,10 @@ interface Cluster {
 	session: RestSession;
 	webhookUrl: string;
 	startupMs: number;
+	/** Instance i's user folder and environment (INSTANCES[i]). */
+	options: (i: number) => N8nOptions;
+	/** Instances started after the cluster, by name (the research phase's workers). */
+	later: Array<[string, N8nServer]>;
 }
 
 function track(server: N8nServer): N8nServer {
@@ -272,6 +288,7 @@ function track(server: N8nServer): N8nServer {
 
 async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	const began = Date.now();
+	cluster.later = [];
 	cluster.sandbox = await startSandbox({ port: 0, recordRequests: false });
 	appendFileSync(env('QUEUE_PORTS_FILE'), `${cluster.sandbox.port}\n`);
 	const mainPort = await freePort();
@@ -296,10 +313,10 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	};
 	// One user folder per instance, as on separate hosts: each has the package installed.
 	const folders = (cluster.folders = [createUserFolder(), createUserFolder(), createUserFolder()]);
-	const options = (i: number): N8nOptions => ({
+	const options = (cluster.options = (i: number): N8nOptions => ({
 		userFolder: folders[i],
 		env: { ...shared, CM_QUEUE_INSTANCE: INSTANCES[i] },
-	});
+	}));
 	const credential = sandboxCredential(cluster.sandbox.url, cluster.sandbox.token);
 	await importJson('credentials', [credential], options(0));
 	const workflows = [
@@ -359,6 +376,7 @@ async function stopCluster(cluster: Partial<Cluster>): Promise<void> {
 	const servers: Array<[string, N8nServer | undefined]> = [
 		['main', cluster.main],
 		...(cluster.workers ?? []).map((w, i): [string, N8nServer] => [INSTANCES[i + 1], w]),
+		...(cluster.later ?? []),
 	];
 	for (const [name, server] of servers)
 		if (server) writeFileSync(join(LOG_DIR, `${name}.log`), server.log());
@@ -1320,6 +1338,7 @@ interface Runs {
 	limited: LimitedBurst;
 	outages: OutageBurst[];
 	killed: KillBurst;
+	research: ResearchFigures;
 }
 
 function writeScaleDoc(
@@ -1328,7 +1347,7 @@ function writeScaleDoc(
 	runs: Runs,
 	totalMs: number,
 ): void {
-	const { wait: w, b1, limited, outages, killed: b5 } = runs;
+	const { wait: w, b1, limited, outages, killed: b5, research: rs } = runs;
 	const planned1 = REQUESTS * CONTACTS;
 	const passed = results.filter((r) => r.ok).length;
 	const heldSent = sum(b5.held.map((h) => h.sent));
@@ -1359,6 +1378,7 @@ function writeScaleDoc(
 		'  was sent twice, lost, or by which execution.',
 		"- Test-only: PostgreSQL with `fsync=off`, Redis without persistence. n8n's queue settings are its defaults.",
 		"  n8n 2.41 warns that PostgreSQL 15 (Debian 12's) is unsupported and asks for 17; it ran without a fault here.",
+		`- Last, the research phase stops those workers and starts two at \`--concurrency=${RESEARCH_WORKER_CONCURRENCY}\` (see its section).`,
 		'',
 		'## Send and Wait for Response: asked on a worker, answered through the main, finished on a worker',
 		'',
@@ -1515,6 +1535,7 @@ function writeScaleDoc(
 		'The service has no idempotency key, so a caller that retries such a call should leave out the recipients',
 		"already reached: the service's message records show them, n8n's stored execution only the error.",
 		'',
+		...researchSection(rs),
 		'## Checks',
 		'',
 		...results.map(
@@ -1531,6 +1552,111 @@ function writeScaleDoc(
 	writeFileSync(join(REPO_ROOT, 'docs', 'SCALE.md'), lines.join('\n'));
 }
 
+// ---- the research phase (test/queue/research.ts): two ways to wait for a research
+
+function researchSection(rs: ResearchFigures): string[] {
+	const { loop: a, polling: b } = rs;
+	const both = (name: string, cell: (f: WayFigures) => string) =>
+		`| ${name} | ${cell(a)} | ${cell(b)} |`;
+	const heldAtCall = (f: WayFigures) => sum(f.atCall.heldPerWorker);
+	const waves = Math.ceil(rs.researches / rs.slots);
+	return [
+		`## Researches: two ways to wait, ${rs.researches} at once on ${rs.slots} worker slots`,
+		'',
+		`After burst 5 the workers were stopped and two others started with \`n8n worker --concurrency=${RESEARCH_WORKER_CONCURRENCY}\`:`,
+		`${rs.slots} slots in all. A service of this phase's own (a second sandbox) completes each research run ${seconds(rs.runMs)} s after`,
+		`it starts. In each way, ${rs.researches} webhook calls started ${rs.researches} executions at once: the example with a Webhook of the same name`,
+		'in place of its Schedule Trigger (answering at once), the rest as shipped, its 2-minute Wait included. While',
+		'they waited or ran, one call to the Send SMS webhook of the bursts (one message, answered when Send SMS is',
+		'done) showed whether a slot was free for other work.',
+		'',
+		'| | The example: *Run*, then Wait 2 min and *Get* | *Run* with *Wait for Completion* |',
+		'|---|---|---|',
+		both(
+			'Workflow',
+			(f) =>
+				`\`examples/${f.key === 'loop' ? 'scheduled-research-without-holding-a-worker' : 'scheduled-researcher-run'}.json\``,
+		),
+		both(
+			'Send SMS webhook answered in',
+			(f) => `**${seconds(f.sms.ms)} s** (HTTP ${f.sms.status})`,
+		),
+		both(
+			'The researches at that call',
+			(f) =>
+				`${f.atCall.waiting} waiting in the database, ${f.atCall.running} running, ${f.atCall.queued} queued`,
+		),
+		both(
+			'Worker slots they held at that call',
+			(f) =>
+				`**${heldAtCall(f)} of ${rs.slots}** (${f.atCall.heldPerWorker.join(' and ')} per worker)`,
+		),
+		both(
+			'Executions running at once, at most',
+			(f) =>
+				`${f.maxRunning}${f.key === 'loop' ? ', each for a moment: to start its run, then to check it' : ''}`,
+		),
+		both(
+			'Slot time held by the researches',
+			(f) =>
+				`${seconds(f.slotMs)} s (${(f.slotMs / rs.researches / 1000).toFixed(1)} s per research)`,
+		),
+		both(
+			`Wall time for the ${rs.researches}`,
+			(f) => `${seconds(f.wallMs)} s${f.finished ? '' : ', not all finished: the check fails'}`,
+		),
+		both('Executions', (f) => describe(f.statuses)),
+		both(
+			'Research runs seen by the service',
+			(f) =>
+				`${f.runs}: ${f.runOnce} researchers run once, each report the one the service holds (${f.reports})`,
+		),
+		both('Gets (checks, or polls)', (f) => String(f.gets)),
+		both('Resumed on the other worker after the wait', (f) =>
+			f.key === 'loop' ? `${f.resumedElsewhere} of ${f.executions}` : 'no wait: one job each',
+		),
+		'',
+		'Running executions and slot time: from the database (`execution_entity.status`), read every second during',
+		"each way; the slots held at the Send SMS call: from each worker's log (jobs started and not finished).",
+		'',
+		`Through the example, each execution runs for a moment (create, add files, start the run), then its Wait,`,
+		"over 65 s, stores it as waiting in the database and its job ends: no slot is held. The main's wait tracker",
+		'enqueues it again when the wait is over, on whichever worker is free, for the check. The Send SMS call found',
+		`${rs.slots - sum(a.atCall.heldPerWorker)} of the ${rs.slots} slots free.`,
+		'',
+		'With Wait for Completion, each execution polls inside its job until its run is complete, holding its slot:',
+		`the first ${rs.slots} took every slot and the other ${b.atCall.queued} queued, so the ${rs.researches} ran in ${waves} waves of about`,
+		`${seconds(rs.runMs)} s. The Send SMS call waited for a slot: n8n queues a webhook call that answers when its workflow ends`,
+		'at a higher priority (50) than one that answers at once or a scheduled run (100; `priority: realtime ? 50 : 100`',
+		"in n8n's workflow runner), so the call went ahead of the queued researches and waited for the first of the",
+		'running ones to end. A call of the same priority as theirs would have queued behind them all.',
+		'',
+	];
+}
+
+async function research(cluster: Cluster): Promise<ResearchFigures> {
+	return await researchPhase({
+		main: cluster.main,
+		session: cluster.session,
+		options: cluster.options,
+		// Burst 5 killed worker 1; worker 2 is stopped with SIGTERM, holding nothing by now.
+		stopWorkers: async () => {
+			await Promise.all(cluster.workers.map((worker) => worker.stop()));
+		},
+		adopt: (name, server) => cluster.later.push([name, track(server)]),
+		trackPort: (port) => appendFileSync(env('QUEUE_PORTS_FILE'), `${port}\n`),
+		sendSms: async (r) => {
+			const answer = await post(cluster.webhookUrl, RESEARCH_BURST, r, 1);
+			return { status: answer.status, sent: answer.sent, ms: answer.ms };
+		},
+		sql,
+		check,
+		note,
+		researches: RESEARCHES,
+		runMs: RESEARCH_RUN_MS,
+	});
+}
+
 async function main(): Promise<void> {
 	const began = Date.now();
 	const cluster: Partial<Cluster> = {};
@@ -1543,6 +1669,10 @@ async function main(): Promise<void> {
 		note(
 			`main ${c.main.url}, workers ${c.workers.map((w) => w.url).join(' ')}, sandbox ${c.sandbox.url}: ready in ${seconds(c.startupMs)} s (${probes} webhook probe(s))`,
 		);
+		if (RESEARCH_ONLY) {
+			note(JSON.stringify(await research(c)));
+			return;
+		}
 		const wait = await sendAndWaitRun(c);
 		const b1 = await firstBurst(c, await lastExecutionId());
 		const limited = await rateLimitedBurst(c, await lastExecutionId());
@@ -1559,7 +1689,13 @@ async function main(): Promise<void> {
 			);
 		c.sandbox.setRateLimit(null);
 		const killed = await killBurst(c, await lastExecutionId());
-		writeScaleDoc(c, await versions(), { wait, b1, limited, outages, killed }, Date.now() - began);
+		const researched = await research(c);
+		writeScaleDoc(
+			c,
+			await versions(),
+			{ wait, b1, limited, outages, killed, research: researched },
+			Date.now() - began,
+		);
 		note('docs/SCALE.md written');
 	} catch (error) {
 		check('the run completed', false, (error as Error).stack ?? String(error));

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # n8n queue mode at scale: PostgreSQL + Redis (Debian's, on free loopback ports in a temp folder),
 # the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, which writes
-# docs/SCALE.md. Everything started here is stopped by process id on exit, then checked gone.
+# docs/SCALE.md: bursts of Send SMS executions, then the research phase (test/queue/research.ts:
+# two workers at concurrency 2, 20 researches of 2 minutes at once through the example that waits
+# with n8n's Wait node, then with Wait for Completion; about 13 of the run's ~19 minutes).
+# Everything started here is stopped by process id on exit, then checked gone.
 #   npm run test:queue            (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT, QUEUE_KILL_REQUESTS,
 #                                  QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS, QUEUE_OUTAGE_CONTACTS,
-#                                  QUEUE_OUTAGE_CUTS resize it)
+#                                  QUEUE_OUTAGE_CUTS, QUEUE_RESEARCHES, QUEUE_RESEARCH_RUN_MS resize it;
+#                                  QUEUE_RESEARCH_ONLY=1 runs the research phase alone, SCALE.md untouched)
 # n8n logs of the last run: .tmp/queue/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
@@ -87,7 +91,7 @@ set +e
 QUEUE_PG_PORT="$pg_port" QUEUE_REDIS_PORT="$redis_port" QUEUE_PSQL="$pg_bin/psql" \
   QUEUE_PIDS_FILE="$pids_file" QUEUE_PORTS_FILE="$ports_file" QUEUE_LOG_DIR="$logs" \
   QUEUE_SETUP_SECONDS="$((SECONDS - started))" \
-  timeout --kill-after=30 1200 node_modules/.bin/tsx test/queue/queue.ts &   # a hung run ends in 20 min
+  timeout --kill-after=30 1800 node_modules/.bin/tsx test/queue/queue.ts &   # a hung run ends in 30 min
 driver_pid=$!
 wait "$driver_pid"
 driver_status=$?
