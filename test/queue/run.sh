@@ -3,7 +3,7 @@
 # the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, which writes
 # docs/SCALE.md: bursts of Send SMS executions, then the research phase (test/queue/research.ts:
 # two workers at concurrency 2, 20 researches of 2 minutes at once through the example that waits
-# with n8n's Wait node, then with Wait for Completion; about 13 of the run's ~19 minutes).
+# with n8n's Wait node, then with Wait for Completion: about 12.5 of the run's ~17.5 minutes).
 # Everything started here is stopped by process id on exit, then checked gone.
 #   npm run test:queue            (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT, QUEUE_KILL_REQUESTS,
 #                                  QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS, QUEUE_OUTAGE_CONTACTS,
