@@ -373,7 +373,7 @@ describe('example workflows', () => {
 		expect(research.data.resultData.runData['Keep Report']).toBeUndefined();
 		const [created] = outputOf(research, 'Create Researcher');
 		expect(research.data.resultData.error?.message).toBe(
-			`The research ${String(created.id)} was not complete after 30 checks (60 min); it goes on in the service: read it later with Researcher > Get`,
+			`The research ${String(created.id)} was not complete at the last check Under 30 Checks? allows; it goes on in the service: read it later with Researcher > Get`,
 		);
 		expect(research.data.resultData.runData['Give Up']).toHaveLength(1);
 		expect(researchSandbox.researcherView(String(created.id))).toMatchObject({ status: 1 });

@@ -295,10 +295,14 @@ export const textList = (path: string, label: string) =>
 		return entries.map((entry) => asText(entry, fail)).filter((entry) => entry !== '');
 	});
 
+/** A multi-select's entries: a list, or text with commas (as an expression may give it). */
+export const listEntries = (value: unknown): unknown[] =>
+	Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+
 /** A multi-select sent as one comma-separated text; an expression can give values it does not offer. */
 export const commaList = (path: string, label: string, allowed: string[]) =>
 	checkField(path, label, (value, fail) =>
-		(Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value])
+		listEntries(value)
 			.map((entry) => {
 				const typed = asText(entry, fail);
 				return allowed.includes(typed)

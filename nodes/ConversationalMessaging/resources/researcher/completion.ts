@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { listEntries } from '../../shared/validation';
+
 /** The fields of a researcher the completion rule reads. */
 export const COMPLETION_FIELDS = ['output', 'progress'];
 
@@ -26,16 +28,10 @@ export async function addCompletion(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	// As the Fields check reads it (a list, or text with commas, each name trimmed; nothing when blank).
-	const value = this.getNodeParameter('fields', []);
-	const fields = Array.isArray(value)
-		? value.map(String)
-		: typeof value === 'string'
-			? value
-					.split(',')
-					.map((name) => name.trim())
-					.filter((name) => name !== '')
-			: [];
+	// As the Fields check reads it (each name trimmed; nothing when blank).
+	const fields = listEntries(this.getNodeParameter('fields', []) ?? [])
+		.map((name) => String(name).trim())
+		.filter((name) => name !== '');
 	if (fields.length > 0 && !COMPLETION_FIELDS.every((name) => fields.includes(name))) return items;
 	return items.map((item) => ({
 		...item,
