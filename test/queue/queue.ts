@@ -6,9 +6,10 @@
  * burst 5 kills a worker (SIGKILL) mid-burst and accounts for every message and execution. Before
  * them, one Send and Wait for Response execution is asked by a worker, answered through the main
  * and finished by a worker. After them, the research phase (test/queue/research.ts) restarts the
- * workers at concurrency 2 and starts 20 researches of 2 minutes at once, first through the
- * example that waits with n8n's Wait node, then with Run's Wait for Completion, calling the Send
- * SMS webhook meanwhile. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
+ * workers at concurrency 2 and starts 20 researches of 150 s at once, first through the
+ * example that waits with n8n's Wait node (2 minutes: each research is checked twice, the execution
+ * put back to wait in between), then with Run's Wait for Completion, calling the Send SMS webhook
+ * meanwhile. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
  * QUEUE_RESEARCH_ONLY=1 runs the research phase alone and leaves docs/SCALE.md as it is.
  */
 import { execFile } from 'child_process';
@@ -80,9 +81,12 @@ const WORKER_CONCURRENCY = 10;
 // Kill once this share of burst 5's messages has reached the sandbox.
 const KILL_AT = 0.3;
 const KILL_BURST = 5;
-/** The research phase: researches started at once in each way, and how long the service takes for each. */
+/**
+ * The research phase: researches started at once in each way, and how long the service takes for
+ * each: longer than the example's 2-minute Wait, so that each execution loops (checked twice).
+ */
 const RESEARCHES = count('QUEUE_RESEARCHES', 20);
-const RESEARCH_RUN_MS = count('QUEUE_RESEARCH_RUN_MS', 120_000);
+const RESEARCH_RUN_MS = count('QUEUE_RESEARCH_RUN_MS', 150_000);
 /** Its Send SMS calls' messages are those of a burst of this number. */
 const RESEARCH_BURST = 6;
 const RESEARCH_ONLY = process.env.QUEUE_RESEARCH_ONLY === '1';
@@ -112,6 +116,13 @@ function tally(values: Iterable<string>): Record<string, number> {
 	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
 	return counts;
 }
+/** How many had how many: {"2": 20} as "2 checks (all 20)"; {"2": 19, "3": 1} as "2 checks (19), 3 checks (1)". */
+const describeCounts = (counts: Record<string, number>, unit: string) => {
+	const entries = Object.entries(counts);
+	const units = (key: string) => `${key} ${unit}${key === '1' ? '' : 's'}`;
+	if (entries.length === 1) return `${units(entries[0][0])} (all ${entries[0][1]})`;
+	return entries.map(([key, n]) => `${units(key)} (${n})`).join(', ') || 'none';
+};
 const describe = (counts: Record<string, number>) =>
 	Object.entries(counts)
 		.map(([key, n]) => `${key} ${n}`)
@@ -1565,7 +1576,7 @@ function researchSection(rs: ResearchFigures): string[] {
 		'',
 		`After burst 5 the workers were stopped and two others started with \`n8n worker --concurrency=${RESEARCH_WORKER_CONCURRENCY}\`:`,
 		`${rs.slots} slots in all. A service of this phase's own (a second sandbox) completes each research run ${seconds(rs.runMs)} s after`,
-		`it starts. In each way, ${rs.researches} webhook calls started ${rs.researches} executions at once: the example with a Webhook of the same name`,
+		`it starts, longer than the example's 2-minute Wait. In each way, ${rs.researches} webhook calls started ${rs.researches} executions at once: the example with a Webhook of the same name`,
 		'in place of its Schedule Trigger (answering at once), the rest as shipped, its 2-minute Wait included. While',
 		'they waited or ran, one call to the Send SMS webhook of the bursts (one message, answered when Send SMS is',
 		'done) showed whether a slot was free for other work.',
@@ -1611,25 +1622,44 @@ function researchSection(rs: ResearchFigures): string[] {
 			(f) =>
 				`${f.runs}: ${f.runOnce} researchers run once, each report the one the service holds (${f.reports})`,
 		),
-		both('Gets (checks, or polls)', (f) => String(f.gets)),
-		both('Resumed on the other worker after the wait', (f) =>
+		both(
+			'Gets (checks, or polls)',
+			(f) => `${f.gets} (${(f.gets / rs.researches).toFixed(1)} per research)`,
+		),
+		both('Checks per research (runs of *Check Research*)', (f) =>
+			f.key === 'loop'
+				? `${describeCounts(f.checks, 'check')}: ${f.looped} first found it not complete, last complete`
+				: '*Run* polls inside its job',
+		),
+		both('Worker jobs per execution', (f) =>
+			f.key === 'loop'
+				? `${describeCounts(f.jobs, 'job')}: one to start, one per check (${f.jobPerCheck} of ${f.executions})`
+				: `${describeCounts(f.jobs, 'job')}: no wait`,
+		),
+		both('Ran on both workers (resumed on the other one after a wait)', (f) =>
 			f.key === 'loop' ? `${f.resumedElsewhere} of ${f.executions}` : 'no wait: one job each',
 		),
 		'',
 		'Running executions and slot time: from the database (`execution_entity.status`), read every second during',
-		"each way; the slots held at the Send SMS call: from each worker's log (jobs started and not finished).",
+		"each way; the slots held at the Send SMS call and the jobs: from each worker's log (jobs started and not finished);",
+		"each check's `complete`: from the stored executions (`GET /rest/executions/:id`).",
 		'',
 		`Through the example, each execution runs for a moment (create, add files, start the run), then its Wait,`,
 		"over 65 s, stores it as waiting in the database and its job ends: no slot is held. The main's wait tracker",
-		'enqueues it again when the wait is over, on whichever worker is free, for the check. The Send SMS call found',
-		`${rs.slots - sum(a.atCall.heldPerWorker)} of the ${rs.slots} slots free.`,
+		'enqueues it again when the wait is over, on whichever worker is free, for the check. The run outlasts the',
+		'Wait, so the first check found it not complete (`complete: false`): the If sent the execution back to the',
+		'Wait, and the worker that had resumed it stored it as waiting again and ended its job. The check after a',
+		`second wait, on whichever worker was free, found it complete (checks per research: ${describeCounts(a.checks, 'check')};`,
+		`${a.gets} Gets for ${rs.researches} researches). The Send SMS call found ${rs.slots - sum(a.atCall.heldPerWorker)} of the ${rs.slots} slots free.`,
 		'',
 		'With Wait for Completion, each execution polls inside its job until its run is complete, holding its slot:',
 		`the first ${rs.slots} took every slot and the other ${b.atCall.queued} queued, so the ${rs.researches} ran in ${waves} waves of about`,
-		`${seconds(rs.runMs)} s. The Send SMS call waited for a slot: n8n queues a webhook call that answers when its workflow ends`,
+		`${seconds(b.slotMs / rs.researches)} s (the run's ${seconds(rs.runMs)} s, to the poll that found it complete). The Send SMS call waited for a slot: n8n queues a webhook call that answers when its workflow ends`,
 		'at a higher priority (50) than one that answers at once or a scheduled run (100; `priority: realtime ? 50 : 100`',
 		"in n8n's workflow runner), so the call went ahead of the queued researches and waited for the first of the",
-		'running ones to end. A call of the same priority as theirs would have queued behind them all.',
+		`running ones to end: it answered in ${seconds(b.sms.ms)} s, within the run's ${seconds(rs.runMs)} s and 30 s (checked): that execution`,
+		"ended at its first poll after the run's end (after the first minute Run polls less and less often, up to every minute).",
+		'A call of the same priority as theirs would have queued behind them all.',
 		'',
 	];
 }

@@ -4,7 +4,9 @@
  * slots), against a service (a sandbox of this phase's own) whose runs take RUN_MS:
  * - the example, examples/scheduled-research-without-holding-a-worker.json: Run without waiting,
  *   then Wait 2 minutes (over 65 s: n8n keeps the waiting execution in the database), Researcher >
- *   Get, If complete;
+ *   Get, If complete, else back to the Wait. The run (RUN_MS, 150 s by default) outlasts the Wait,
+ *   so each research is checked at least twice: a worker that resumes an execution finds the run
+ *   going on and puts the execution back to wait;
  * - the weekly example, examples/scheduled-researcher-run.json: Run with Wait for Completion, which
  *   polls inside the execution.
  * Both are started through a Webhook of the same name in place of their Schedule Trigger
@@ -54,6 +56,10 @@ const WORKERS = ['research-worker-1', 'research-worker-2'];
 const SLOTS = WORKERS.length * RESEARCH_WORKER_CONCURRENCY;
 /** What way A's Send SMS call must answer within. */
 const PROMPT_MS = 10_000;
+/** The example's Wait, as shipped. */
+const WAIT_MS = 120_000;
+/** Under Wait for Completion, the Send SMS call must answer within the run's time and this much (a poll interval). */
+const FIRST_FREED_MS = 30_000;
 const CREDENTIAL = { id: 'cmQueueResearch1', name: 'Queue mode: research service' };
 const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 
@@ -64,6 +70,8 @@ interface Way {
 	path: string;
 	/** The node whose output is the report. */
 	report: string;
+	/** The example's node that checks the research (Researcher > Get, with `complete`): one run per check. */
+	check?: string;
 }
 const WAYS: Way[] = [
 	{
@@ -72,6 +80,7 @@ const WAYS: Way[] = [
 		file: 'scheduled-research-without-holding-a-worker.json',
 		path: 'cm-queue-research-loop',
 		report: 'Keep Report',
+		check: 'Check Research',
 	},
 	{
 		key: 'polling',
@@ -103,8 +112,18 @@ export interface WayFigures {
 	gets: number;
 	/** Researchers that got exactly one run request. */
 	runOnce: number;
-	/** Executions whose two jobs (start, then after the wait) ran on different workers. */
+	/** Executions whose jobs (start, then one after each wait) did not all run on the same worker. */
 	resumedElsewhere: number;
+	/** The example: how many executions ran its check node how many times ({"2": 20}: 20 checked twice). */
+	checks: Record<string, number>;
+	/** The example: executions checked at least minChecks times, the first check's `complete` false, the last's true. */
+	looped: number;
+	/** The least number of checks each research needed: its run outlasts that many Waits but one. */
+	minChecks: number;
+	/** How many executions had how many worker jobs (the workers' logs). */
+	jobs: Record<string, number>;
+	/** The example: executions with one job more than checks (one to start, one per check). */
+	jobPerCheck: number;
 	/** Whether every execution finished within the time allowed. */
 	finished: boolean;
 }
@@ -121,7 +140,7 @@ interface StoredRun {
 	resultData: {
 		runData: Record<
 			string,
-			Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+			Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>
 		>;
 	};
 }
@@ -148,6 +167,10 @@ function held(server: N8nServer, ids: Set<string>): number {
 
 export async function researchPhase(ctx: ResearchContext): Promise<ResearchFigures> {
 	const { check, note } = ctx;
+	if (ctx.runMs <= WAIT_MS)
+		note(
+			`research: a run of ${ctx.runMs / 1000} s does not outlast the example's ${WAIT_MS / 1000}-s Wait: its check of two checks per research fails`,
+		);
 	note(
 		`research: ${ctx.researches} researches of ${ctx.runMs / 1000} s at once, each way, on ${WORKERS.length} workers of concurrency ${RESEARCH_WORKER_CONCURRENCY}`,
 	);
@@ -276,12 +299,24 @@ async function runWay(
 		120_000,
 	);
 	const ids = new Set(ready.keys());
-	const counts = tally(ready.values());
+	let heldPerWorker = workers.map((worker) => held(worker, ids));
+	let atStatuses = ready;
+	if (waitsInDatabase) {
+		// n8n 2.41 saves `waiting` before the worker logs "Worker finished execution": up to 10 s
+		// more for each worker's log to show no slot held, then the database read again.
+		const by = Date.now() + 10_000;
+		while (heldPerWorker.some((h) => h !== 0) && Date.now() < by) {
+			await sleep(250);
+			heldPerWorker = workers.map((worker) => held(worker, ids));
+		}
+		atStatuses = await statuses();
+	}
+	const counts = tally(atStatuses.values());
 	const atCall = {
 		running: counts.running ?? 0,
 		waiting: counts.waiting ?? 0,
 		queued: counts.new ?? 0,
-		heldPerWorker: workers.map((worker) => held(worker, ids)),
+		heldPerWorker,
 	};
 	note(
 		`${way.label}: ${JSON.stringify(atCall)} at ${((Date.now() - began) / 1000).toFixed(1)} s; calling the Send SMS webhook`,
@@ -289,11 +324,14 @@ async function runWay(
 	const sms = await ctx.sendSms(call);
 	note(`${way.label}: Send SMS answered ${sms.status} in ${(sms.ms / 1000).toFixed(1)} s`);
 
-	// The example: a 2-minute wait, a check; Wait for Completion: one wave of SLOTS runs after another.
+	// The example: a 2-minute wait and a check until the run is complete (the last check at most a
+	// Wait after the run's end); Wait for Completion: one wave of SLOTS runs after another.
 	const waves = Math.ceil(n / SLOTS);
 	const allowedMs = waitsInDatabase
-		? 2 * 60_000 + ctx.runMs + 120_000
+		? ctx.runMs + WAIT_MS + 120_000
 		: waves * (ctx.runMs + 60_000) + 60_000;
+	// Check k comes about k Waits after the run started: the first to find it complete, at or after RUN_MS.
+	const minChecks = Math.max(2, Math.ceil(ctx.runMs / WAIT_MS));
 	let final = await statuses();
 	const deadline = Date.now() + allowedMs;
 	while (
@@ -310,12 +348,28 @@ async function runWay(
 	const finalCounts = tally(final.values());
 
 	// Each report against the service's record of its researcher; each researcher's run requests.
+	// The example: each check's `complete`, in the order of the checks (the runs of its check node).
 	let reports = 0;
 	const researchers: string[] = [];
+	const checksOf = new Map<string, number>();
+	let looped = 0;
 	for (const id of final.keys()) {
 		if (final.get(id) !== 'success') continue;
 		const { execution } = await getExecution<StoredRun>(ctx.session, id);
-		const report = execution.data.resultData.runData[way.report]?.[0]?.data?.main[0]?.[0]?.json;
+		const { runData } = execution.data.resultData;
+		if (way.check) {
+			const completes = (runData[way.check] ?? []).map(
+				(run) => run.data?.main[0]?.[0]?.json.complete,
+			);
+			checksOf.set(id, completes.length);
+			if (
+				completes.length >= minChecks &&
+				completes[0] === false &&
+				completes[completes.length - 1] === true
+			)
+				looped++;
+		}
+		const report = runData[way.report]?.[0]?.data?.main[0]?.[0]?.json;
 		const researcherId = String(report?.researcherId ?? '');
 		researchers.push(researcherId);
 		const service = sandbox.researcherView(researcherId);
@@ -339,6 +393,13 @@ async function runWay(
 			: 0;
 	const ran = workers.map((worker) => new Set(jobs(worker).started));
 	const resumedElsewhere = [...ids].filter((id) => ran.every((set) => set.has(id))).length;
+	// Worker jobs per execution: through the example, one to start and one per check (each check
+	// that found the run going on put the execution back to wait, and its job ended).
+	const started = workers.flatMap((worker) => jobs(worker).started);
+	const jobsOf = new Map([...ids].map((id) => [id, started.filter((s) => s === id).length]));
+	const jobPerCheck = [...ids].filter(
+		(id) => checksOf.has(id) && jobsOf.get(id) === (checksOf.get(id) as number) + 1,
+	).length;
 
 	const figures: WayFigures = {
 		key: way.key,
@@ -354,6 +415,11 @@ async function runWay(
 		gets: made('researcherGet'),
 		runOnce,
 		resumedElsewhere,
+		checks: tally([...checksOf.values()].map(String)),
+		looped,
+		minChecks,
+		jobs: tally([...jobsOf.values()].map(String)),
+		jobPerCheck,
 		finished,
 	};
 	const startedOk = answers.every((status) => status === 200);
@@ -381,9 +447,14 @@ async function runWay(
 				atCall.heldPerWorker.every((h) => h === RESEARCH_WORKER_CONCURRENCY),
 			`webhook answers ${JSON.stringify(tally(answers.map(String)))}; at the Send SMS call: ${atCall.running} running, ${atCall.queued} queued, slots held per worker ${atCall.heldPerWorker.join(', ')}`,
 		);
+		// It goes ahead of the queued researches (higher priority) and takes the first slot freed: the
+		// first running one ends at its first poll after its run's end.
 		check(
-			`${way.label}: the same Send SMS call waited for a slot, over ${heldMs / 1000} s`,
-			sms.status === 200 && sms.sent === 1 && sms.ms > heldMs,
+			`${way.label}: the same Send SMS call waited for a slot, over ${heldMs / 1000} s, and took the first one freed: within the run's ${ctx.runMs / 1000} s + ${FIRST_FREED_MS / 1000} s`,
+			sms.status === 200 &&
+				sms.sent === 1 &&
+				sms.ms > heldMs &&
+				sms.ms < ctx.runMs + FIRST_FREED_MS,
 			`HTTP ${sms.status}, ${sms.sent} sent, in ${(sms.ms / 1000).toFixed(1)} s`,
 		);
 	}
@@ -397,5 +468,11 @@ async function runWay(
 			runOnce === n,
 		`${JSON.stringify(finalCounts)} in ${(wallMs / 1000).toFixed(0)} s${finished ? '' : ` (not all finished within ${allowedMs / 1000} s)`}; ${reports} reports as the service holds them; ${figures.runs} run requests, ${runOnce} researchers run once; ${figures.gets} Gets; at most ${maxRunning} running at once, ${(slotMs / 1000).toFixed(0)} slot-seconds held`,
 	);
+	if (way.check)
+		check(
+			`${way.label}: each research checked at least ${minChecks} times (its ${ctx.runMs / 1000}-s run outlasts the ${WAIT_MS / 1000}-s Wait): ${way.check} first found it not complete, last complete, and each check that found it running put the execution back to wait, ending its job`,
+			finished && figures.gets >= minChecks * n && looped === n && jobPerCheck === n,
+			`${figures.gets} Gets (${(figures.gets / n).toFixed(1)} per research); executions by number of checks ${JSON.stringify(figures.checks)}, ${looped} with the first \`complete: false\` and the last \`complete: true\`; by number of worker jobs ${JSON.stringify(figures.jobs)}, ${jobPerCheck} with one job more than checks; ${resumedElsewhere} ran on both workers`,
+		);
 	return figures;
 }

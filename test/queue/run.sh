@@ -2,8 +2,9 @@
 # n8n queue mode at scale: PostgreSQL + Redis (Debian's, on free loopback ports in a temp folder),
 # the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, which writes
 # docs/SCALE.md: bursts of Send SMS executions, then the research phase (test/queue/research.ts:
-# two workers at concurrency 2, 20 researches of 2 minutes at once through the example that waits
-# with n8n's Wait node, then with Wait for Completion: about 12.5 of the run's ~17.5 minutes).
+# two workers at concurrency 2, 20 researches of 150 s at once through the example that waits
+# with n8n's Wait node, each checked twice, then with Wait for Completion: about 17.5 of the
+# run's ~22.5 minutes, estimated from the 12.5 of ~17.5 measured with runs of 120 s).
 # Everything started here is stopped by process id on exit, then checked gone.
 #   npm run test:queue            (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT, QUEUE_KILL_REQUESTS,
 #                                  QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS, QUEUE_OUTAGE_CONTACTS,
@@ -91,7 +92,7 @@ set +e
 QUEUE_PG_PORT="$pg_port" QUEUE_REDIS_PORT="$redis_port" QUEUE_PSQL="$pg_bin/psql" \
   QUEUE_PIDS_FILE="$pids_file" QUEUE_PORTS_FILE="$ports_file" QUEUE_LOG_DIR="$logs" \
   QUEUE_SETUP_SECONDS="$((SECONDS - started))" \
-  timeout --kill-after=30 1800 node_modules/.bin/tsx test/queue/queue.ts &   # a hung run ends in 30 min
+  timeout --kill-after=30 2400 node_modules/.bin/tsx test/queue/queue.ts &   # a hung run ends in 40 min
 driver_pid=$!
 wait "$driver_pid"
 driver_status=$?
