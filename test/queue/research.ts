@@ -58,8 +58,12 @@ const SLOTS = WORKERS.length * RESEARCH_WORKER_CONCURRENCY;
 const PROMPT_MS = 10_000;
 /** The example's Wait, as shipped. */
 const WAIT_MS = 120_000;
-/** Under Wait for Completion, the Send SMS call must answer within the run's time and this much (a poll interval). */
-const FIRST_FREED_MS = 30_000;
+/**
+ * Under Wait for Completion, the Send SMS call must answer within the run's time and this much:
+ * Run's longest poll interval (60 s), by which the first running research sees its run end.
+ * Queued behind the other researches instead, it would wait a second run's time.
+ */
+const FIRST_FREED_MS = 60_000;
 const CREDENTIAL = { id: 'cmQueueResearch1', name: 'Queue mode: research service' };
 const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 
