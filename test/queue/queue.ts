@@ -39,7 +39,7 @@ import {
 	webhookBulkSmsWorkflow,
 } from '../e2e/lib/n8n';
 import type { ResearchFigures, WayFigures } from './research';
-import { RESEARCH_WORKER_CONCURRENCY, researchPhase } from './research';
+import { FIRST_FREED_MS, RESEARCH_WORKER_CONCURRENCY, researchPhase } from './research';
 
 const run = promisify(execFile);
 
@@ -1657,7 +1657,7 @@ function researchSection(rs: ResearchFigures): string[] {
 		`${seconds(b.slotMs / rs.researches)} s (the run's ${seconds(rs.runMs)} s, to the poll that found it complete). The Send SMS call waited for a slot: n8n queues a webhook call that answers when its workflow ends`,
 		'at a higher priority (50) than one that answers at once or a scheduled run (100; `priority: realtime ? 50 : 100`',
 		"in n8n's workflow runner), so the call went ahead of the queued researches and waited for the first of the",
-		`running ones to end: it answered in ${seconds(b.sms.ms)} s, within the run's ${seconds(rs.runMs)} s and 30 s (checked): that execution`,
+		`running ones to end: it answered in ${seconds(b.sms.ms)} s, within the run's ${seconds(rs.runMs)} s and ${seconds(FIRST_FREED_MS)} s (checked): that execution`,
 		"ended at its first poll after the run's end (after the first minute Run polls less and less often, up to every minute).",
 		'A call of the same priority as theirs would have queued behind them all.',
 		'',

@@ -63,7 +63,7 @@ const WAIT_MS = 120_000;
  * Run's longest poll interval (60 s), by which the first running research sees its run end.
  * Queued behind the other researches instead, it would wait a second run's time.
  */
-const FIRST_FREED_MS = 60_000;
+export const FIRST_FREED_MS = 60_000;
 const CREDENTIAL = { id: 'cmQueueResearch1', name: 'Queue mode: research service' };
 const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 
