@@ -6,6 +6,7 @@ import type {
 import { getCredentialAllowedDomains, NodeOperationError, toHostname } from 'n8n-workflow';
 
 import { runIndexOf } from '../runIndex';
+import { copyOf } from './merge';
 
 /** n8n's Request Options (Batching, Timeout, Proxy, Ignore SSL Issues), which this node declares itself (../requestOptions.ts). */
 export interface RequestOptionsParameter {
@@ -129,13 +130,6 @@ const perItem = ({ proxy, timeout, allowUnauthorizedCerts }: RequestOptionsParam
 		(value) => typeof value === 'string' && value.startsWith('='),
 	);
 
-/** Each item's own copy, as RoutingNode builds each item's: a hook may change what it is given. */
-const copyOf = (settings: Partial<IHttpRequestOptions>): Partial<IHttpRequestOptions> => {
-	const { proxy } = settings;
-	if (!proxy) return { ...settings };
-	return { ...settings, proxy: { ...proxy, ...(proxy.auth && { auth: { ...proxy.auth } }) } };
-};
-
 /**
  * The request settings for each item. RoutingNode evaluates Request Options for each item (an
  * expression in them may differ per item); without one, they are read once. When they fail, each
@@ -162,5 +156,7 @@ export function settingsFor(
 	} catch {
 		// Thrown again for each item.
 	}
-	return (itemIndex) => (shared ? copyOf(shared) : forItem(itemIndex));
+	// Each item gets its own copy, as RoutingNode builds each item's: a hook may change it.
+	return (itemIndex) =>
+		shared ? (copyOf(shared) as Partial<IHttpRequestOptions>) : forItem(itemIndex);
 }
