@@ -5,6 +5,7 @@
 // --outage-ms N --outage-at T: once, T ms after it starts listening, stop listening for N ms.
 // --cut-after-commit N: the next N requests of the send operations are carried out, then their
 // connection is cut without an answer.
+import { realClock } from './clock';
 import { MAX_OUTAGE_MS } from './outage';
 import { parseRateLimit, type RateLimit } from './rate-limit';
 import { DEMO_TOKEN, SEND_OPERATION_IDS, startSandbox, type Sandbox } from './server';
@@ -66,15 +67,15 @@ function outagePlan(): { ms: number; at: number } | undefined {
 
 function scheduleOutage(sandbox: Sandbox, plan: { ms: number; at: number }): void {
 	console.log(
-		`Outage: not listening from ${new Date(Date.now() + plan.at).toISOString()} (in ${plan.at} ms) for ${plan.ms} ms`,
+		`Outage: not listening from ${new Date(realClock.now() + plan.at).toISOString()} (in ${plan.at} ms) for ${plan.ms} ms`,
 	);
-	setTimeout(() => {
+	realClock.after(plan.at, () => {
 		console.log(`Outage: stopped listening for ${plan.ms} ms`);
 		sandbox.outage(plan.ms).then(
 			() => console.log(`Outage over: listening again on ${sandbox.url}`),
 			(err: Error) => console.error(err.message),
 		);
-	}, plan.at).unref();
+	});
 }
 
 async function main(): Promise<void> {

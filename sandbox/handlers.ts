@@ -19,6 +19,7 @@ export interface Call {
 	params: Record<string, string>;
 	query: Record<string, unknown>;
 	body: Body;
+	/** The time the request is served, on the sandbox's clock. */
 	now: number;
 }
 export type OperationHandler = (c: Call) => Body;
@@ -146,7 +147,7 @@ export interface Runtime {
 export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler> {
 	const send = (
 		channel: SentMessage['channel'],
-		body: Body,
+		{ body, now }: Call,
 		status: SentMessage['status'],
 		extra: Body,
 	): Body => {
@@ -161,7 +162,7 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			extra,
 		};
 		rt.state.sentMessages.set(m.id, m);
-		rt.state.sentAt.set(m.id, Date.now());
+		rt.state.sentAt.set(m.id, now);
 		return { id: m.id, to: m.to, type: m.type, status };
 	};
 	const productFields = (body: Body): Omit<Product, 'id' | 'status'> => ({
@@ -245,17 +246,22 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 			rt.state.liveChatSessions.set(session.id, session);
 			return defined({ ...session });
 		},
-		liveChatMessageSend: ({ body }) => {
-			const to = body.to as string;
+		liveChatMessageSend: (call) => {
+			const to = call.body.to as string;
 			if (!rt.state.liveChatSessions.has(to)) throw notFound('Session', to);
-			return send('livechat', body, 'sent', { user: body.user ?? false });
+			return send('livechat', call, 'sent', { user: call.body.user ?? false });
 		},
-		legacyMessageSend: ({ body }) =>
+		legacyMessageSend: (call) =>
 			send(
 				'legacy',
-				body,
+				call,
 				'queued',
-				defined({ caption: body.caption, filename: body.filename, lat: body.lat, lng: body.lng }),
+				defined({
+					caption: call.body.caption,
+					filename: call.body.filename,
+					lat: call.body.lat,
+					lng: call.body.lng,
+				}),
 			),
 		legacyMessageGet: ({ params }) => {
 			const m = rt.state.sentMessages.get(params.ID_MESSAGE);
@@ -269,10 +275,10 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 				instance: m.instance,
 			};
 		},
-		smsSend: ({ body }) => send('sms', body, 'queued', {}),
-		socialnetSend: ({ body }) =>
-			send('socialnet', body, 'queued', defined({ caption: body.caption })),
-		crmLeadInject: ({ body }) => {
+		smsSend: (call) => send('sms', call, 'queued', {}),
+		socialnetSend: (call) =>
+			send('socialnet', call, 'queued', defined({ caption: call.body.caption })),
+		crmLeadInject: ({ body, now }) => {
 			const { token: _token, ...fields } = body;
 			const lead = {
 				...fields,
@@ -280,7 +286,7 @@ export function makeHandlers(rt: Runtime): Record<OperationId, OperationHandler>
 				channel: (body.channel as string | undefined) ?? 'chatapp',
 			} as CrmLead;
 			rt.state.crmLeads.set(lead.id, lead);
-			rt.state.sentAt.set(lead.id, Date.now());
+			rt.state.sentAt.set(lead.id, now);
 			return { ...lead };
 		},
 		chatappNumberCheck: ({ body }) => {

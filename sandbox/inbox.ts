@@ -40,7 +40,7 @@ export interface InboxEntry {
 	channel: InboxChannel;
 	to: string;
 	instance: string;
-	/** Date.now() time it was received; undefined for one put into the state by hand. */
+	/** The clock's time it was received; undefined for one put into the state by hand. */
 	at: number | undefined;
 	type: string;
 	status: string;

@@ -3,6 +3,8 @@
 // already accepted keep going and their requests are answered. Sandbox only, like faults.
 import type * as http from 'http';
 
+import type { Clock } from './clock';
+
 /** setTimeout's limit: a longer delay would fire at once. */
 export const MAX_OUTAGE_MS = 2_147_483_647;
 
@@ -31,7 +33,7 @@ export function parseOutageBody(raw: string): { ms: number } | { error: string }
 	return problems.length ? { error: problems.join('; ') } : { ms: ms as number };
 }
 
-/** Whether the server listens now and, during an outage, when it is due to listen again (Date.now() time). */
+/** Whether the server listens now and, during an outage, when it is due to listen again (the clock's time). */
 export interface OutageView {
 	listening: boolean;
 	endsAt?: number;
@@ -43,7 +45,8 @@ export interface OutageView {
  */
 export class Outage {
 	private endsAt: number | undefined;
-	private timer: NodeJS.Timeout | undefined;
+	/** Cancels the scheduled end of the outage. */
+	private cancelEnd: (() => void) | undefined;
 	private waiters: Array<{ resolve(): void; reject(err: Error): void }> = [];
 	/** The listen() under way at the end of an outage, so that stop() can wait for it. */
 	private relistening: Promise<void> | undefined;
@@ -54,6 +57,7 @@ export class Outage {
 		private readonly host: string,
 		private readonly port: number,
 		private readonly onStart: () => void,
+		private readonly clock: Clock,
 	) {}
 
 	get view(): OutageView {
@@ -69,7 +73,7 @@ export class Outage {
 		if (this.stopped) return Promise.resolve();
 		// Asked for while the server is opening again: a new outage once it listens.
 		if (this.relistening) return this.relistening.then(() => this.begin(ms));
-		const endsAt = Date.now() + ms;
+		const endsAt = this.clock.now() + ms;
 		if (this.endsAt === undefined) {
 			this.onStart();
 			// Not closeAllConnections: accepted connections go on, as in a graceful restart.
@@ -83,7 +87,7 @@ export class Outage {
 	/** Ends any outage for good, without listening again (the sandbox is closing). */
 	async stop(): Promise<void> {
 		this.stopped = true;
-		clearTimeout(this.timer);
+		this.cancelEnd?.();
 		// A listen() already under way would otherwise open the server after close() closed it.
 		const relistening = this.relistening;
 		this.settle();
@@ -91,14 +95,14 @@ export class Outage {
 	}
 
 	private schedule(endsAt: number): void {
-		clearTimeout(this.timer);
+		this.cancelEnd?.();
 		this.endsAt = endsAt;
-		this.timer = setTimeout(() => {
+		this.cancelEnd = this.clock.after(endsAt - this.clock.now(), () => {
 			this.relistening = this.listenAgain().then(
 				() => this.settle(),
 				(err: Error) => this.settle(err),
 			);
-		}, endsAt - Date.now());
+		});
 	}
 
 	private listenAgain(): Promise<void> {
@@ -117,7 +121,7 @@ export class Outage {
 
 	private settle(err?: Error): void {
 		this.endsAt = undefined;
-		this.timer = undefined;
+		this.cancelEnd = undefined;
 		this.relistening = undefined;
 		const waiters = this.waiters;
 		this.waiters = [];

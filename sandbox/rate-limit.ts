@@ -3,6 +3,7 @@
 // only, like faults: the real service's limits are not documented.
 import * as http from 'http';
 
+import type { Clock } from './clock';
 import { errorEnvelope, sendJson } from './http-io';
 
 export interface RateLimit {
@@ -63,12 +64,15 @@ export function parseRateLimitBody(raw: string): ReturnType<typeof parseRateLimi
 export class RateLimiter {
 	private limit: RateLimit | null = null;
 	private tokens = 0;
-	/** performance.now() of the last refill: monotonic, unlike Date.now(). */
+	/** The clock's time of the last refill. */
 	private refilledAt = 0;
 	/** Admitted requests not yet answered; counted with or without a limit, so that one set mid-flight sees them. */
 	private inHand = 0;
 
-	constructor(limit: RateLimit | null) {
+	constructor(
+		limit: RateLimit | null,
+		private readonly clock: Clock,
+	) {
 		this.set(limit);
 	}
 
@@ -82,7 +86,7 @@ export class RateLimiter {
 		if ('error' in parsed) throw new Error(`Invalid rate limit: ${parsed.error}`);
 		this.limit = parsed.limit;
 		this.tokens = parsed.limit?.burst ?? 0;
-		this.refilledAt = performance.now();
+		this.refilledAt = this.clock.now();
 	}
 
 	/**
@@ -95,11 +99,10 @@ export class RateLimiter {
 		if (limit?.maxConcurrent !== undefined && this.inHand >= limit.maxConcurrent)
 			return { kind: 'overloaded', status: 503, retryAfter: 1 };
 		if (limit) {
-			const now = performance.now();
-			this.tokens = Math.min(
-				limit.burst,
-				this.tokens + ((now - this.refilledAt) / 1000) * limit.perSecond,
-			);
+			const now = this.clock.now();
+			// Never below 0: a wall clock set back refills nothing, and the bucket counts on from now.
+			const elapsed = Math.max(0, now - this.refilledAt);
+			this.tokens = Math.min(limit.burst, this.tokens + (elapsed / 1000) * limit.perSecond);
 			this.refilledAt = now;
 			if (this.tokens < 1)
 				return {

@@ -1,12 +1,14 @@
 // Local emulator of the Conversational Messaging Service. Routing and request validation come from
 // sandbox/openapi.yaml through openapi-backend; state is in memory and deterministic from the seed.
 // This file is the HTTP server: the request pipeline, the /__sandbox/* control routes and the
-// Sandbox handle; contract.ts, state.ts, handlers.ts, faults.ts, rate-limit.ts and outage.ts hold the rest.
+// Sandbox handle; contract.ts, state.ts, handlers.ts, faults.ts, rate-limit.ts, outage.ts and clock.ts
+// hold the rest.
 // Beside the API, for people: the inbox page at / and /inbox, and the short links at /s/<idUrl>
 // (inbox.ts).
 import * as http from 'http';
 import type { Operation, Request as ApiRequest } from 'openapi-backend';
 
+import { realClock, type Clock } from './clock';
 import { describeError, loadContract } from './contract';
 import {
 	FaultList,
@@ -45,6 +47,7 @@ import {
 import { makeRng, seedState, SHORT_LINK_PATH, type SandboxState } from './state';
 
 // What other files import from the sandbox, from its one entry point.
+export { FakeClock, realClock, type Clock } from './clock';
 export { CONTRACT_PATH, loadContract } from './contract';
 export { SEND_OPERATION_IDS, type ElsewhereRequest, type Fault, type FaultMatch } from './faults';
 export { OPERATION_IDS, type OperationId } from './handlers';
@@ -91,6 +94,11 @@ export interface SandboxOptions {
 	 * status even with errorsAsHttp200: they never reach the service.
 	 */
 	rateLimit?: RateLimit;
+	/**
+	 * The time the sandbox runs on: real time by default. A test passes a FakeClock and moves it,
+	 * so that rate limits, outages, researcher runs and latency faults follow its steps.
+	 */
+	clock?: Clock;
 }
 
 export type TokenLocation = 'body' | 'query:token' | 'query:api-token';
@@ -170,7 +178,7 @@ export interface Sandbox {
 	outage(ms: number): Promise<void>;
 	/** False during an outage. */
 	readonly listening: boolean;
-	/** During an outage, when it is due to end (Date.now() time); else undefined. */
+	/** During an outage, when it is due to end (the clock's time); else undefined. */
 	readonly outageEndsAt: number | undefined;
 	/**
 	 * Back to the seeded state, initial token, no faults, the option's rate limit, no recorded
@@ -187,9 +195,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const initialToken = options.token ?? DEMO_TOKEN;
 	const recordRequests = options.recordRequests ?? true;
 	const maxRecorded = options.maxRecorded ?? 10_000;
+	const clock = options.clock ?? realClock;
 
 	// Refuses an invalid limit before anything listens (it would be left open).
-	const limiter = new RateLimiter(options.rateLimit ?? null);
+	const limiter = new RateLimiter(options.rateLimit ?? null, clock);
 	// Listening first, so that the short links (the seeded one too) carry the sandbox's own address
 	// when the port is chosen by the system (port 0). The requests are handled once all is set up,
 	// below, with no await in between.
@@ -240,14 +249,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		researcherRunMs: options.researcherRunMs ?? 3000,
 		shortLinkBase,
 	});
-	const timers = new Set<NodeJS.Timeout>();
+	/** The latency faults' waits under way, each by the function that cancels it (on close). */
+	const delays = new Set<() => void>();
 	const delay = (ms: number) =>
 		new Promise<void>((resolve) => {
-			const t = setTimeout(() => {
-				timers.delete(t);
+			const cancel = clock.after(ms, () => {
+				delays.delete(cancel);
 				resolve();
-			}, ms);
-			timers.add(t);
+			});
+			delays.add(cancel);
 		});
 
 	const sendError = (res: http.ServerResponse, status: number, message: string) =>
@@ -475,7 +485,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				params: input?.params ?? {},
 				query: (input?.query ?? {}) as Record<string, unknown>,
 				body: (body ?? {}) as Body,
-				now: Date.now(),
+				now: clock.now(),
 			}),
 		);
 		rec.status = answer.status;
@@ -514,7 +524,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			if (!res.headersSent) sendError(res, 500, `Sandbox failure: ${err.message}`);
 		});
 	});
-	const outage = new Outage(server, '127.0.0.1', port, () => stats.outages++);
+	const outage = new Outage(server, '127.0.0.1', port, () => stats.outages++, clock);
 	// From the control route, where no one awaits it: a failure to listen again is told, not thrown.
 	const startOutage = (ms: number) => {
 		outage.begin(ms).catch((err: Error) => console.error(err.message));
@@ -536,7 +546,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stats: () => structuredClone(stats),
 		researcherView: (id) => {
 			const r = state.researchers.get(id);
-			return r && viewResearcher(r, Date.now());
+			return r && viewResearcher(r, clock.now());
 		},
 		rotateToken: () => {
 			token = `tok${rng.chars(21)}`;
@@ -570,8 +580,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			resetStats();
 		},
 		close: async () => {
-			for (const t of timers) clearTimeout(t);
-			timers.clear();
+			for (const cancel of delays) cancel();
+			delays.clear();
 			await outage.stop();
 			// In an outage the server is not listening, and close() hands its callback
 			// ERR_SERVER_NOT_RUNNING once the connections are gone: closed all the same.

@@ -95,7 +95,7 @@ export interface SandboxState {
 	sentMessages: Map<string, SentMessage>;
 	crmLeads: Map<string, CrmLead>;
 	/**
-	 * When each message and CRM lead was received (Date.now()), by id, in the order received: what
+	 * When each message and CRM lead was received (the clock's time), by id, in the order received: what
 	 * the inbox page (sandbox/inbox.ts) lists, newest first.
 	 */
 	sentAt: Map<string, number>;

@@ -1,12 +1,14 @@
 import axios, { type AxiosInstance } from 'axios';
 import * as net from 'net';
-import { DEMO_TOKEN, startSandbox, type Sandbox } from '../../sandbox/server';
+import { DEMO_TOKEN, FakeClock, startSandbox, type Sandbox } from '../../sandbox/server';
 
+/** Latency faults wait on this clock: they let go when the test moves it, not after real time. */
+const clock = new FakeClock();
 let sb: Sandbox;
 let http: AxiosInstance;
 
 beforeAll(async () => {
-	sb = await startSandbox({ seed: 1 });
+	sb = await startSandbox({ seed: 1, clock });
 	// raw text, so malformed and empty bodies reach the assertions as they were sent
 	http = axios.create({ baseURL: sb.url, validateStatus: () => true, transformResponse: (d) => d });
 });
@@ -24,13 +26,17 @@ const sms = () =>
 	});
 
 describe('fault kinds', () => {
-	test('latency delays the answer, then the request proceeds', async () => {
+	test('latency holds the request for its time on the clock, then the request proceeds', async () => {
 		sb.injectFault({ kind: 'latency', ms: 150, times: 1 });
-		const started = Date.now();
-		const res = await client();
-		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-		expect(res.status).toBe(200);
-		await client();
+		const held = sms();
+		await clock.waiting(1);
+		clock.advance(149);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect([clock.pending, sb.state.sentMessages.size]).toEqual([1, 0]);
+		clock.advance(1);
+		expect((await held).status).toBe(200);
+		expect(sb.state.sentMessages.size).toBe(1);
+		expect((await sms()).status).toBe(200);
 		expect(sb.requests.map((r) => r.fault)).toEqual(['latency', null]);
 	});
 

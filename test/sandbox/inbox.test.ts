@@ -14,10 +14,13 @@ import {
 	renderInbox,
 	INBOX_LIMIT,
 } from '../../sandbox/inbox';
+import { FakeClock } from '../../sandbox/server';
 import { useSandbox } from '../helpers/sandbox';
 
 const TOKEN = 'inboxSecretToken2026';
-const suite = useSandbox({ token: TOKEN });
+/** The times the inbox shows are this clock's, as the test sets them. */
+const clock = new FakeClock();
+const suite = useSandbox({ token: TOKEN, clock });
 const sandbox = () => suite.sandbox;
 
 beforeEach(() => sandbox().reset());
@@ -145,12 +148,20 @@ describe('the inbox page', () => {
 	});
 
 	it('lists the messages of every channel, newest first, with recipient, time and text, and their links as anchors', async () => {
+		// A minute between messages: each row's time is the one it was received at.
+		const received: number[] = [];
+		const aMinuteLater = () => {
+			clock.advance(60_000);
+			received.unshift(clock.now());
+		};
+		aMinuteLater();
 		await api('/v1/sms', {
 			type: 'text',
 			to: '573001234567',
 			instance: 'sms-1',
 			body: 'Your code is 1234',
 		});
+		aMinuteLater();
 		await api('/v1/msg-wh', {
 			type: 'document',
 			to: '573001112233',
@@ -158,6 +169,7 @@ describe('the inbox page', () => {
 			body: 'https://files.example/invoice.pdf',
 			filename: 'invoice.pdf',
 		});
+		aMinuteLater();
 		await api('/v1/socialnet/send-chat', {
 			type: 'text',
 			to: 'psid-77',
@@ -165,12 +177,14 @@ describe('the inbox page', () => {
 			body: 'See https://shop.example/spring.',
 		});
 		const session = await api('/v1/live-chat/session', { instance: 'web-1', name: 'Leo' });
+		aMinuteLater();
 		await api('/v1/live-chat', {
 			type: 'text',
 			to: session.id,
 			instance: 'web-1',
 			body: 'Hello Leo',
 		});
+		aMinuteLater();
 		await api('/v1/crm', {
 			to: '573009998877@c.us',
 			instance: 'crm-1',
@@ -195,9 +209,9 @@ describe('the inbox page', () => {
 		expect(rows[3].html).toContain('invoice.pdf');
 		expect(rows[1].html).toContain('Leo');
 		expect(rows[0].html).toContain('sales');
-		for (const row of rows) expect(row.html).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">/);
-		const times = rows.map((row) => Date.parse(/datetime="([^"]+)"/.exec(row.html)![1]));
-		expect([...times].sort((a, b) => b - a)).toEqual(times);
+		expect(rows.map((row) => /<time datetime="([^"]+)">/.exec(row.html)?.[1])).toEqual(
+			received.map((at) => new Date(at).toISOString()),
+		);
 		// The short links created are listed too.
 		expect(page.text).toContain('data-testid="short-link" data-id="welcome"');
 

@@ -1,14 +1,17 @@
-// Outage mode. No assertion on elapsed time beyond generous bounds: refusals, answers and flags.
+// Outage mode, on a FakeClock: an outage ends when the test moves the clock to its end, not after
+// real milliseconds, so what is seen during and after it does not depend on the machine's speed.
 import axios, { type AxiosInstance } from 'axios';
 import * as http from 'http';
 import * as net from 'net';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { FakeClock, startSandbox, type Sandbox } from '../../sandbox/server';
+import { until } from '../helpers/until';
 
+const clock = new FakeClock();
 let sb: Sandbox;
 let client: AxiosInstance;
 
 beforeAll(async () => {
-	sb = await startSandbox({ seed: 1 });
+	sb = await startSandbox({ seed: 1, clock });
 	// A new connection per request: a kept-alive one would outlive the listening socket.
 	client = axios.create({
 		baseURL: sb.url,
@@ -19,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sms = () =>
 	client.post('/v1/sms', {
 		token: sb.token,
@@ -40,25 +42,21 @@ function connect(port: number): Promise<string> {
 	});
 }
 
-async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-	const deadline = Date.now() + ms;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await sleep(10);
-	}
-}
-
 describe('sandbox.outage(ms)', () => {
-	test('refuses new connections, then listens again on the same port; counted once', async () => {
+	test('refuses new connections until its end on the clock, then listens again on the same port; counted once', async () => {
 		expect(await connect(sb.port)).toBe('connected');
 		const over = sb.outage(400);
 		expect(sb.listening).toBe(false);
-		expect(sb.outageEndsAt).toEqual(expect.any(Number));
+		expect(sb.outageEndsAt).toBe(clock.now() + 400);
 		expect(await connect(sb.port)).toBe('ECONNREFUSED');
 		await expect(sms()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 		expect(sb.stats().outages).toBe(1);
 		sb.reset(); // the outage goes on through a reset, which zeroes the counts
 		expect([sb.listening, sb.stats().outages]).toEqual([false, 0]);
+		clock.advance(399);
+		expect(await connect(sb.port)).toBe('ECONNREFUSED');
+		expect(sb.listening).toBe(false);
+		clock.advance(1);
 		await over;
 		expect([sb.listening, sb.outageEndsAt]).toEqual([true, undefined]);
 		expect(await connect(sb.port)).toBe('connected');
@@ -69,27 +67,33 @@ describe('sandbox.outage(ms)', () => {
 	test('a request already in hand when the outage begins is answered during it', async () => {
 		sb.injectFault({ kind: 'latency', ms: 200, times: 1 });
 		const inHand = sms();
-		await until(() => sb.stats().total === 1, 'the request to arrive');
+		await clock.waiting(1); // it has arrived and waits out its latency
 		const over = sb.outage(1500);
 		expect(await connect(sb.port)).toBe('ECONNREFUSED');
+		clock.advance(200);
 		const res = await inHand;
 		expect(res.status).toBe(200);
 		expect(sb.listening).toBe(false);
 		expect(sb.state.sentMessages.size).toBe(1);
+		clock.advance(1300);
 		await over;
 		expect((await sms()).status).toBe(200);
 	});
 
-	test('one asked for during another extends it to the later end, and both resolve when it listens again', async () => {
+	test('one asked for during another extends it to the later end, and all resolve when it listens again', async () => {
+		const start = clock.now();
 		const first = sb.outage(600);
-		const end = sb.outageEndsAt as number;
+		expect(sb.outageEndsAt).toBe(start + 600);
 		const shorter = sb.outage(10);
-		expect(sb.outageEndsAt).toBe(end);
+		expect(sb.outageEndsAt).toBe(start + 600);
 		const longer = sb.outage(1200);
-		expect(sb.outageEndsAt).toBeGreaterThan(end);
-		await shorter;
+		expect(sb.outageEndsAt).toBe(start + 1200);
+		clock.advance(600); // the first one's end: still out
+		expect(await connect(sb.port)).toBe('ECONNREFUSED');
+		expect(sb.listening).toBe(false);
+		clock.advance(600);
+		await Promise.all([first, shorter, longer]);
 		expect(sb.listening).toBe(true);
-		await Promise.all([first, longer]);
 		expect(sb.stats().outages).toBe(1);
 		expect(await connect(sb.port)).toBe('connected');
 	});
@@ -104,15 +108,18 @@ describe('sandbox.outage(ms)', () => {
 	});
 
 	test('close() during an outage resolves, settles the outage and does not listen again', async () => {
-		const other = await startSandbox();
+		const otherClock = new FakeClock();
+		const other = await startSandbox({ clock: otherClock });
 		other.injectFault({ kind: 'latency', ms: 2000 });
 		const inHand = axios.post(`${other.url}/v1/client`, { token: other.token });
-		await until(() => other.stats().total === 1, 'the request to arrive');
+		await otherClock.waiting(1);
 		const over = other.outage(500);
 		await other.close();
 		await over;
 		await expect(inHand).rejects.toMatchObject({ code: 'ECONNRESET' });
-		await sleep(700);
+		// Nothing left to happen: neither the latency's end nor the outage's.
+		expect(otherClock.pending).toBe(0);
+		otherClock.advance(2000);
 		expect(await connect(other.port)).toBe('ECONNREFUSED');
 		expect(other.listening).toBe(false);
 		await expect(other.outage(10)).resolves.toBeUndefined();
@@ -124,7 +131,9 @@ describe('control route /__sandbox/outage', () => {
 		const answer = await client.post('/__sandbox/outage', { ms: 600 });
 		expect([answer.status, answer.data]).toEqual([200, { ms: 600 }]);
 		await until(() => !sb.listening, 'the outage to begin');
+		expect(sb.outageEndsAt).toBe(clock.now() + 600);
 		expect(await connect(sb.port)).toBe('ECONNREFUSED');
+		clock.advance(600);
 		await until(() => sb.listening, 'the outage to end');
 		expect((await client.get('/__sandbox/outage')).data).toEqual({ listening: true });
 		expect((await client.get('/__sandbox/requests')).data).toMatchObject({ outages: 1 });
@@ -152,7 +161,8 @@ describe('control route /__sandbox/outage', () => {
 				expect.stringContaining(error),
 			]);
 		}
-		await sleep(50);
-		expect([sb.listening, sb.stats().outages]).toEqual([true, 0]);
+		// A new connection is taken and answered: no outage began after any of the answers.
+		expect((await client.get('/__sandbox/outage')).data).toEqual({ listening: true });
+		expect([sb.listening, sb.stats().outages, clock.pending]).toEqual([true, 0, 0]);
 	});
 });

@@ -1,23 +1,30 @@
 import axios, { type AxiosInstance, type Method } from 'axios';
 import type OpenAPIBackend from 'openapi-backend';
-import { loadContract, OPERATION_IDS, startSandbox, type Sandbox } from '../../sandbox/server';
+import {
+	FakeClock,
+	loadContract,
+	OPERATION_IDS,
+	startSandbox,
+	type Sandbox,
+} from '../../sandbox/server';
 
 type Payload = Record<string, any>;
 
+/** A researcher's run goes on as this clock moves, by the test's hand. */
+const clock = new FakeClock();
 let sb: Sandbox;
 let http: AxiosInstance;
 let api: OpenAPIBackend;
 const RUN_MS = 600;
 
 beforeAll(async () => {
-	sb = await startSandbox({ seed: 1, researcherRunMs: RUN_MS });
+	sb = await startSandbox({ seed: 1, researcherRunMs: RUN_MS, clock });
 	http = axios.create({ baseURL: sb.url, validateStatus: () => true });
 	({ api } = await loadContract());
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const withToken = (data: Payload = {}) => ({ token: sb.token, ...data });
 
 /** Calls an operation that must succeed, checks the response against the contract, returns body minus err. */
@@ -312,38 +319,39 @@ test('a tour of all 27 operations answers per contract, with the payload shapes 
 	expect(sb.requests.every((r) => r.valid && r.status === 200)).toBe(true);
 });
 
-test('a researcher goes from draft to running with rising progress to completed with output', async () => {
+test('a researcher goes from draft to running with rising progress to completed with output, as its run time passes', async () => {
 	const url = '/v1/researcher/researcher-1';
-	expect(
-		await ok('researcherGet', 'GET', `${url}?fields=status,progress,output&token=${sb.token}`),
-	).toEqual({ id: 'researcher-1', status: 0, progress: 0, output: null });
+	const fields = 'status,progress,process,output,output_format,updated';
+	const view = () => ok('researcherGet', 'GET', `${url}?fields=${fields}&token=${sb.token}`);
+	expect(await view()).toMatchObject({ status: 0, progress: 0, process: 'draft', output: null });
+	const ranAt = clock.now();
 	await ok('researcherRun', 'PUT', url, withToken({ status: 1 }));
-	const samples: Payload[] = [];
-	const started = Date.now();
-	while (Date.now() - started < RUN_MS * 3) {
-		const s = await ok(
-			'researcherGet',
-			'GET',
-			`${url}?fields=status,progress,output,output_format&token=${sb.token}`,
-		);
-		samples.push(s);
-		if (s.status === 2) break;
-		await sleep(40);
+	const running: Payload[] = [await view()];
+	for (const step of [150, 150, 150, 149]) {
+		clock.advance(step);
+		running.push(await view());
 	}
-	const running = samples.filter((s) => s.status === 1);
-	const progress = running.map((s) => s.progress);
-	expect(progress).toEqual([...progress].sort((a, b) => a - b));
-	expect(new Set(progress).size).toBeGreaterThan(1);
-	expect(progress.every((p) => p >= 0 && p < 100)).toBe(true);
-	expect(running.every((s) => s.output === null)).toBe(true);
-	const done = samples[samples.length - 1];
+	expect(running.map((s) => [s.status, s.progress, s.process])).toEqual([
+		[1, 0, 'queued'],
+		[1, 25, 'reading'],
+		[1, 50, 'analysing'],
+		[1, 75, 'writing'],
+		[1, 99, 'writing'],
+	]);
+	expect(running.every((s) => s.output === null && s.output_format === null)).toBe(true);
+	clock.advance(1);
+	const done = await view();
 	expect(done).toEqual({
 		id: 'researcher-1',
 		status: 2,
 		progress: 100,
+		process: 'done',
 		output: expect.stringMatching(/\S/),
 		output_format: 'markdown',
+		updated: new Date(ranAt + RUN_MS).toISOString(),
 	});
+	clock.advance(60_000);
+	expect(await view()).toEqual(done);
 	expect(sb.researcherView('researcher-1')).toMatchObject(done);
 	// a completed researcher can run again
 	expect(await ok('researcherRun', 'PUT', url, withToken({ status: 1 }))).toMatchObject({
