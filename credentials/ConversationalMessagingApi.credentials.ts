@@ -15,20 +15,10 @@ import {
 	REDIRECT_ADVICE,
 	REDIRECT_STATUSES,
 } from '../nodes/ConversationalMessaging/shared/redirects';
+import { apiBaseUrl } from '../nodes/ConversationalMessaging/shared/baseUrl';
 
 /** Methods whose body n8n drops, so the token has to travel in the query string. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Users paste the base URL in many shapes ("https://host/", "https://host/v1"); every
- * operation path starts with /v1, so keep only the origin and any path before /v1.
- */
-export function apiBaseUrl(baseUrl: unknown): string {
-	return String(baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/v1$/i, '');
-}
 
 /**
  * The service reads the token from the JSON body (the usual way) or from the `token` query

@@ -11,12 +11,10 @@ import { messagingDescription } from './resources/messaging';
 import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
-import { refuseUnfollowedRouting } from './shared/bulk/contract';
-import { bulkOperations } from './shared/bulk/sendLoop';
+import { customOperations } from './customOperations';
 import { NO_REDIRECTS } from './shared/redirects';
 import { requestOptions } from './shared/requestOptions';
-import { loopOperations, withSendAndWait } from './shared/sendAndWait/run';
-import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './shared/sendAndWait/webhook';
+import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './sendAndWait/webhook';
 
 export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -110,13 +108,8 @@ export class ConversationalMessaging implements INodeType {
 		],
 	};
 
-	// The bulk operations run through the send loop, driven by this same description; Send and
-	// Wait sends through it too, then waits for the answer that `webhook` receives. Routing the
-	// loop cannot follow fails loading the node (shared/bulk/contract.ts), never a request.
-	customOperations = withSendAndWait(
-		bulkOperations(refuseUnfollowedRouting(this.description, loopOperations())),
-		this.description,
-	);
+	// The bulk sends and Send and Wait, built from this same description (./customOperations.ts).
+	customOperations = customOperations(this.description);
 
 	webhook = sendAndWaitWebhook;
 

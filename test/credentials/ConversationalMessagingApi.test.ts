@@ -1,10 +1,8 @@
 import http from 'http';
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import {
-	apiBaseUrl,
-	authenticateWithToken,
-} from '../../credentials/ConversationalMessagingApi.credentials';
+import { authenticateWithToken } from '../../credentials/ConversationalMessagingApi.credentials';
+import { apiBaseUrl } from '../../nodes/ConversationalMessaging/shared/baseUrl';
 import { ENGINE_MAJOR, testCredential } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 

@@ -85,11 +85,6 @@ export function loadNodeType(): INodeType {
 const credentialType = new ConversationalMessagingApi();
 const nodeTypeUnderTest = loadNodeType();
 
-/** The same node with its send loop removed: every operation through n8n's RoutingNode (the parity test's reference). */
-export const ROUTING_ONLY_NODE_TYPE = 'test.conversationalMessagingRoutingOnly';
-const routingOnlyNodeType = loadNodeType();
-delete routingOnlyNodeType.customOperations;
-
 /**
  * What n8n's CredentialsTester runs for a credential's `test` request: a node type whose only
  * property routes the test request (n8n 2.41's credentials-tester.service).
@@ -120,15 +115,9 @@ const credentialTestNodeType: INodeType = {
 
 const typesByName: Record<string, INodeType> = {
 	[NODE_TYPE]: nodeTypeUnderTest,
-	[ROUTING_ONLY_NODE_TYPE]: routingOnlyNodeType,
 	[CREDENTIAL_TEST_TYPE]: credentialTestNodeType,
 	[SOURCE_TYPE]: new ItemsSource(),
 };
-
-/** Adds a node type to the engine's registry: tests that run descriptions of their own (routingContract.test.ts). */
-export function registerNodeType(type: string, nodeType: INodeType): void {
-	typesByName[type] = nodeType;
-}
 
 const nodeTypes: INodeTypes = {
 	getByName: (type: string) => typesByName[type] as INodeType | IVersionedNodeType,

@@ -13,7 +13,7 @@ import {
 	StepMemory,
 	rememberedRuns,
 	withRunMemory,
-} from '../../nodes/ConversationalMessaging/shared/bulk/outcomes';
+} from '../../nodes/ConversationalMessaging/engine/retryMemory';
 import { useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();

@@ -6,8 +6,8 @@
  */
 import type { INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
-import { PROBE_MAX_MS } from '../../nodes/ConversationalMessaging/shared/bulk/lane';
-import { SendSummary } from '../../nodes/ConversationalMessaging/shared/bulk/summary';
+import { PROBE_MAX_MS } from '../../nodes/ConversationalMessaging/engine/lane';
+import { SendSummary } from '../../nodes/ConversationalMessaging/engine/sendSummary';
 import type { RunResult } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 

@@ -9,7 +9,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
-import { accountKey, openLanes } from '../../nodes/ConversationalMessaging/shared/bulk/lane';
+import { accountKey, openLanes } from '../../nodes/ConversationalMessaging/engine/lane';
 import { unreachedBy } from '../../nodes/ConversationalMessaging/shared/network';
 import { runNode } from '../helpers/engine';
 

@@ -14,7 +14,7 @@ import type {
 
 import { unwrapEnvelope } from './envelope';
 import { readableRequests } from './network';
-import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './validation';
+import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './checks';
 
 /** Shows a field only for these operations of a resource. */
 export function showFor(

@@ -1,7 +1,6 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	JsonObject,
@@ -10,6 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
 import { REDIRECT_ADVICE, redirectMessage } from './redirects';
+import type { ItemContext } from './itemContext';
 
 /**
  * Where list operations find their records. The service does not document the payload of its
@@ -151,7 +151,7 @@ function redact(text: string, token: string): string {
  * read when the caller has them.
  */
 export async function throwFailure(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	failure: ServiceFailure,
 	credentials?: ICredentialDataDecryptedObject,
 ): Promise<never> {
@@ -159,10 +159,10 @@ export async function throwFailure(
 }
 
 /**
- * Where a failure is reported: an item's request (IExecuteSingleFunctions) or a request of the
+ * Where a failure is reported: an item's request (ItemContext) or a request of the
  * editor, such as a list search (ILoadOptionsFunctions), which has no item.
  */
-export type FailureContext = Pick<IExecuteSingleFunctions, 'getNode' | 'getCredentials'> & {
+export type FailureContext = Pick<ItemContext, 'getNode' | 'getCredentials'> & {
 	getItemIndex?: () => number;
 };
 
@@ -193,7 +193,7 @@ export async function failureError(
 
 /** Reads the envelope, throws its failure, or returns its payload. */
 export async function envelopePayload(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	response: IN8nHttpFullResponse,
 ): Promise<IDataObject> {
 	const reading = readEnvelope(response);
@@ -201,14 +201,14 @@ export async function envelopePayload(
 	return reading.payload;
 }
 
-const paired = (fn: IExecuteSingleFunctions, json: IDataObject): INodeExecutionData => ({
+const paired = (fn: ItemContext, json: IDataObject): INodeExecutionData => ({
 	json,
 	pairedItem: { item: fn.getItemIndex() },
 });
 
 /** Post-receive: one item, the envelope's body without `err`. */
 export async function unwrapEnvelope(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
@@ -230,7 +230,7 @@ export function listRecords(payload: IDataObject): IDataObject[] {
 
 /** Post-receive for list operations: one item per record. */
 export async function unwrapList(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
@@ -240,7 +240,7 @@ export async function unwrapList(
 
 /** Post-receive for the number check, whose answer sits in `body.response`. */
 export async function unwrapValidation(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {

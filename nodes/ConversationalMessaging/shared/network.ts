@@ -1,13 +1,13 @@
 import type {
 	DeclarativeRestApiSettings,
 	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
 import type { ServiceFailure } from './envelope';
-import { failureError, throwFailure } from './envelope';
+import { failureError } from './envelope';
+import type { ItemContext } from './itemContext';
 
 const NOT_SENT = 'Nothing reached the service, so sending this item again cannot send it twice.';
 const UNSURE_IF_SENT =
@@ -88,7 +88,7 @@ export function cutAfterConnecting(error: unknown): boolean {
 	return networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
 }
 
-/** Errors of items the node gave up without sending them (./bulk/sendLoop.ts). */
+/** Errors of items the node gave up without sending them (../engine/sendLoop.ts). */
 const notSent = new WeakSet<object>();
 
 /**
@@ -97,7 +97,7 @@ const notSent = new WeakSet<object>();
  * wrong Base URL than an outage.
  */
 export async function throwNotSent(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	cause: Unreached,
 	waitedMs: number,
 	firstContact: boolean,
@@ -271,15 +271,20 @@ function describeNetworkFailure(
 	return undefined;
 }
 
-/** Turns a network failure into an error that names it; other errors pass unchanged. */
-async function rethrowReadable(this: IExecutePaginationFunctions, error: unknown): Promise<never> {
+/** The error a network failure is told with, naming it; other errors as they are. */
+export async function readableError(this: ItemContext, error: unknown): Promise<unknown> {
 	const network = networkErrorsIn(error);
-	// The node's own errors (an error envelope, a refused value) are thrown as they are.
-	if (!network.codes.length && !network.messages.length) throw error;
+	// The node's own errors (an error envelope, a refused value) stay as they are.
+	if (!network.codes.length && !network.messages.length) return error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const failure = describeNetworkFailure(network, hostOf(credentials.baseUrl));
-	if (!failure) throw error;
-	return await throwFailure.call(this, failure, credentials);
+	if (!failure) return error;
+	return await failureError.call(this, failure, credentials);
+}
+
+/** Turns a network failure into an error that names it; other errors pass unchanged. */
+export async function throwReadable(this: ItemContext, error: unknown): Promise<never> {
+	throw await readableError.call(this, error);
 }
 
 type Send = (
@@ -300,7 +305,7 @@ export function readableRequests(send: Send = sendOnce): Send {
 		try {
 			return await send.call(this, requestData);
 		} catch (error) {
-			return await rethrowReadable.call(this, error);
+			return await throwReadable.call(this, error);
 		}
 	};
 }

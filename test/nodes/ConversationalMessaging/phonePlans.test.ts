@@ -20,7 +20,7 @@ import {
 	LIBPHONENUMBER_VERSION,
 	PLANS,
 } from '../../../nodes/ConversationalMessaging/shared/phone/plans';
-import { normalisePhone } from '../../../nodes/ConversationalMessaging/shared/validation';
+import { normalisePhone } from '../../../nodes/ConversationalMessaging/shared/checks';
 import { sentBody, useSandbox } from '../../helpers/sandbox';
 
 const root = join(__dirname, '../../..');

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { field, operation, showFor } from '../../shared/descriptions';
-import { phoneField } from '../../shared/messages';
-import { email } from '../../shared/validation';
+import { phoneField } from '../../shared/messageFields';
+import { email } from '../../shared/checks';
 
 const show = showFor('agent', ['create']);
 

@@ -8,7 +8,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiBaseUrl } from '../../../../credentials/ConversationalMessagingApi.credentials';
+import { apiBaseUrl } from '../../shared/baseUrl';
 import { CREDENTIAL_NAME } from '../../shared/constants';
 import type { ServiceFailure } from '../../shared/envelope';
 import { failureError, listRecords, readEnvelope } from '../../shared/envelope';

@@ -1,14 +1,14 @@
 import type {
 	IDataObject,
-	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
-import { phoneField } from '../../shared/messages';
-import { requireField } from '../../shared/validation';
+import { phoneField } from '../../shared/messageFields';
+import { requireField } from '../../shared/checks';
+import type { ItemContext } from '../../shared/itemContext';
 
 const show = showFor('contact', ['add']);
 
@@ -17,7 +17,7 @@ const show = showFor('contact', ['add']);
  * named with a number ("12") made n8n build `values` as a list, which lost Phone and Name.
  */
 async function addExtraValues(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as Array<{

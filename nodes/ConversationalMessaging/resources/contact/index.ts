@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendOptions } from '../../shared/bulk/options';
+import { sendOptions } from '../../shared/sendOptions';
 import { operationSelector } from '../../shared/descriptions';
 import { contactAddFields, contactAddOperation } from './add';
 import { contactGetAllFields, contactGetAllOperation } from './getAll';

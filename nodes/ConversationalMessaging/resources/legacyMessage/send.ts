@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
-import { instanceField, messageBodyFields, phoneField } from '../../shared/messages';
-import { coordinate } from '../../shared/validation';
+import { instanceField, messageBodyFields, phoneField } from '../../shared/messageFields';
+import { coordinate } from '../../shared/checks';
 
 const show = showFor('legacyMessage', ['send']);
 const MEDIA_TYPES = ['audio', 'document', 'gif', 'image', 'video'];

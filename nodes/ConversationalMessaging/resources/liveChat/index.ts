@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendOptions } from '../../shared/bulk/options';
+import { sendOptions } from '../../shared/sendOptions';
 import { operationSelector } from '../../shared/descriptions';
-import { instanceField } from '../../shared/messages';
+import { instanceField } from '../../shared/messageFields';
 import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './createSession';
 import { liveChatSendMessageFields, liveChatSendMessageOperation } from './sendMessage';
 

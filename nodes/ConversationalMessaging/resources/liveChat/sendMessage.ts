@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
-import { messageTextField } from '../../shared/messages';
+import { messageTextField } from '../../shared/messageFields';
 
 const show = showFor('liveChat', ['sendMessage']);
 

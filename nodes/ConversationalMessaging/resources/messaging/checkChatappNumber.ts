@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operation } from '../../shared/descriptions';
 import { unwrapValidation } from '../../shared/envelope';
-import { phoneField } from '../../shared/messages';
+import { phoneField } from '../../shared/messageFields';
 
 export const checkChatappNumberOperation: INodePropertyOptions = operation({
 	name: 'Check Chatapp Number',

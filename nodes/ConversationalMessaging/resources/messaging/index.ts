@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendOptions } from '../../shared/bulk/options';
+import { sendOptions } from '../../shared/sendOptions';
 import { operationSelector } from '../../shared/descriptions';
-import { instanceField } from '../../shared/messages';
-import { channelFields } from '../../shared/sendAndWait/channels';
+import { instanceField } from '../../shared/messageFields';
+import { channelFields } from '../../sendAndWait/channels';
 import { legacyMessageDescription } from '../legacyMessage';
 import { liveChatDescription } from '../liveChat';
 import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
-import { messageTextField } from '../../shared/messages';
-import { chatappId, onlyWith, textList } from '../../shared/validation';
+import { messageTextField } from '../../shared/messageFields';
+import { chatappId, onlyWith, textList } from '../../shared/checks';
 
 const show = showFor('messaging', ['injectCrmLead']);
 

@@ -2,9 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { messageTextField } from '../../shared/messages';
-import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../shared/sendAndWait/channels';
-import { limitWaitTimeOption } from '../../shared/sendAndWait/waitTill';
+import { messageTextField } from '../../shared/messageFields';
+import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../sendAndWait/channels';
+import { limitWaitTimeOption } from '../../sendAndWait/waitTill';
 
 /**
  * Send and Wait for Response: the question and a link go out over one channel, through that

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operation } from '../../shared/descriptions';
-import { messageTextField, phoneField } from '../../shared/messages';
+import { messageTextField, phoneField } from '../../shared/messageFields';
 
 export const sendSmsOperation: INodePropertyOptions = operation({
 	name: 'Send SMS',

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, idField, operation, showFor } from '../../shared/descriptions';
-import { messageBodyFields } from '../../shared/messages';
+import { messageBodyFields } from '../../shared/messageFields';
 
 const show = showFor('messaging', ['sendSocialnet']);
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];

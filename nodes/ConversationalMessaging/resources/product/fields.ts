@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { field, idField, showFor } from '../../shared/descriptions';
-import { number, textList } from '../../shared/validation';
+import { number, textList } from '../../shared/checks';
 
 /**
  * The service lists these body fields on Create and on Update (a PUT that replaces the

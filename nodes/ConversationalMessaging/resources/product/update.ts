@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { field, operation, showFor } from '../../shared/descriptions';
-import { integer, url } from '../../shared/validation';
+import { integer, url } from '../../shared/checks';
 import { productUrl } from './fields';
 
 const show = showFor('product', ['update']);

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { listEntries } from '../../shared/validation';
+import { listEntries } from '../../shared/checks';
+import type { ItemContext } from '../../shared/itemContext';
 
 /** The fields of a researcher the completion rule reads. */
 export const COMPLETION_FIELDS = ['output', 'progress'];
@@ -25,7 +26,7 @@ export function researchIsComplete(researcher: IDataObject): boolean {
  * it. Left out when Fields leaves out what the rule reads: a guess there could end a loop early.
  */
 export async function addCompletion(
-	this: IExecuteSingleFunctions,
+	this: ItemContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	// As the Fields check reads it (each name trimmed; nothing when blank).

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkField, normaliseUrl, requireField } from '../../shared/validation';
+import { checkField, normaliseUrl, requireField } from '../../shared/checks';
 
 export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
 

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { field, idField, operation, showFor } from '../../shared/descriptions';
 import { unwrapEnvelope } from '../../shared/envelope';
-import { commaList } from '../../shared/validation';
+import { commaList } from '../../shared/checks';
 import { addCompletion, COMPLETION_FIELDS } from './completion';
 
 export const RESEARCHER_READABLE_FIELDS = [

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
-import { url } from '../../shared/validation';
+import { url } from '../../shared/checks';
 
 const show = showFor('shortLink', ['create']);
 

@@ -4,8 +4,8 @@
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
-import { questionPage } from '../../../../nodes/ConversationalMessaging/shared/sendAndWait/page';
-import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessaging/shared/sendAndWait/channels';
+import { questionPage } from '../../../../nodes/ConversationalMessaging/sendAndWait/page';
+import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
 
 const suite = useSandbox();

@@ -1,13 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	PreSendAction,
-} from 'n8n-workflow';
+import type { IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { setPath } from './bulk/merge';
+import { readPath as readAt, setPath } from './requestPath';
 import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan';
+import type { ItemContext } from './itemContext';
 
 /**
  * Pre-send hooks that check and normalise what a field put in the request, before anything is
@@ -18,14 +14,7 @@ import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan
  */
 type Normaliser = (value: unknown, fail: (problem: string, fix: string) => never) => unknown;
 
-function readPath(options: IHttpRequestOptions, path: string): unknown {
-	let current: unknown = options;
-	for (const key of path.split('.')) {
-		if (current === null || typeof current !== 'object') return undefined;
-		current = (current as IDataObject)[key];
-	}
-	return current;
-}
+const readPath = (request: IHttpRequestOptions, path: string) => readAt(request, path.split('.'));
 
 /** Nothing to send: unset, empty text, or an object whose every value is blank. */
 function isBlank(value: unknown): boolean {
@@ -38,7 +27,7 @@ function isBlank(value: unknown): boolean {
 
 /** Drops an optional field left empty, so the service never receives "". */
 export function omitWhenBlank(path: string): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		if (isBlank(readPath(requestOptions, path)))
 			setPath(requestOptions, path.split('.'), undefined);
 		return requestOptions;
@@ -54,7 +43,7 @@ function describe(value: unknown): string {
 
 /** Builds a pre-send hook that runs `normalise` on the value at `path` when it is set. */
 export function checkField(path: string, label: string, normalise: Normaliser): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		const value = readPath(requestOptions, path);
 		if (isBlank(value)) return requestOptions;
 		const fail = (problem: string, fix: string): never => {
@@ -77,7 +66,7 @@ function asText(value: unknown, fail: (problem: string, fix: string) => never): 
 
 /** Fails when a required field resolved to nothing (an expression can empty a required field). */
 export function requireField(path: string, label: string): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		if (isBlank(readPath(requestOptions, path))) {
 			throw new NodeOperationError(this.getNode(), `${label} is required`, {
 				description: `Enter a value for "${label}", or check that the expression mapped to it gives one.`,
@@ -113,7 +102,7 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
  * Where the operation's URL holds `{<parameter>}`, the value goes there, trimmed and encoded.
  */
 export function pathId(parameter: string, label: string): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		const fail = (problem: string, fix: string): never => {
 			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, {
 				description: fix,
@@ -320,7 +309,7 @@ export function onlyWith(
 	otherLabel: string,
 	why: string,
 ): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		if (!isBlank(readPath(requestOptions, path)) && isBlank(readPath(requestOptions, otherPath))) {
 			throw new NodeOperationError(this.getNode(), `${label} needs ${otherLabel}`, {
 				description: `${why} Add "${otherLabel}" under Additional Fields, or remove "${label}".`,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
-
-import { apiBaseUrl } from '../../../../credentials/ConversationalMessagingApi.credentials';
-import type { Unreached } from '../network';
-import { Pacer, Slots } from './pacer';
+import { apiBaseUrl } from '../shared/baseUrl';
+import { clock } from '../shared/clock';
+import type { Unreached } from '../shared/network';
+import { Pacer } from './pacer';
+import { Slots } from './slots';
 
 /**
  * The send loops of this process that send to one service account (one Base URL and token),
@@ -116,7 +116,7 @@ class Lane {
 		this.answered = true;
 		const outage = this.outage;
 		if (!outage || ticket.at < outage.since) return;
-		const now = Date.now();
+		const now = clock.now();
 		for (const member of this.members) member.endOutage(outage.since, now);
 		this.outage = undefined;
 		this.outageEndedAt = now;
@@ -126,7 +126,7 @@ class Lane {
 
 	/** A request never reached the service: an outage begins, or its probe failed and the next waits longer. */
 	unreachable(ticket: Ticket, cause: Unreached): void {
-		const now = Date.now();
+		const now = clock.now();
 		const outage = this.outage;
 		if (!outage) {
 			if (ticket.at < this.outageEndedAt) return;
@@ -148,7 +148,7 @@ class Lane {
 	inconclusive(ticket: Ticket): void {
 		const outage = this.outage;
 		if (outage && ticket.probe && ticket.at >= outage.since)
-			this.probeDone(outage, Date.now(), false);
+			this.probeDone(outage, clock.now(), false);
 	}
 
 	/** Whether this request may go as the outage's probe: none is in flight, or the one in flight hangs. */
@@ -170,7 +170,7 @@ class Lane {
 	private async tick(outage: Outage): Promise<void> {
 		// Until the outage ends, or the lane is dropped (its last execution gave up or ended).
 		while (this.outage === outage && this.members.size > 0) {
-			await sleep(Math.max(1, Math.min(PROBE_MAX_MS, outage.nextProbeAt - Date.now())));
+			await clock.sleep(Math.max(1, Math.min(PROBE_MAX_MS, outage.nextProbeAt - clock.now())));
 			if (this.outage === outage) this.notify();
 		}
 	}
@@ -181,7 +181,7 @@ export class Member {
 	/** Items of this execution not yet settled, for the lane's pace (./pacer.ts). */
 	remaining = 0;
 	private readonly slots: Slots;
-	private readonly joinedAt = Date.now();
+	private readonly joinedAt = clock.now();
 	/** Time spent waiting in outages that have ended. */
 	private waitedMs = 0;
 	private gaveUp?: GaveUp;
@@ -205,7 +205,7 @@ export class Member {
 		if (typeof probe !== 'boolean') return probe;
 		await this.slots.take();
 		await this.lane.pacer.acquire();
-		return { probe, at: Date.now() };
+		return { probe, at: clock.now() };
 	}
 
 	release(): void {
@@ -256,7 +256,7 @@ export class Member {
 			const outage = this.lane.outage;
 			if (!outage) return false;
 			if (this.stopped()) return new Stopped();
-			const now = Date.now();
+			const now = clock.now();
 			const firstContact = !this.lane.answered;
 			const waited = this.waitedMs + now - Math.max(outage.since, this.joinedAt);
 			const budget = firstContact ? Math.min(this.maxWaitMs, FIRST_CONTACT_MS) : this.maxWaitMs;

@@ -1,14 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { collection, field } from '../descriptions';
-
-/** The operations users run over many items: they go through the send loop (./sendLoop.ts). */
-export const BULK_OPERATIONS: Record<string, string[]> = {
-	contact: ['add'],
-	legacyMessage: ['send'],
-	liveChat: ['sendMessage'],
-	messaging: ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet'],
-};
+import { BULK_OPERATIONS } from './bulkOperations';
+import { collection, field } from './descriptions';
 
 /**
  * Chosen with `npm run bench`: at 50 ms latency the loop keeps pace with n8n's HTTP Request

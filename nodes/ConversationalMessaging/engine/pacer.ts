@@ -1,37 +1,5 @@
-import { sleep } from 'n8n-workflow';
-
-/** A number of places, taken and given back in turn. */
-export class Slots {
-	private used = 0;
-	private readonly waiting: Array<() => void> = [];
-
-	constructor(private capacity: number) {}
-
-	async take(): Promise<void> {
-		while (this.used >= this.capacity)
-			await new Promise<void>((resolve) => this.waiting.push(resolve));
-		this.used++;
-	}
-
-	give(): void {
-		this.used--;
-		this.waiting.shift()?.();
-	}
-
-	get inUse(): number {
-		return this.used;
-	}
-
-	get size(): number {
-		return this.capacity;
-	}
-
-	resize(capacity: number): void {
-		const more = capacity - this.capacity;
-		this.capacity = capacity;
-		for (let i = 0; i < more; i++) this.waiting.shift()?.();
-	}
-}
+import { clock } from '../shared/clock';
+import { Slots } from './slots';
 
 /**
  * How fast the sends to one service account may go, for every execution of this process that
@@ -103,9 +71,9 @@ export class Pacer {
 		// In line, each at the rate of its turn, so that a change of rate holds for the requests already waiting.
 		const turn = this.line.then(async () => {
 			this.followTail();
-			const wait = this.lastStart + 1000 / this.rate - Date.now();
-			if (wait > 0) await sleep(wait);
-			this.lastStart = Date.now();
+			const wait = this.lastStart + 1000 / this.rate - clock.now();
+			if (wait > 0) await clock.sleep(wait);
+			this.lastStart = clock.now();
 		});
 		this.line = turn;
 		await turn;
@@ -117,7 +85,7 @@ export class Pacer {
 
 	/** The service accepted a request (whatever its answer, it did not say "too fast"). */
 	accept(): void {
-		const now = Date.now();
+		const now = clock.now();
 		this.firstAnswerAt ||= now;
 		this.acceptedAt.add(now);
 		this.acceptedAt.forget(now - WINDOW_MS);
@@ -135,7 +103,7 @@ export class Pacer {
 
 	/** The service refused a request for going too fast (429), or for being overloaded (503). */
 	refuse(overloaded: boolean): void {
-		const now = Date.now();
+		const now = clock.now();
 		this.slowStart = false;
 		if (overloaded)
 			this.atOnce.resize(Math.max(1, Math.min(this.atOnce.size, this.atOnce.inUse) - 1));
@@ -154,7 +122,7 @@ export class Pacer {
 	/** Enters the tail when less than TAIL_MS of work is left at the rate, and leaves it when more work comes. */
 	private followTail(): void {
 		const tail = Number.isFinite(this.rate) && this.remaining() <= (this.rate * TAIL_MS) / 1000;
-		if (tail && !this.inTail) this.slowDownToAccepted(Date.now(), FINAL_PACE);
+		if (tail && !this.inTail) this.slowDownToAccepted(clock.now(), FINAL_PACE);
 		this.inTail = tail;
 	}
 

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { isSafeObjectProperty, sleep } from 'n8n-workflow';
+import { isSafeObjectProperty } from 'n8n-workflow';
 
-import type { RequestPlan } from './plan';
+import { clock } from '../shared/clock';
+import type { SentField } from './itemRequest';
 
 /** Items read together. */
 const CHUNK = 100;
@@ -49,8 +50,7 @@ export function templateOf(raw: unknown): Template | undefined {
 }
 
 /**
- * This realm's plain objects, checked cheaply on the hot path (lodash's isPlainObject, in
- * ./merge.ts, also takes other realms'): anything else is left to n8n's engine, always right.
+ * This realm's plain objects, checked cheaply on the hot path (lodash's isPlainObject, also takes other realms'): anything else is left to n8n's engine, always right.
  */
 const isOwnRealmObject = (value: unknown): value is Record<string, unknown> => {
 	if (value === null || typeof value !== 'object') return false;
@@ -98,7 +98,7 @@ export function fill(template: Template, json: unknown): string | number | boole
  *
  * A field whose expressions only read the item (`{{ $json.phone }}`, `Hi {{ $json.name }}!`) is
  * filled from the item when it holds strings, numbers or booleans there, with n8n's exact answer
- * (test/nodes/ConversationalMessaging/sendLoop.parity.test.ts and test/e2e/resources.e2e.ts, on
+ * (test/nodes/ConversationalMessaging/fieldValues.test.ts and test/e2e/resources.e2e.ts, on
  * both of n8n's expression engines): n8n's engine costs most of an item's time and, with the `vm`
  * engine, keeps every evaluation's data until its isolate collects garbage (docs/PERFORMANCE.md).
  */
@@ -110,11 +110,11 @@ export class FieldValues {
 
 	constructor(
 		private readonly fns: IExecuteFunctions,
-		private readonly fields: RequestPlan['fields'],
+		private readonly fields: SentField[],
 	) {
 		this.items = fns.getInputData();
-		this.templates = fields.map(({ parameter, typeChecked, extractValue }) =>
-			typeChecked || extractValue
+		this.templates = fields.map(({ parameter, locator }) =>
+			locator
 				? undefined
 				: templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
 		);
@@ -125,7 +125,7 @@ export class FieldValues {
 		let chunk = this.chunks.get(index);
 		if (!chunk) {
 			const readings = this.lastRead.then(async () => {
-				await sleep(0);
+				await clock.sleep(0);
 				return this.readChunk(index);
 			});
 			this.lastRead = readings;
@@ -139,7 +139,7 @@ export class FieldValues {
 	private value(field: number, itemIndex: number): unknown {
 		const template = this.templates[field];
 		const direct = template ? fill(template, this.items[itemIndex]?.json) : undefined;
-		const { parameter, extractValue } = this.fields[field];
+		const { parameter, locator } = this.fields[field];
 		// As RoutingNode reads it: a resource locator's value extracted.
 		return (
 			direct ??
@@ -147,7 +147,7 @@ export class FieldValues {
 				parameter,
 				itemIndex,
 				undefined,
-				extractValue ? { extractValue } : undefined,
+				locator ? { extractValue: true } : undefined,
 			)
 		);
 	}

@@ -1,5 +1,7 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
+import { clock } from '../shared/clock';
+
 /**
  * What happened to one node run's requests (./sendLoop.ts), told to the user as an execution hint
  * above the output: how often the service refused a request for going too fast (429, or 503 with
@@ -8,7 +10,7 @@ import type { NodeExecutionHint } from 'n8n-workflow';
  * Nothing when the service never slowed the run down and no item failed.
  *
  * This execution's figures, not those of the account's lane (./lane.ts) that other executions
- * share. Kept with the run's Retry On Fail memory (./outcomes.ts), one for all its tries: n8n
+ * share. Kept with the run's Retry On Fail memory (./retryMemory.ts), one for all its tries: n8n
  * shows the hints of the try that returns (a try that fails loses its hints), so the figures
  * cover every try.
  */
@@ -62,7 +64,7 @@ export class SendSummary {
 	refused(itemIndex: number, overloaded: boolean): void {
 		if (overloaded) this.overloaded++;
 		else this.rateLimited++;
-		this.refusedAt.set(itemIndex, Date.now());
+		this.refusedAt.set(itemIndex, clock.now());
 	}
 
 	/** The item's request never reached the service. */

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runIndexOf } from '../runIndex';
-import { SendSummary } from './summary';
+import { clock } from '../shared/clock';
+
+import { SendSummary } from './sendSummary';
+
+/** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
+export function runIndexOf(fns: IExecuteFunctions): number {
+	return Number(fns.getWorkflowDataProxy(0).$runIndex);
+}
 
 /**
  * What the send loop already did to each item of a node's run, so that n8n's Retry On Fail,
@@ -148,14 +154,14 @@ export async function withRunMemory(
 	run.tries++;
 	// Under way from here: the sweep leaves it alone.
 	run.idleSince = undefined;
-	sweep(Date.now());
+	sweep(clock.now());
 	const step = (name: string) => {
 		let memory = run.steps.get(name);
 		if (!memory) run.steps.set(name, (memory = new StepMemory(tries > 1)));
 		return memory;
 	};
 	const end = (retryFollows: boolean) => {
-		if (retryFollows && run.tries < tries) run.idleSince = Date.now();
+		if (retryFollows && run.tries < tries) run.idleSince = clock.now();
 		else runs.delete(key);
 	};
 	let output: INodeExecutionData[][] | undefined;

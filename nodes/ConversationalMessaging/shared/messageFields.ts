@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { field, showFor } from './descriptions';
-import { phone, url } from './validation';
+import { phone, url } from './checks';
 
 /** The sending instance (channel line), which every send operation names. */
 export function instanceField(

@@ -1,0 +1,157 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INode,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+	PostReceiveAction,
+	PreSendAction,
+} from 'n8n-workflow';
+import { deepCopy, NodeHelpers } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../shared/constants';
+import type { ItemContext } from '../shared/itemContext';
+import type { RequestPath } from '../shared/requestPath';
+import { setPath } from '../shared/requestPath';
+
+/** A field whose value the request carries. */
+export interface SentField {
+	/** Its path among the node's parameters (`leadFields.tags`). */
+	parameter: string;
+	/** Where the value goes: `body` or `qs`, then the keys under it. */
+	to: RequestPath;
+	/** A resource locator: its value is read as n8n extracts it, whichever the mode. */
+	locator: boolean;
+}
+
+/**
+ * One operation's request as the node's own builders declare it (../shared/descriptions.ts): the
+ * operation's method, URL and constant body; the value of each shown field at its `sendTo`; the
+ * checks of the operation and of its fields in the description's order; the envelope reader.
+ * These are the only parts of `routing` the builders write for the operations the send engine
+ * runs (test/nodes/ConversationalMessaging/description.test.ts keeps it so), and the same routing
+ * is what RoutingNode runs for the other operations.
+ */
+export interface RequestForm {
+	method: IHttpRequestMethods;
+	url: string;
+	body: IDataObject;
+	fields: SentField[];
+	checks: PreSendAction[];
+	postReceive: PostReceiveAction[];
+}
+
+type Shown = INodeProperties | INodePropertyOptions;
+type PostReceiveFunction = Extract<PostReceiveAction, (...args: never[]) => unknown>;
+
+/**
+ * The node's hooks are typed with n8n's IExecuteSingleFunctions, but use no more than ItemContext
+ * (../shared/checks.ts, ../shared/envelope.ts are written against it), so ItemContext serves them.
+ */
+const asHookContext = (item: ItemContext) => item as IExecuteSingleFunctions;
+
+/** The request form of the operation the parameters select, with the fields they show. */
+export function requestForm(description: INodeTypeDescription, node: INode): RequestForm {
+	const { parameters } = node;
+	const form: RequestForm = {
+		method: 'GET',
+		url: '',
+		body: {},
+		fields: [],
+		checks: [],
+		postReceive: [],
+	};
+	const visit = (property: Shown, prefix: string, value: unknown) => {
+		const routing = property.routing;
+		const path = prefix + property.name;
+		if ('type' in property && routing?.send?.property !== undefined) {
+			form.fields.push({
+				parameter: path,
+				to: [routing.send.type === 'body' ? 'body' : 'qs', ...routing.send.property.split('.')],
+				locator: property.type === 'resourceLocator',
+			});
+		}
+		if (routing?.request) {
+			form.method = routing.request.method ?? form.method;
+			form.url = routing.request.url ?? form.url;
+			form.body = (routing.request.body as IDataObject | undefined) ?? form.body;
+		}
+		form.checks.push(...(routing?.send?.preSend ?? []));
+		form.postReceive.push(...(routing?.output?.postReceive ?? []));
+		if (!('type' in property)) return;
+		// The selected option (the operation), or the entries set in a collection.
+		if (property.type === 'options')
+			for (const option of (property.options ?? []) as INodePropertyOptions[])
+				if (option.value === value) visit(option, `${path}.`, undefined);
+		if (property.type === 'collection')
+			for (const option of (property.options ?? []) as INodeProperties[])
+				if (value && typeof value === 'object' && option.name in value)
+					visit(option, `${path}.`, (value as IDataObject)[option.name]);
+	};
+	for (const property of description.properties)
+		if (NodeHelpers.displayParameter(parameters, property, node, description, parameters))
+			visit(property, '', parameters[property.name]);
+	return form;
+}
+
+/**
+ * The item's request: the node's request defaults, the form's constants, each field's value at
+ * its place and the request settings (./requestSettings.ts); then the checks, in order, which
+ * may normalise values or fail the item by naming the field.
+ */
+export async function buildRequest(
+	item: ItemContext,
+	form: RequestForm,
+	defaults: INodeTypeDescription['requestDefaults'],
+	values: unknown[],
+	settings: Partial<IHttpRequestOptions> = {},
+): Promise<IHttpRequestOptions> {
+	let request: IHttpRequestOptions = {
+		...(defaults as Partial<IHttpRequestOptions>),
+		...settings,
+		headers: { ...defaults?.headers },
+		method: form.method,
+		url: form.url,
+		qs: {},
+		body: deepCopy(form.body),
+	};
+	form.fields.forEach((field, index) => setPath(request, field.to, values[index]));
+	for (const check of form.checks) request = await check.call(asHookContext(item), request);
+	return request;
+}
+
+/**
+ * Sends a built request once. n8n's helper may change the request (its body, its abort signal):
+ * each call sends its own copy. The credential is read once by the caller, as RoutingNode does.
+ */
+export async function sendOnce(
+	fns: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+	request: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	return (await fns.helpers.httpRequestWithAuthentication.call(
+		fns,
+		CREDENTIAL_NAME,
+		{ ...request, returnFullResponse: true },
+		{ credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_NAME, data: credentials } },
+	)) as IN8nHttpFullResponse;
+}
+
+/** The answer as items, through the form's envelope reader. */
+export async function readAnswer(
+	item: ItemContext,
+	form: RequestForm,
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
+	for (const action of form.postReceive)
+		items = await (action as PostReceiveFunction).call(asHookContext(item), items, response);
+	return items;
+}

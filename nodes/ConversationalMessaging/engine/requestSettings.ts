@@ -1,0 +1,110 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Settings > Request Options (../shared/requestOptions.ts), as the node stores them. */
+export interface RequestOptionsParameter {
+	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+	timeout?: number;
+	proxy?: string;
+	allowUnauthorizedCerts?: boolean;
+}
+
+/** n8n's default when Timeout is not set. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+type Proxy = NonNullable<IHttpRequestOptions['proxy']>;
+
+/** The proxy address, `http://user:password@host:port`; the protocol's port when none is written. */
+function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Proxy {
+	let url: URL | undefined;
+	try {
+		url = new URL(text.trim());
+	} catch {
+		url = undefined;
+	}
+	const port = url && (url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol]);
+	if (!url?.hostname || !port) {
+		throw new NodeOperationError(fns.getNode(), `Proxy: "${text}" is not a proxy address`, {
+			itemIndex,
+			description:
+				'Settings > Request Options > Proxy: use http://host:port, with user:password@ before the host if it needs them.',
+		});
+	}
+	const proxy: Proxy = {
+		host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+		port,
+		protocol: url.protocol.replace(/:$/, ''),
+	};
+	if (url.username)
+		proxy.auth = {
+			username: decodeURIComponent(url.username),
+			password: decodeURIComponent(url.password),
+		};
+	return proxy;
+}
+
+/**
+ * The credential's Allowed HTTP Request Domains, which n8n's HTTP helper enforces on every
+ * request given them. The Base URL is the credential's own, so the credential's choice stands:
+ * every domain, none but its own (n8n's 'none' for a surface the credential owns), or the list.
+ */
+function allowedDomains(
+	fns: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): string | undefined {
+	if (credentials.allowedHttpRequestDomains !== 'domains') return undefined;
+	const domains = String(credentials.allowedDomains ?? '').trim();
+	if (!domains)
+		throw new NodeOperationError(
+			fns.getNode(),
+			'No allowed domains specified. Configure allowed domains or change restriction setting.',
+		);
+	return domains;
+}
+
+function settingsOf(
+	fns: IExecuteFunctions,
+	options: RequestOptionsParameter,
+	credentials: ICredentialDataDecryptedObject,
+	itemIndex: number,
+): Partial<IHttpRequestOptions> {
+	const settings: Partial<IHttpRequestOptions> = {
+		timeout: options.timeout || DEFAULT_TIMEOUT_MS,
+	};
+	if (options.proxy) settings.proxy = parseProxy(fns, options.proxy, itemIndex);
+	if (options.allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
+	const allowed = allowedDomains(fns, credentials);
+	if (allowed) settings.allowedDomains = allowed;
+	return settings;
+}
+
+/**
+ * Each item's Timeout, Proxy, Ignore SSL Issues and allowed domains. Read once, unless one of
+ * them is an expression (it may differ per item); a failure fails each item with its own error.
+ */
+export function settingsFor(
+	fns: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): (itemIndex: number) => Partial<IHttpRequestOptions> {
+	const forItem = (itemIndex: number) =>
+		settingsOf(
+			fns,
+			fns.getNodeParameter('requestOptions', itemIndex, {}) as RequestOptionsParameter,
+			credentials,
+			itemIndex,
+		);
+	const raw = Object.values((fns.getNode().parameters.requestOptions ?? {}) as object);
+	if (raw.some((value) => typeof value === 'string' && value.startsWith('='))) return forItem;
+	let shared: Partial<IHttpRequestOptions> | undefined;
+	try {
+		shared = forItem(0);
+	} catch {
+		// Thrown again for each item.
+	}
+	return (itemIndex) => (shared ? { ...shared } : forItem(itemIndex));
+}

@@ -1,0 +1,363 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { clock } from '../shared/clock';
+import { CREDENTIAL_NAME } from '../shared/constants';
+import type { ServiceFailure } from '../shared/envelope';
+import { headerValue, readEnvelope, throwFailure } from '../shared/envelope';
+import type { ItemContext } from '../shared/itemContext';
+import { itemContext } from '../shared/itemContext';
+import {
+	cutAfterConnecting,
+	mayHaveBeenCarriedOut,
+	throwNotSent,
+	throwReadable,
+	unreachedBy,
+} from '../shared/network';
+import type { SendOptions } from '../shared/sendOptions';
+import {
+	DEFAULT_MAX_IN_FLIGHT,
+	DEFAULT_MAX_WAIT_SECONDS,
+	MAX_RATE_LIMIT_RETRIES,
+} from '../shared/sendOptions';
+import { FieldValues, READ_AHEAD } from './fieldValues';
+import type { Member, Ticket } from './lane';
+import { GaveUp, joinLane, Stopped } from './lane';
+import { Pacer } from './pacer';
+import type { RequestForm } from './itemRequest';
+import { buildRequest, readAnswer, requestForm, sendOnce } from './itemRequest';
+import type { RequestOptionsParameter } from './requestSettings';
+import { settingsFor } from './requestSettings';
+import type { Outcome, StepMemory } from './retryMemory';
+import { runIndexOf, withRunMemory } from './retryMemory';
+import type { SendSummary } from './sendSummary';
+
+/** What every request of one run shares, read once. */
+interface Run {
+	fns: IExecuteFunctions;
+	description: INodeTypeDescription;
+	form: RequestForm;
+	credentials: ICredentialDataDecryptedObject;
+	/** Timeout, proxy, SSL and allowed domains for the item (./requestSettings.ts); throws for it. */
+	settings(itemIndex: number): Partial<IHttpRequestOptions>;
+	values: FieldValues;
+	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
+	lane: Member;
+	maxWaitMs: number;
+	/** What the service did to this run's requests, for the hint above the output (./sendSummary.ts). */
+	summary: SendSummary;
+	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
+	waitAside(ms: number): Promise<void>;
+}
+
+/** Seconds from a Retry-After header: a number of seconds or an HTTP date. */
+function retryAfterSeconds(headers: IN8nHttpFullResponse['headers']): number | undefined {
+	const value = (headerValue(headers, 'retry-after') ?? '').trim();
+	if (value === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, (date - clock.now()) / 1000);
+}
+
+/** A "too fast" answer: HTTP 429 (or 429 in the envelope), or 503 with Retry-After. The service did not act on it. */
+function refusal(
+	response: IN8nHttpFullResponse,
+): { failure: ServiceFailure; overloaded: boolean; retryAfter?: number } | undefined {
+	const reading = readEnvelope(response);
+	if (!('failure' in reading)) return undefined;
+	const retryAfter = retryAfterSeconds(response.headers);
+	const { httpCode } = reading.failure;
+	if (httpCode === '429') return { failure: reading.failure, overloaded: false, retryAfter };
+	if (httpCode === '503' && retryAfter !== undefined)
+		return { failure: reading.failure, overloaded: true, retryAfter };
+	return undefined;
+}
+
+/**
+ * Sends the item's request, again (that item only) while the service says "too fast", within
+ * the limits; any other answer goes to the form's envelope reader.
+ */
+async function sendRequest(
+	run: Run,
+	item: ItemContext,
+	request: IHttpRequestOptions,
+): Promise<INodeExecutionData[]> {
+	let waitedMs = 0;
+	for (let attempt = 0; ; ) {
+		const sent = await sendInTurn(run, item, request);
+		if (!sent) continue;
+		const { response, ticket } = sent;
+		const refused = refusal(response);
+		if (!refused) {
+			run.lane.accept(ticket);
+			return await readAnswer(item, run.form, response);
+		}
+		run.lane.refuse(ticket, refused.overloaded);
+		run.summary.refused(item.getItemIndex(), refused.overloaded);
+		const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
+		if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > run.maxWaitMs) {
+			return await throwFailure.call(item, {
+				...refused.failure,
+				description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`}; it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.`,
+			});
+		}
+		waitedMs += wait;
+		attempt++;
+		await run.waitAside(wait);
+	}
+}
+
+/**
+ * Sends the request once, in its turn. Undefined when it never reached the service (it waits its
+ * turn again, after the outage); fails the item when the execution stopped waiting for the
+ * service, and names any other network failure.
+ */
+async function sendInTurn(
+	run: Run,
+	item: ItemContext,
+	request: IHttpRequestOptions,
+): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
+	const ticket = await run.lane.acquire();
+	if (ticket instanceof GaveUp)
+		return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
+	if (ticket instanceof Stopped) throw stoppedError(run.fns, item.getItemIndex());
+	run.summary.sending(item.getItemIndex(), ticket.at);
+	let failure: unknown;
+	try {
+		const response = await sendOnce(run.fns, run.credentials, request);
+		run.summary.reached(item.getItemIndex());
+		return { response, ticket };
+	} catch (error) {
+		failure = error;
+	} finally {
+		run.lane.release();
+	}
+	const unreached = unreachedBy(failure);
+	if (unreached) {
+		run.lane.unreachable(ticket, unreached);
+		run.summary.unreached(item.getItemIndex());
+		return undefined;
+	}
+	run.summary.reached(item.getItemIndex());
+	if (cutAfterConnecting(failure)) run.lane.reached(ticket);
+	else run.lane.inconclusive(ticket);
+	return await throwReadable.call(item, failure);
+}
+
+/** The errors of items not sent because the execution stopped: they do not stand for its failure. */
+const stoppedErrors = new WeakSet<object>();
+
+function stoppedError(fns: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	const error = new NodeOperationError(
+		fns.getNode(),
+		'The execution stopped before this item was sent',
+		{
+			itemIndex,
+			description:
+				'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
+		},
+	);
+	stoppedErrors.add(error);
+	return error;
+}
+
+/** Builds the item's request, sends it, and reads the answer. */
+async function sendItem(
+	run: Run,
+	itemIndex: number,
+	values: unknown[],
+): Promise<INodeExecutionData[]> {
+	const item = itemContext(run.fns, itemIndex);
+	const request = await buildRequest(
+		item,
+		run.form,
+		run.description.requestDefaults,
+		values,
+		run.settings(itemIndex),
+	);
+	return await sendRequest(run, item, request);
+}
+
+function asNodeError(
+	fns: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(
+		fns.getNode(),
+		error instanceof Error ? error : new Error(String(error)),
+		{ itemIndex },
+	);
+}
+
+/**
+ * The send loop: the operations users run over many items, as n8n's `customOperations`, driven
+ * by the node's description (the same fields, routing, pre-send checks and envelope reader that
+ * n8n's RoutingNode runs for the other operations). Unlike RoutingNode it reads each field once
+ * per item, keeps a bounded number of requests in flight, adapts to the service's rate limits
+ * (sending a refused item again, that item only) together with every other execution of this
+ * process that sends to the same account, waits out an outage of the service (sending again only
+ * what never reached it), and remembers what it sent, so that n8n's Retry On Fail sends no item
+ * twice. It never sends a request again after a timeout or a cut connection: the service may
+ * have carried it out. When the service slowed it down or items failed, it says so in a hint
+ * above the output (./summary.ts).
+ */
+export function sendLoop(description: INodeTypeDescription) {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await withRunMemory(
+			this,
+			async (step) => await sendItems.call(this, description, step('')),
+		);
+	};
+}
+
+/** One try of the send loop, with the run's memory of earlier tries (./retryMemory.ts). */
+async function sendItems(
+	this: IExecuteFunctions,
+	description: INodeTypeDescription,
+	memory: StepMemory,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const node = this.getNode();
+	const resource = String(node.parameters.resource);
+	// Batching is read once, for item 0, as RoutingNode reads it.
+	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter;
+	const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
+	const batchSize =
+		Number(requestOptions.batching?.batch?.batchSize) > 0
+			? Number(requestOptions.batching?.batch?.batchSize)
+			: 1;
+	const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
+	const continueOnFail = this.continueOnFail();
+	const summary = memory.summary;
+	memory.startTry(items);
+	const signal = this.getExecutionCancelSignal();
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const failures = new Map<number, NodeApiError | NodeOperationError>();
+	const startedAt = clock.now();
+	/** The next item to start; how many items have started and not settled; how many of those are not waiting aside. */
+	let next = 0;
+	let unsettled = 0;
+	let working = 0;
+	let allSettled: () => void = () => {};
+	const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
+
+	const settle = (
+		itemIndex: number,
+		outcome: Outcome | { failed: NodeApiError | NodeOperationError },
+	) => {
+		run.lane.remaining--;
+		if ('sent' in outcome) {
+			results[itemIndex] = outcome.sent;
+			return;
+		}
+		const error =
+			'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
+		if (!continueOnFail) {
+			if (!stoppedErrors.has(error)) failures.set(itemIndex, error);
+			return;
+		}
+		results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
+		summary.failedItem(itemIndex);
+	};
+
+	const runItem = async (itemIndex: number) => {
+		const reading = await run.values.read(itemIndex);
+		const remembered = memory.get(itemIndex, items[itemIndex]);
+		if (remembered) {
+			if ('sent' in remembered) summary.reusedAnswer();
+			return settle(itemIndex, remembered);
+		}
+		// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.
+		const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
+		if (batchInterval > 0 && notBefore > clock.now()) await clock.sleep(notBefore - clock.now());
+		try {
+			if ('error' in reading) throw reading.error;
+			const sent: Outcome = { sent: await sendItem(run, itemIndex, reading.values) };
+			memory.set(itemIndex, items[itemIndex], sent);
+			settle(itemIndex, sent);
+		} catch (error) {
+			if (mayHaveBeenCarriedOut(error))
+				memory.set(itemIndex, items[itemIndex], { unsure: error as Error });
+			settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
+		}
+	};
+
+	/**
+	 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work
+	 * (items waiting aside do not count): the next items' values are read while requests are
+	 * on their way; the lane decides when each request goes.
+	 */
+	const startItems = () => {
+		// A stopped run starts no more items: the lane's pace no longer counts them.
+		if (stopped() && next < items.length) {
+			run.lane.remaining -= items.length - next;
+			next = items.length;
+		}
+		while (working < maxInFlight + READ_AHEAD && next < items.length && !stopped()) {
+			const itemIndex = next++;
+			unsettled++;
+			working++;
+			void runItem(itemIndex).finally(() => {
+				unsettled--;
+				working--;
+				startItems();
+			});
+		}
+		if (!unsettled) allSettled();
+	};
+
+	const form = requestForm(description, node);
+	const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+	const run: Run = {
+		fns: this,
+		description,
+		form,
+		credentials,
+		values: new FieldValues(this, form.fields),
+		settings: settingsFor(this, credentials),
+		lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
+		maxWaitMs,
+		summary,
+		waitAside: async (ms) => {
+			working--;
+			startItems();
+			await clock.sleep(ms);
+			working++;
+		},
+	};
+	run.lane.remaining = items.length;
+	try {
+		await new Promise<void>((resolve) => {
+			allSettled = resolve;
+			startItems();
+		});
+	} finally {
+		summary.endTry(run.lane.outageMs);
+		run.lane.leave();
+	}
+
+	if (failures.size) {
+		const itemIndex = Math.min(...failures.keys());
+		const error = failures.get(itemIndex) as NodeApiError | NodeOperationError;
+		// As RoutingNode marks the error it throws: the item and the run, for n8n's error view.
+		Object.assign(error.context, { itemIndex, runIndex: runIndexOf(this) });
+		throw error;
+	}
+	if (signal?.aborted)
+		throw new NodeOperationError(node, 'The execution was cancelled while sending');
+	// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
+	const hint = summary.hint();
+	if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
+	return [results.flat()];
+}

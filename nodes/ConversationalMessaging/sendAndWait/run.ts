@@ -1,0 +1,203 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { buildRequest, readAnswer, requestForm, sendOnce } from '../engine/itemRequest';
+import { settingsFor } from '../engine/requestSettings';
+import type { StepMemory } from '../engine/retryMemory';
+import { withRunMemory } from '../engine/retryMemory';
+import { CREDENTIAL_NAME } from '../shared/constants';
+import type { ItemContext, ParameterReader } from '../shared/itemContext';
+import { itemContext } from '../shared/itemContext';
+import { mayHaveBeenCarriedOut, readableError } from '../shared/network';
+import type { ChannelName, SendAndWaitChannel } from './channels';
+import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
+import { waitTill } from './waitTill';
+
+/** What precedes the link in the message. */
+const LINK_LEAD = 'Answer here:';
+
+/**
+ * Where the Short Link endpoint's answer gives the short address. The service's description does
+ * not show its answer (README, Assumptions); the sandbox answers `shortUrl`.
+ */
+export const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
+
+/** A plain operation Send and Wait runs as a step: parameters fixed for it, fields read under other names. */
+type Step = Pick<SendAndWaitChannel, 'resource' | 'operation' | 'parameters' | 'fields'>;
+const SHORTEN_STEP: Step = {
+	resource: 'shortLink',
+	operation: 'create',
+	parameters: {},
+	fields: {},
+};
+
+/** A step's request, built as its plain operation builds one (same fields, same checks), ready to send. */
+interface StepRequest {
+	name: string;
+	item: ItemContext;
+	form: ReturnType<typeof requestForm>;
+	request: Awaited<ReturnType<typeof buildRequest>>;
+}
+
+/** Builds the step's request from Send and Wait's values (`fixed`: the text, the long link); every check runs here. */
+async function stepRequest(
+	fns: IExecuteFunctions,
+	description: INodeTypeDescription,
+	credentials: ICredentialDataDecryptedObject,
+	step: Step,
+	fixed: IDataObject,
+): Promise<StepRequest> {
+	const node = fns.getNode();
+	const parameters = {
+		...node.parameters,
+		resource: step.resource,
+		operation: step.operation,
+		...step.parameters,
+	};
+	const read: ParameterReader = (name, itemIndex, fallback, options) =>
+		name in fixed
+			? fixed[name]
+			: name in step.parameters
+				? step.parameters[name]
+				: fns.getNodeParameter(step.fields[name] ?? name, itemIndex, fallback, options);
+	const form = requestForm(description, { ...node, parameters });
+	const item = itemContext(fns, 0, read);
+	const values = form.fields.map(({ parameter, locator }) =>
+		read(parameter, 0, undefined, locator ? { extractValue: true } : undefined),
+	);
+	const settings = settingsFor(fns, credentials)(0);
+	const request = await buildRequest(item, form, description.requestDefaults, values, settings);
+	return { name: `${step.resource}.${step.operation}`, item, form, request };
+}
+
+/**
+ * Sends the step's request once, and reads its answer with the plain operation's envelope
+ * reader; network failures are named as every request of the node names them. What it sent is
+ * remembered for Retry On Fail: a retry never sends the message again when the service may
+ * have it (an accepted answer, a timeout, a cut connection).
+ */
+async function sendStep(
+	fns: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+	{ item, form, request }: StepRequest,
+	memory: StepMemory,
+): Promise<INodeExecutionData[]> {
+	const input = fns.getInputData()[0];
+	memory.startTry([input]);
+	const remembered = memory.get(0, input);
+	if (remembered && 'sent' in remembered) return remembered.sent;
+	if (remembered) throw remembered.unsure;
+	let response;
+	try {
+		response = await sendOnce(fns, credentials, request);
+	} catch (error) {
+		const readable = (await readableError.call(item, error)) as Error;
+		if (mayHaveBeenCarriedOut(readable)) memory.set(0, input, { unsure: readable });
+		throw readable;
+	}
+	const sent = await readAnswer(item, form, response);
+	memory.set(0, input, { sent });
+	return sent;
+}
+
+function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
+	const json = answer[0]?.json ?? {};
+	const found = SHORT_URL_FIELDS.map((name) => json[name]).find(
+		(value) => typeof value === 'string' && /^https?:\/\//.test(value),
+	);
+	if (typeof found === 'string') return found;
+	throw new NodeOperationError(
+		fns.getNode(),
+		'Shorten Link: the Short Link endpoint gave no short address; nothing was sent',
+		{
+			description: `Its answer has none of ${SHORT_URL_FIELDS.join(', ')}. Turn Shorten Link off to send the full link.`,
+		},
+	);
+}
+
+/**
+ * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link
+ * to this execution's answer page go out through the channel's plain send (that operation's
+ * fields, checks and envelope reader), then the execution waits; the node's `webhook` gives its
+ * output. Every check runs before the first request (the link is only shortened once the message
+ * is known to be valid). The link carries n8n's signature, never the API token.
+ */
+export function sendAndWait(description: INodeTypeDescription) {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await withRunMemory(
+			this,
+			async (memory) => await askOnce.call(this, description, memory),
+		);
+	};
+}
+
+/** One try of Send and Wait; each step's send is remembered under its name for the next try. */
+async function askOnce(
+	this: IExecuteFunctions,
+	description: INodeTypeDescription,
+	memory: (name: string) => StepMemory,
+): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	const items = this.getInputData();
+	if (items.length !== 1) {
+		throw new NodeOperationError(
+			node,
+			`Send and Wait asks one question per execution; it received ${items.length} items`,
+			{
+				description:
+					'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
+			},
+		);
+	}
+	const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as ChannelName;
+	const channel: SendAndWaitChannel | undefined = SEND_AND_WAIT_CHANNELS[channelName];
+	if (!channel) {
+		throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
+			description: `Pick one of: ${CHANNEL_NAMES.join(', ')}.`,
+		});
+	}
+	const question = this.getNodeParameter('message', 0, '') as unknown;
+	if (typeof question !== 'string' || !question.trim()) {
+		throw new NodeOperationError(node, 'Message: is required', {
+			description:
+				'Enter the question the recipient answers, or check that the expression mapped to it gives text.',
+		});
+	}
+	const limit = waitTill(this);
+	const resumeUrl = this.getSignedResumeUrl();
+	const text = (link: string) => `${question.trim()}\n\n${LINK_LEAD} ${link}`;
+
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const message = async (link: string) =>
+		await stepRequest(this, description, credentials, channel, {
+			[channel.textParameter]: text(link),
+		});
+	try {
+		let ready = await message(resumeUrl);
+		if (channel.offersShortLink && this.getNodeParameter('shortenLink', 0, true) === true) {
+			const shorten = await stepRequest(this, description, credentials, SHORTEN_STEP, {
+				longUrl: resumeUrl,
+			});
+			ready = await message(
+				shortUrlOf(this, await sendStep(this, credentials, shorten, memory(shorten.name))),
+			);
+		}
+		await sendStep(this, credentials, ready, memory(ready.name));
+	} catch (error) {
+		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
+		const failed =
+			error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(node, error as Error);
+		if (!this.continueOnFail()) throw failed;
+		return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
+	}
+	await this.putExecutionToWait(limit);
+	return [items];
+}

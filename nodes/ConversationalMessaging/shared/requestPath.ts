@@ -1,0 +1,29 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * A place in a request, as the node's fields name it (`body.to`, `body.values.phone`, `qs.id`):
+ * where a field's value goes (../engine/requestForm.ts) and where its checks find it (./checks.ts).
+ */
+export type RequestPath = string[];
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object';
+
+export function readPath(request: object, path: RequestPath): unknown {
+	let current: unknown = request;
+	for (const key of path) {
+		if (!isObject(current)) return undefined;
+		current = current[key];
+	}
+	return current;
+}
+
+/** Writes the value at the path, making the objects on the way. */
+export function setPath(request: object, path: RequestPath, value: unknown): void {
+	let current = request as IDataObject;
+	for (const key of path.slice(0, -1)) {
+		if (!isObject(current[key])) current[key] = {};
+		current = current[key] as IDataObject;
+	}
+	current[path[path.length - 1]] = value as IDataObject[string];
+}

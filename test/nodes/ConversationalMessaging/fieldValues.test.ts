@@ -1,0 +1,51 @@
+/**
+ * The send loop's fast path (nodes/ConversationalMessaging/engine/fieldValues.ts): a field whose
+ * expressions only read the item is filled from the item, without n8n's expression engine, when
+ * the item holds a plain value there; anything else is left to n8n. The values themselves are
+ * checked against n8n's in test/e2e/resources.e2e.ts and test/reliability/bad-input.test.ts.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
+
+import { useSandbox } from '../../helpers/sandbox';
+import { VALUE_KINDS } from '../../helpers/valueKinds';
+
+const suite = useSandbox();
+
+describe('the send loop fills expressions that only read the item', () => {
+	/** The expressions n8n evaluated while Send SMS ran over VALUE_KINDS. */
+	async function evaluatedOver(fields: INodeParameters): Promise<string[]> {
+		const spy = jest.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
+		try {
+			const run = await suite.run(
+				{ resource: 'messaging', operation: 'sendSms', instance: 'sms-line', ...fields },
+				{ items: VALUE_KINDS.slice(0, 3), continueOnFail: true },
+			);
+			expect(run.items).toHaveLength(3);
+			return spy.mock.calls
+				.map(([value]) => value)
+				.filter((value): value is string => typeof value === 'string' && value.startsWith('='));
+		} finally {
+			spy.mockRestore();
+		}
+	}
+
+	it("leaves n8n's expression engine out when the item holds a plain value there, and only then", async () => {
+		expect(await evaluatedOver({ to: '={{ $json.phone }}', message: '={{ $json.text }}' })).toEqual(
+			[],
+		);
+		expect(
+			await evaluatedOver({
+				to: "={{ $json['phone'] }}",
+				message: '=Hi {{ $json.text }}, from {{ $json.line.name }}!',
+			}),
+		).toEqual([]);
+		expect(
+			await evaluatedOver({ to: '={{ $json.phone }}', message: '={{ ($json.text) }}' }),
+		).toEqual(Array(3).fill('={{ ($json.text) }}'));
+		// Item 2's text is a number, item 3's a boolean: read too; a missing key goes to n8n.
+		expect(
+			await evaluatedOver({ to: '={{ $json.phone }}', message: '={{ $json.missing }}' }),
+		).toEqual(Array(3).fill('={{ $json.missing }}'));
+	});
+});
