@@ -177,7 +177,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 export interface RunOptions {
 	parameters: INodeParameters;
 	items?: IDataObject[];
-	credentials: { baseUrl: string; apiToken: string };
+	/** The decrypted credential: Base URL and token, and any other of its fields (allowed domains). */
+	credentials: { baseUrl: string; apiToken: string } & ICredentialDataDecryptedObject;
 	continueOnFail?: boolean;
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 	nodeType?: string;

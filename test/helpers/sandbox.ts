@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
@@ -17,7 +17,11 @@ export interface SandboxSuite {
 	readonly sandbox: Sandbox;
 	run(
 		parameters: INodeParameters,
-		options?: Omit<RunOptions, 'parameters' | 'credentials'> & { apiToken?: string },
+		options?: Omit<RunOptions, 'parameters' | 'credentials'> & {
+			apiToken?: string;
+			/** Credential fields besides the Base URL and the token. */
+			credentials?: ICredentialDataDecryptedObject;
+		},
 	): Promise<SandboxRun>;
 }
 
@@ -43,12 +47,12 @@ export function useSandbox(options: SandboxOptions = {}): SandboxSuite {
 			if (!sandbox) throw new Error('sandbox not started');
 			return sandbox;
 		},
-		async run(parameters, { apiToken, ...runOptions } = {}) {
+		async run(parameters, { apiToken, credentials, ...runOptions } = {}) {
 			const current = this.sandbox;
 			const before = current.requests.length;
 			const result = await runNode({
 				parameters,
-				credentials: { baseUrl: current.url, apiToken: apiToken ?? current.token },
+				credentials: { ...credentials, baseUrl: current.url, apiToken: apiToken ?? current.token },
 				...runOptions,
 			});
 			return { ...result, requests: current.requests.slice(before) };

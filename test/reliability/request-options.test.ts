@@ -1,0 +1,170 @@
+/**
+ * Settings > Request Options and the credential's Allowed HTTP Request Domains on a bulk send,
+ * as their descriptions say, over real HTTP on loopback: Proxy (a forward proxy of the test's own
+ * carries every request), a proxy that is not an address (each item fails naming it, nothing is
+ * sent), Ignore SSL Issues (an HTTPS service with a self-signed certificate), and allowed domains
+ * (n8n's HTTP helper refuses a host not listed; nothing reaches the service). Timeout: faults.test.ts;
+ * Batching: batching.test.ts.
+ */
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import http from 'http';
+import https from 'https';
+import type { AddressInfo } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { runNode } from '../helpers/engine';
+import { useSandbox } from '../helpers/sandbox';
+
+const suite = useSandbox();
+const sms = {
+	resource: 'messaging',
+	operation: 'sendSms',
+	instance: 'sms-line',
+	to: '={{ $json.phone }}',
+	message: 'Hello',
+};
+const items = [{ phone: '573001234567' }, { phone: '573001234568' }];
+
+async function listen(server: http.Server): Promise<number> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return (server.address() as AddressInfo).port;
+}
+
+describe('Proxy', () => {
+	it('sends every request through the proxy', async () => {
+		const seen: string[] = [];
+		// A forward proxy: the request line holds the absolute address it forwards to.
+		const proxy = http.createServer((request, response) => {
+			seen.push(`${request.method} ${request.url}`);
+			const forward = http.request(
+				request.url as string,
+				{ method: request.method, headers: request.headers },
+				(answer) => {
+					response.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(response);
+				},
+			);
+			request.pipe(forward);
+		});
+		const port = await listen(proxy);
+		try {
+			const run = await suite.run(
+				{ ...sms, requestOptions: { proxy: `http://127.0.0.1:${port}` } },
+				{ items },
+			);
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(2);
+			expect(run.requests).toHaveLength(2);
+			expect(seen).toEqual(Array(2).fill(`POST ${suite.sandbox.url}/v1/sms`));
+		} finally {
+			proxy.close();
+		}
+	});
+
+	it('fails each item naming the Proxy when it is not an address, and sends nothing', async () => {
+		const run = await suite.run(
+			{ ...sms, requestOptions: { proxy: 'my proxy' } },
+			{ items, continueOnFail: true },
+		);
+		expect(run.requests).toHaveLength(0);
+		expect(run.items.map((item) => item.error?.message)).toEqual(
+			Array(2).fill('Proxy: "my proxy" is not a proxy address'),
+		);
+	});
+});
+
+describe('Ignore SSL Issues', () => {
+	let server: https.Server;
+	let baseUrl: string;
+	let received = 0;
+	beforeAll(async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'cm-tls-'));
+		try {
+			execFileSync(
+				'openssl',
+				[
+					...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
+					...[
+						'-subj',
+						'/CN=127.0.0.1',
+						'-keyout',
+						join(dir, 'key.pem'),
+						'-out',
+						join(dir, 'cert.pem'),
+					],
+				],
+				{ stdio: 'ignore' },
+			);
+			const key = readFileSync(join(dir, 'key.pem'));
+			const cert = readFileSync(join(dir, 'cert.pem'));
+			server = https.createServer({ key, cert }, (request, response) => {
+				received++;
+				request.resume();
+				response.writeHead(200, { 'Content-Type': 'application/json' });
+				response.end(JSON.stringify({ statusCode: 200, body: { err: false, id: 'm-1' } }));
+			});
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+		baseUrl = `https://127.0.0.1:${await listen(server)}`;
+	});
+	afterAll(() => server.close());
+
+	const send = async (requestOptions: object) =>
+		await runNode({
+			parameters: { ...sms, requestOptions },
+			items: items.slice(0, 1),
+			credentials: { baseUrl, apiToken: 'tls-token' },
+			continueOnFail: true,
+		});
+
+	it('refuses a self-signed certificate by default', async () => {
+		received = 0;
+		const run = await send({});
+		expect(run.items[0].error).toBeDefined();
+		expect(received).toBe(0);
+	});
+
+	it('accepts it when turned on', async () => {
+		received = 0;
+		const run = await send({ allowUnauthorizedCerts: true });
+		expect(run.items[0].error).toBeUndefined();
+		expect(run.items[0].json).toEqual({ id: 'm-1' });
+		expect(received).toBe(1);
+	});
+});
+
+describe("the credential's Allowed HTTP Request Domains", () => {
+	const restricted = (allowedDomains: string) => ({
+		allowedHttpRequestDomains: 'domains',
+		allowedDomains,
+	});
+
+	it('sends to a listed domain', async () => {
+		const run = await suite.run(sms, { items, credentials: restricted('127.0.0.1') });
+		expect(run.error).toBeUndefined();
+		expect(run.requests).toHaveLength(2);
+	});
+
+	it('sends nothing to a domain not listed', async () => {
+		const run = await suite.run(sms, {
+			items,
+			continueOnFail: true,
+			credentials: restricted('api.example.com'),
+		});
+		expect(run.requests).toHaveLength(0);
+		expect(run.items.every((item) => item.error)).toBe(true);
+	});
+
+	it('sends nothing when the list is empty, and says so', async () => {
+		const run = await suite.run(sms, { items, continueOnFail: true, credentials: restricted(' ') });
+		expect(run.requests).toHaveLength(0);
+		expect(run.items.map((item) => item.error?.message)).toEqual(
+			Array(2).fill(
+				'No allowed domains specified. Configure allowed domains or change restriction setting.',
+			),
+		);
+	});
+});
