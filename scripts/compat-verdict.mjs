@@ -1,8 +1,8 @@
 // The verdict of `npm run test:compat -- --latest`: which n8n-core / n8n-workflow broke what.
 //
 //   node scripts/compat-verdict.mjs load <compat dir>               can this Node load them at all?
-//   node scripts/compat-verdict.mjs results <compat dir> <jest.json> the parity test and the engine
-//                                                                    suites, from jest's --json output
+//   node scripts/compat-verdict.mjs results <compat dir> <jest.json> the engine suites, from jest's
+//                                                                    --json output
 //
 // Prints the verdict and writes it (markdown, for the GitHub job summary) to .tmp/compat-latest/verdict.md.
 // Exit code 0 when it passed, 1 when something broke.
@@ -112,27 +112,22 @@ function part(files) {
 	};
 }
 
-const parityFiles = results.testResults.filter((file) => file.name.endsWith('.parity.test.ts'));
-const parity = part(parityFiles);
-const engine = part(results.testResults.filter((file) => !parityFiles.includes(file)));
+const engine = part(results.testResults);
 const passedCount = (p) => p.tests.filter((test) => test.status === 'passed').length;
 
-const parityText = !parity.files.length
-	? 'parity DID NOT RUN'
-	: parity.brokenFiles.length
-		? `parity FAILED (${parity.broken})`
-		: `parity passed (${passedCount(parity)} tests)`;
-const engineText = engine.brokenFiles.length
-	? `engine suites FAILED (${engine.broken})`
-	: `engine suites passed (${passedCount(engine)} tests in ${engine.files.length} files)`;
-const clean = parity.files.length > 0 && !parity.brokenFiles.length && !engine.brokenFiles.length;
+const engineText = !engine.files.length
+	? 'engine suites DID NOT RUN'
+	: engine.brokenFiles.length
+		? `engine suites FAILED (${engine.broken})`
+		: `engine suites passed (${passedCount(engine)} tests in ${engine.files.length} files)`;
+const clean = engine.files.length > 0 && !engine.brokenFiles.length;
 // Jest can fail with every test green (a global setup or teardown error, an interrupted run).
 const outside =
 	clean && !results.success
 		? '; jest reported a failure outside the tests (see the log above)'
 		: '';
 
-const details = [...parity.brokenFiles, ...engine.brokenFiles].flatMap((file) => {
+const details = engine.brokenFiles.flatMap((file) => {
 	const failed = file.assertionResults.filter((test) => test.status === 'failed');
 	if (!failed.length)
 		return [
@@ -150,4 +145,4 @@ const shown = details.slice(0, 40);
 if (details.length > shown.length)
 	shown.push(`… and ${details.length - shown.length} more (see the log above)`);
 
-finish({ passed: clean && !outside, text: `${parityText}, ${engineText}${outside}` }, shown);
+finish({ passed: clean && !outside, text: `${engineText}${outside}` }, shown);
