@@ -10,6 +10,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { Fault } from '../../sandbox/server';
 import { runNode } from '../helpers/engine';
+import { onSkippingClock } from '../helpers/nodeClock';
 import type { SandboxRun } from '../helpers/sandbox';
 import { useSandbox } from '../helpers/sandbox';
 import type { ServiceFaultCase } from './fault-cases';
@@ -141,15 +142,21 @@ async function runUnder(
 		});
 	const parameters = { ...sms, ...fault.parameters };
 	const items = itemsFor(label, count);
-	if (!fault.baseUrl)
-		return await suite.run(parameters, { items, continueOnFail, apiToken: token });
-	const run = await runNode({
-		parameters,
-		items,
-		continueOnFail,
-		credentials: { baseUrl: await fault.baseUrl(), apiToken: token },
-	});
-	return { ...run, requests: [] };
+	const baseUrl = await fault.baseUrl?.();
+	const run = async (): Promise<SandboxRun> => {
+		if (!baseUrl) return await suite.run(parameters, { items, continueOnFail, apiToken: token });
+		const result = await runNode({
+			parameters,
+			items,
+			continueOnFail,
+			credentials: { baseUrl, apiToken: token },
+		});
+		return { ...result, requests: [] };
+	};
+	// The node's waits here end only in its own limits (a closed port, Retry-After): not in wall time.
+	const waitsOnTheNode =
+		baseUrl !== undefined || (fault.fault?.kind === 'status' && fault.fault.status === 429);
+	return waitsOnTheNode ? await onSkippingClock(run) : await run();
 }
 
 const expectReadable = (message: string) =>

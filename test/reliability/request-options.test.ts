@@ -14,6 +14,8 @@ import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { runNode } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -112,7 +114,7 @@ describe('Ignore SSL Issues', () => {
 	});
 	afterAll(() => server.close());
 
-	const send = async (requestOptions: object) =>
+	const send = async (requestOptions: INodeParameters) =>
 		await runNode({
 			parameters: { ...sms, requestOptions },
 			items: items.slice(0, 1),

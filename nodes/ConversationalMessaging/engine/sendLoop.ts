@@ -208,7 +208,7 @@ function asNodeError(
  * what never reached it), and remembers what it sent, so that n8n's Retry On Fail sends no item
  * twice. It never sends a request again after a timeout or a cut connection: the service may
  * have carried it out. When the service slowed it down or items failed, it says so in a hint
- * above the output (./summary.ts).
+ * above the output (./sendSummary.ts).
  */
 export function sendLoop(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

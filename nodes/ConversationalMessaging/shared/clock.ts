@@ -15,8 +15,9 @@ export const systemClock: Clock = {
 let current: Clock = systemClock;
 
 /**
- * The node's one clock: every wait and every reading of time in the node goes through it, so
- * that a test can drive time instead of waiting for it, whatever the machine's load.
+ * The send engine's one clock (../engine/: pacing, outages, Batching, Retry-After, Retry On Fail
+ * memory): its waits and readings of time go through it, so that a test can drive time instead
+ * of waiting for it, whatever the machine's load (test/helpers/nodeClock.ts).
  */
 export const clock: Clock = {
 	now: () => current.now(),

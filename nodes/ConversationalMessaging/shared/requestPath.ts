@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * A place in a request, as the node's fields name it (`body.to`, `body.values.phone`, `qs.id`):
- * where a field's value goes (../engine/requestForm.ts) and where its checks find it (./checks.ts).
+ * where a field's value goes (../engine/itemRequest.ts) and where its checks find it (./checks.ts).
  */
 export type RequestPath = string[];
 
