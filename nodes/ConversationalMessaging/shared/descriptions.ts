@@ -1,18 +1,16 @@
 import type {
-	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
 	IDisplayOptions,
 	IHttpRequestMethods,
-	IN8nRequestOperations,
 	INodeProperties,
 	INodePropertyOptions,
 	PostReceiveAction,
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { BULK_OPERATIONS } from './bulkOperations';
 import { unwrapEnvelope } from './envelope';
+import type { Send } from './network';
 import { readableRequests } from './network';
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './checks';
 
@@ -40,34 +38,46 @@ interface OperationSpec {
 	/** How the answer becomes items; the envelope's body by default. */
 	postReceive?: PostReceiveAction[];
 	/** Fetches the pages of a list operation itself (it then sees every request). */
-	pagination?: (
-		this: IExecutePaginationFunctions,
-		requestData: DeclarativeRestApiSettings.ResultOptions,
-	) => Promise<INodeExecutionData[]>;
-}
-
-/**
- * The operation's request hook: n8n's key is `routing.operations.pagination`, but it is n8n's
- * only hook around a declarative request, so every operation has one, paginated or not. Ours
- * names network failures (readableRequests), around the pages of a list operation or the one request.
- */
-function requestHook(pagination: OperationSpec['pagination']): IN8nRequestOperations {
-	return { pagination: readableRequests(pagination) };
+	pagination?: Send;
 }
 
 /** One operation: its request and how its answer is unwrapped. */
-export function operation(spec: OperationSpec): INodePropertyOptions {
+export function operation({
+	method,
+	url,
+	body,
+	preSend,
+	postReceive = [unwrapEnvelope],
+	pagination,
+	...option
+}: OperationSpec): INodePropertyOptions {
 	return {
-		name: spec.name,
-		value: spec.value,
-		action: spec.action,
-		description: spec.description,
+		...option,
 		routing: {
-			request: { method: spec.method, url: spec.url, ...(spec.body ? { body: spec.body } : {}) },
-			// `paginate: true` lets RoutingNode call the request hook.
-			send: { ...(spec.preSend ? { preSend: spec.preSend } : {}), paginate: true },
-			operations: requestHook(spec.pagination),
-			output: { postReceive: spec.postReceive ?? [unwrapEnvelope] },
+			request: { method, url, ...(body ? { body } : {}) },
+			...(preSend ? { send: { preSend } } : {}),
+			...(pagination ? { operations: { pagination } } : {}),
+			output: { postReceive },
+		},
+	};
+}
+
+/**
+ * An operation RoutingNode runs gets the request hook that names network failures (the send
+ * engine, which runs the bulk operations, names them itself). n8n's key for it is `pagination`:
+ * it is RoutingNode's only hook around a request, here around the pages of a list operation or
+ * around the one request; `paginate: true` lets RoutingNode call it.
+ */
+function withRequestHook(option: INodePropertyOptions): INodePropertyOptions {
+	const { routing } = option;
+	if (!routing) return option;
+	const pages = routing.operations?.pagination as Send | undefined;
+	return {
+		...option,
+		routing: {
+			...routing,
+			send: { ...routing.send, paginate: true },
+			operations: { pagination: readableRequests(pages) },
 		},
 	};
 }
@@ -78,13 +88,16 @@ export function operationSelector(
 	options: INodePropertyOptions[],
 	defaultValue: string,
 ): INodeProperties {
+	const bulk = BULK_OPERATIONS[resource] ?? [];
 	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: [...options].sort((a, b) => a.name.localeCompare(b.name)),
+		options: options
+			.map((option) => (bulk.includes(String(option.value)) ? option : withRequestHook(option)))
+			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultValue,
 	};
 }

@@ -287,7 +287,7 @@ export async function throwReadable(this: ItemContext, error: unknown): Promise<
 	throw await readableError.call(this, error);
 }
 
-type Send = (
+export type Send = (
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]>;
