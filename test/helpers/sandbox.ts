@@ -60,6 +60,15 @@ export function useSandbox(options: SandboxOptions = {}): SandboxSuite {
 	};
 }
 
+/** Send SMS to each item's `phone`: the parameters tests of the send loop start from. */
+export const SEND_SMS = {
+	resource: 'messaging',
+	operation: 'sendSms',
+	to: '={{ $json.phone }}',
+	instance: 'line-1',
+	message: 'Hi',
+};
+
 /** The JSON of the items, for comparisons. */
 export const jsonOf = (result: RunResult): IDataObject[] => result.items.map((item) => item.json);
 

@@ -17,16 +17,9 @@ import { join } from 'path';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
-import { useSandbox } from '../helpers/sandbox';
+import { SEND_SMS as sms, useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();
-const sms = {
-	resource: 'messaging',
-	operation: 'sendSms',
-	instance: 'sms-line',
-	to: '={{ $json.phone }}',
-	message: 'Hello',
-};
 const items = [{ phone: '573001234567' }, { phone: '573001234568' }];
 
 async function listen(server: http.Server): Promise<number> {

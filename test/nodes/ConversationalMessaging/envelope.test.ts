@@ -4,16 +4,9 @@
  * becomes a NodeApiError that says what happened and what to do.
  */
 import { readEnvelope } from '../../../nodes/ConversationalMessaging/shared/envelope';
-import { jsonOf, useSandbox } from '../../helpers/sandbox';
+import { jsonOf, SEND_SMS as sms, useSandbox } from '../../helpers/sandbox';
 
 const suite = useSandbox();
-const sms = {
-	resource: 'messaging',
-	operation: 'sendSms',
-	to: '={{ $json.phone }}',
-	instance: 'line-1',
-	message: 'Hi',
-};
 const phones = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({
 		phone: `5730012345${String(index).padStart(2, '0')}`,
