@@ -1,17 +1,11 @@
 import type {
 	IDataObject,
 	IDisplayOptions,
-	IHttpRequestMethods,
 	INodeProperties,
 	INodePropertyOptions,
-	PostReceiveAction,
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { BULK_OPERATIONS } from './bulkOperations';
-import { unwrapEnvelope } from './envelope';
-import type { Send } from './network';
-import { readableRequests } from './network';
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './checks';
 
 /** Shows a field only for these operations of a resource. */
@@ -25,83 +19,6 @@ export function showFor(
 	};
 }
 
-interface OperationSpec {
-	name: string;
-	value: string;
-	action: string;
-	description: string;
-	method: IHttpRequestMethods;
-	url: string;
-	/** Constant body fields every request of the operation carries. */
-	body?: IDataObject;
-	preSend?: PreSendAction[];
-	/** How the answer becomes items; the envelope's body by default. */
-	postReceive?: PostReceiveAction[];
-	/** Fetches the pages of a list operation itself (it then sees every request). */
-	pagination?: Send;
-}
-
-/** One operation: its request and how its answer is unwrapped. */
-export function operation({
-	method,
-	url,
-	body,
-	preSend,
-	postReceive = [unwrapEnvelope],
-	pagination,
-	...option
-}: OperationSpec): INodePropertyOptions {
-	return {
-		...option,
-		routing: {
-			request: { method, url, ...(body ? { body } : {}) },
-			...(preSend ? { send: { preSend } } : {}),
-			...(pagination ? { operations: { pagination } } : {}),
-			output: { postReceive },
-		},
-	};
-}
-
-/**
- * An operation RoutingNode runs gets the request hook that names network failures (the send
- * engine, which runs the bulk operations, names them itself). n8n's key for it is `pagination`:
- * it is RoutingNode's only hook around a request, here around the pages of a list operation or
- * around the one request; `paginate: true` lets RoutingNode call it.
- */
-function withRequestHook(option: INodePropertyOptions): INodePropertyOptions {
-	const { routing } = option;
-	if (!routing) return option;
-	const pages = routing.operations?.pagination as Send | undefined;
-	return {
-		...option,
-		routing: {
-			...routing,
-			send: { ...routing.send, paginate: true },
-			operations: { pagination: readableRequests(pages) },
-		},
-	};
-}
-
-/** The Operation selector of a resource, options sorted by name. */
-export function operationSelector(
-	resource: string,
-	options: INodePropertyOptions[],
-	defaultValue: string,
-): INodeProperties {
-	const bulk = BULK_OPERATIONS[resource] ?? [];
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: options
-			.map((option) => (bulk.includes(String(option.value)) ? option : withRequestHook(option)))
-			.sort((a, b) => a.name.localeCompare(b.name)),
-		default: defaultValue,
-	};
-}
-
 type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 	type?: INodeProperties['type'];
 	default?: INodeProperties['default'];
@@ -112,18 +29,11 @@ type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 };
 
 /** Without checks of its own, a field still refuses a value of the wrong type from an expression. */
-function typeChecks(property: INodeProperties, sendTo: string): PreSendAction[] {
-	if (property.type === 'string') return [freeText(sendTo, property.displayName)];
-	if (property.type === 'options') {
-		return [
-			oneOf(
-				sendTo,
-				property.displayName,
-				(property.options as INodePropertyOptions[]).map((option) => option.value),
-			),
-		];
-	}
-	return [];
+function typeChecks({ type, displayName, options }: INodeProperties, sendTo: string) {
+	if (type === 'string') return [freeText(sendTo, displayName)];
+	if (type !== 'options') return [];
+	const values = (options as INodePropertyOptions[]).map((option) => option.value);
+	return [oneOf(sendTo, displayName, values)];
 }
 
 /**
@@ -132,21 +42,16 @@ function typeChecks(property: INodeProperties, sendTo: string): PreSendAction[] 
  */
 export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodeProperties {
 	const property: INodeProperties = { type: 'string', default: '', ...spec };
-	if (sendTo) {
-		if (!checks.length) checks = typeChecks(property, sendTo);
-		checks = [
-			spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo),
-			...checks,
-		];
-		const [location, ...path] = sendTo.split('.');
-		property.routing = {
-			send: {
-				type: location === 'qs' ? 'query' : 'body',
-				property: path.join('.'),
-				preSend: checks,
-			},
-		};
-	}
+	if (!sendTo) return property;
+	const [location, ...path] = sendTo.split('.');
+	const presence = spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo);
+	property.routing = {
+		send: {
+			type: location === 'qs' ? 'query' : 'body',
+			property: path.join('.'),
+			preSend: [presence, ...(checks.length ? checks : typeChecks(property, sendTo))],
+		},
+	};
 	return property;
 }
 
@@ -158,8 +63,8 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 export function idField(
 	spec: Pick<
 		FieldSpec,
-		'displayName' | 'name' | 'description' | 'displayOptions' | 'placeholder' | 'hint'
-	> & { sendTo?: string },
+		'displayName' | 'name' | 'description' | 'displayOptions' | 'placeholder' | 'hint' | 'sendTo'
+	>,
 ): INodeProperties {
 	if (spec.sendTo)
 		return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
@@ -170,23 +75,21 @@ export function idField(
 }
 
 interface IdLocatorSpec
-	extends Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions' | 'hint'> {
+	extends Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions'> {
 	/** The `methods.listSearch` method that lists the records, searchable by the typed text. */
 	searchListMethod: string;
-	/** Shown in the From List input, e.g. "Select a campaign...". */
 	listPlaceholder: string;
-	/** Shown in the By ID input. */
 	idPlaceholder: string;
 	/** What a typed ID must match (n8n anchors it with ^ and $), and what the editor says when it does not. */
-	idPattern?: { regex: string; errorMessage: string };
+	idPattern: { regex: string; errorMessage: string };
 }
 
 /**
- * The identifier of a record as n8n's resource locator: picked From List (a `listSearch` method)
- * or typed By ID. The operation's URL holds `{<name>}`, which the check fills with the value n8n
- * extracts from the locator; a plain string (a value saved before the locator existed, or an
- * expression) is read as it is. No mode has `extractValue`: a regex there would refuse an
- * expression's number before the check could name the field.
+ * The identifier of a record as n8n's resource locator: picked From List or typed By ID. The
+ * operation's URL holds `{<name>}`, which the check fills with the value n8n extracts from the
+ * locator; a plain string (a value saved before the locator existed, or an expression) is read as
+ * it is. No mode has `extractValue`: a regex there would refuse an expression's number before the
+ * check could name the field.
  */
 export function idLocator(spec: IdLocatorSpec): INodeProperties {
 	const { searchListMethod, listPlaceholder, idPlaceholder, idPattern, ...property } = spec;
@@ -208,7 +111,7 @@ export function idLocator(spec: IdLocatorSpec): INodeProperties {
 				name: 'id',
 				type: 'string',
 				placeholder: idPlaceholder,
-				...(idPattern ? { validation: [{ type: 'regex', properties: idPattern }] } : {}),
+				validation: [{ type: 'regex', properties: idPattern }],
 			},
 		],
 		routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } },

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { field, showFor } from './descriptions';
 import { phone, url } from './checks';
@@ -21,14 +21,35 @@ export function instanceField(
 	});
 }
 
-export interface BodyVariant {
+/** The kind of message, sent as `type`; the fields below depend on it. */
+export function messageTypeField(
+	name: string,
+	displayOptions: IDisplayOptions,
+	options: INodePropertyOptions[],
+	defaultType: string,
+): INodeProperties {
+	return field({
+		displayName: 'Message Type',
+		name,
+		type: 'options',
+		// As an expression n8n could not tell which fields to show.
+		noDataExpression: true,
+		required: true,
+		displayOptions,
+		options,
+		default: defaultType,
+		description: 'Kind of message to send',
+		sendTo: 'body.type',
+	});
+}
+
+interface BodyVariant {
 	/** Parameter name, unique in the node (see the description's unique-names test). */
 	name: string;
 	/** Message types for which this variant is shown. */
 	types: string[];
 	displayName: string;
 	description: string;
-	placeholder?: string;
 	/** The body is the web address of a file. */
 	isFileUrl?: boolean;
 }
@@ -43,17 +64,17 @@ export function messageBodyFields(
 	typeParameter: string,
 	variants: BodyVariant[],
 ): INodeProperties[] {
-	return variants.map((variant) =>
+	return variants.map(({ name, types, displayName, description, isFileUrl }) =>
 		field({
-			displayName: variant.displayName,
-			name: variant.name,
+			displayName,
+			name,
 			required: true,
-			placeholder: variant.placeholder ?? (variant.isFileUrl ? 'https://example.com/file.pdf' : ''),
-			...(variant.isFileUrl ? {} : { typeOptions: { rows: 3 } }),
-			displayOptions: showFor(resource, [operation], { [typeParameter]: variant.types }),
-			description: variant.description,
+			placeholder: isFileUrl ? 'https://example.com/file.pdf' : '',
+			...(isFileUrl ? {} : { typeOptions: { rows: 3 } }),
+			displayOptions: showFor(resource, [operation], { [typeParameter]: types }),
+			description,
 			sendTo: 'body.body',
-			checks: variant.isFileUrl ? [url('body.body', variant.displayName)] : [],
+			checks: isFileUrl ? [url('body.body', displayName)] : [],
 		}),
 	);
 }

@@ -3,11 +3,11 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { operation, returnAllAndLimit, showFor } from '../../shared/descriptions';
+import { returnAllAndLimit, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
 import { unwrapList } from '../../shared/envelope';
 
 /**
@@ -49,7 +49,7 @@ export async function paginateCampaigns(
 	return results.slice(0, limit);
 }
 
-export const campaignGetAllOperation: INodePropertyOptions = operation({
+export const campaignGetAllOperation: OperationSpec = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many campaigns',
@@ -58,7 +58,7 @@ export const campaignGetAllOperation: INodePropertyOptions = operation({
 	url: '/v1/campaigns',
 	postReceive: [unwrapList],
 	pagination: paginateCampaigns,
-});
+};
 
 export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit(
 	showFor('campaign', ['getAll']),

@@ -1,12 +1,13 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, operation, showFor } from '../../shared/descriptions';
+import { additionalFields, field, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
 import { messageTextField } from '../../shared/messageFields';
 import { chatappId, onlyWith, textList } from '../../shared/checks';
 
 const show = showFor('messaging', ['injectCrmLead']);
 
-export const injectCrmLeadOperation: INodePropertyOptions = operation({
+export const injectCrmLeadOperation: OperationSpec = {
 	name: 'Inject CRM Lead',
 	value: 'injectCrmLead',
 	action: 'Inject a lead into the CRM',
@@ -23,7 +24,7 @@ export const injectCrmLeadOperation: INodePropertyOptions = operation({
 			'The service accepts an agent only together with an area the agent belongs to.',
 		),
 	],
-});
+};
 
 /** The service names a lead's contact by phone on both channels (`to`: digits then @c.us). */
 const CONTACT_PHONE_DESCRIPTION =

@@ -1,6 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { field, idField, operation, showFor } from '../../shared/descriptions';
+import { field, idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
 import { unwrapEnvelope } from '../../shared/envelope';
 import { commaList } from '../../shared/checks';
 import { addCompletion, COMPLETION_FIELDS } from './completion';
@@ -27,7 +28,7 @@ const titleCase = (value: string) =>
 
 export const researcherUrl = '=/v1/researcher/{{encodeURIComponent($parameter.researcherId)}}';
 
-export const researcherGetOperation: INodePropertyOptions = operation({
+export const researcherGetOperation: OperationSpec = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a researcher',
@@ -36,7 +37,7 @@ export const researcherGetOperation: INodePropertyOptions = operation({
 	method: 'GET',
 	url: researcherUrl,
 	postReceive: [unwrapEnvelope, addCompletion],
-});
+};
 
 export const researcherIdField: INodeProperties = idField({
 	displayName: 'Researcher ID',

@@ -4,12 +4,12 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../shared/constants';
-import { collection, field, operation, showFor } from '../../shared/descriptions';
+import { collection, field, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
 import { envelopePayload } from '../../shared/envelope';
 import { NO_REDIRECTS } from '../../shared/redirects';
 import { researchIsComplete } from './completion';
@@ -112,7 +112,7 @@ export async function waitForResearch(
 	}
 }
 
-export const researcherRunOperation: INodePropertyOptions = operation({
+export const researcherRunOperation: OperationSpec = {
 	name: 'Run',
 	value: 'run',
 	action: 'Run a researcher',
@@ -121,7 +121,7 @@ export const researcherRunOperation: INodePropertyOptions = operation({
 	url: researcherUrl,
 	body: { status: 1 },
 	postReceive: [waitForResearch],
-});
+};
 
 export const researcherRunFields: INodeProperties[] = [
 	collection('runOptions', 'Options', showFor('researcher', ['run']), [
