@@ -32,21 +32,12 @@ export async function authenticateWithToken(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const token = String(credentials.apiToken ?? '');
-	const method = (requestOptions.method ?? 'GET').toUpperCase();
-	const authenticated = {
-		...requestOptions,
-		baseURL: apiBaseUrl(requestOptions.baseURL ?? credentials.baseUrl),
-	};
-	if (BODYLESS_METHODS.has(method)) {
-		authenticated.qs = { ...(requestOptions.qs ?? {}), token };
-	} else {
-		const body = requestOptions.body;
-		authenticated.body = {
-			...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}),
-			token,
-		};
-	}
-	return authenticated;
+	const baseURL = apiBaseUrl(requestOptions.baseURL ?? credentials.baseUrl);
+	if (BODYLESS_METHODS.has((requestOptions.method ?? 'GET').toUpperCase()))
+		return { ...requestOptions, baseURL, qs: { ...requestOptions.qs, token } };
+	const { body } = requestOptions;
+	const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
+	return { ...requestOptions, baseURL, body: { ...fields, token } };
 }
 
 const UNAUTHORIZED_HINT =

@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
+import { showFor } from '../shared/descriptions';
+
 /** How Send and Wait reaches a person on one channel: through that channel's plain send. */
 export interface SendAndWaitChannel {
 	displayName: string;
@@ -82,33 +84,25 @@ export const CHANNEL_NAMES = Object.keys(SEND_AND_WAIT_CHANNELS) as ChannelName[
  */
 export function channelFields(plainFields: INodeProperties[]): INodeProperties[] {
 	return CHANNEL_NAMES.flatMap((channelName) => {
-		const channel: SendAndWaitChannel = SEND_AND_WAIT_CHANNELS[channelName];
-		return Object.entries(channel.fields).map(([plainName, name]) => {
+		const { resource, operation, fields }: SendAndWaitChannel = SEND_AND_WAIT_CHANNELS[channelName];
+		const shows = (property: INodeProperties, key: string, value: string) =>
+			(property.displayOptions?.show?.[key] as string[] | undefined)?.includes(value);
+		return Object.entries(fields).map(([plainName, name]) => {
 			const plain = plainFields.find(
 				(property) =>
 					property.name === plainName &&
-					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(
-						channel.resource,
-					) &&
-					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(
-						channel.operation,
-					),
+					shows(property, 'resource', resource) &&
+					shows(property, 'operation', operation),
 			);
 			if (!plain)
-				throw new Error(
-					`Send and Wait: ${channel.resource}.${channel.operation} has no field "${plainName}"`,
-				);
+				throw new Error(`Send and Wait: ${resource}.${operation} has no field "${plainName}"`);
 			// Without the plain field's routing: Send and Wait sends through the plain send.
 			const derived: INodeProperties = {
 				...plain,
 				name,
-				displayOptions: {
-					show: {
-						resource: ['messaging'],
-						operation: [SEND_AND_WAIT_OPERATION],
-						sendAndWaitChannel: [channelName],
-					},
-				},
+				displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], {
+					sendAndWaitChannel: [channelName],
+				}),
 			};
 			delete derived.routing;
 			return derived;

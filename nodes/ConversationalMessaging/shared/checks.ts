@@ -12,7 +12,8 @@ import type { ItemContext } from './itemContext';
  *
  * A field is addressed by its place in the request: `body.to`, `body.values.phone`, `qs.id`.
  */
-type Normaliser = (value: unknown, fail: (problem: string, fix: string) => never) => unknown;
+type Fail = (problem: string, fix: string) => never;
+type Normaliser = (value: unknown, fail: Fail) => unknown;
 
 const readPath = (request: IHttpRequestOptions, path: string) => readAt(request, path.split('.'));
 
@@ -41,35 +42,42 @@ function describe(value: unknown): string {
 	return `"${String(value)}"`;
 }
 
+/** Fails the item, naming the field and saying how to fix its value. */
+const failing =
+	(item: ItemContext, label: string): Fail =>
+	(problem, fix) => {
+		throw new NodeOperationError(item.getNode(), `${label}: ${problem}`, {
+			description: fix,
+			itemIndex: item.getItemIndex(),
+		});
+	};
+
 /** Builds a pre-send hook that runs `normalise` on the value at `path` when it is set. */
 export function checkField(path: string, label: string, normalise: Normaliser): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		const value = readPath(requestOptions, path);
 		if (isBlank(value)) return requestOptions;
-		const fail = (problem: string, fix: string): never => {
-			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, {
-				description: fix,
-				itemIndex: this.getItemIndex(),
-			});
-		};
-		setPath(requestOptions, path.split('.'), normalise(value, fail));
+		setPath(requestOptions, path.split('.'), normalise(value, failing(this, label)));
 		return requestOptions;
 	};
 }
 
 /** An expression can resolve to anything; a text field accepts text and plain numbers only. */
-function asText(value: unknown, fail: (problem: string, fix: string) => never): string {
+function asText(value: unknown, fail: Fail): string {
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return fail(`expected text, got ${describe(value)}`, 'Map a single text value to this field.');
 }
+
+const enterValue = (label: string) =>
+	`Enter a value for "${label}", or check that the expression mapped to it gives one.`;
 
 /** Fails when a required field resolved to nothing (an expression can empty a required field). */
 export function requireField(path: string, label: string): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		if (isBlank(readPath(requestOptions, path))) {
 			throw new NodeOperationError(this.getNode(), `${label} is required`, {
-				description: `Enter a value for "${label}", or check that the expression mapped to it gives one.`,
+				description: enterValue(label),
 				itemIndex: this.getItemIndex(),
 			});
 		}
@@ -103,19 +111,10 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
  */
 export function pathId(parameter: string, label: string): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		const fail = (problem: string, fix: string): never => {
-			throw new NodeOperationError(this.getNode(), `${label}: ${problem}`, {
-				description: fix,
-				itemIndex: this.getItemIndex(),
-			});
-		};
+		const fail = failing(this, label);
 		const value = this.getNodeParameter(parameter, '', { extractValue: true }) as unknown;
 		const id = isBlank(value) ? '' : asText(value, fail);
-		if (id === '')
-			fail(
-				'is required',
-				`Enter a value for "${label}", or check that the expression mapped to it gives one.`,
-			);
+		if (id === '') fail('is required', enterValue(label));
 		const slot = `{${parameter}}`;
 		if (requestOptions.url.includes(slot))
 			requestOptions.url = requestOptions.url.split(slot).join(encodeURIComponent(id));
@@ -128,10 +127,7 @@ export function pathId(parameter: string, label: string): PreSendAction {
  * must fit a country's numbering plan (./phone/numberingPlan.ts): a number typed without its
  * country code (`300 123 4567` for +57 300 123 4567) would otherwise go out as another number.
  */
-export function normalisePhone(
-	value: unknown,
-	fail: (problem: string, fix: string) => never,
-): string {
+export function normalisePhone(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);
 	let digits = typed.replace(/[\s\-.()/]/g, '');
 	const international = digits.startsWith('+') || digits.startsWith('00');
@@ -145,12 +141,11 @@ export function normalisePhone(
 		);
 	if (digits.startsWith('0')) return fail(`"${typed}" has no country code (it starts with 0)`, fix);
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
-	if (digits.length < SHORTEST_NUMBER) {
+	if (digits.length < SHORTEST_NUMBER)
 		return fail(
 			`"${typed}" has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
 			fix,
 		);
-	}
 	if (digits.length > E164_MAX_DIGITS) {
 		return fail(
 			`"${typed}" has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
@@ -167,12 +162,11 @@ export function normalisePhone(
 		fitPlan(code + digits.slice(code.length + 1)).fits
 			? `Leave out the 0 after the country code ${code}: it is dialled only within the country.`
 			: undefined;
-	if (international) {
+	if (international)
 		return fail(
 			`"${typed}" fits no country's numbering plan: ${plan.reason}`,
 			prefixFix ?? 'Check the country code and the digits of the number.',
 		);
-	}
 	const codeFirst = 'Put the country code first, e.g. +57 300 123 4567 for Colombia.';
 	return fail(
 		`"${typed}" fits no country's numbering plan: it looks like a number without its country code`,
@@ -188,31 +182,18 @@ export const phone = (path: string, label: string) => checkField(path, label, no
 const CHATAPP_SUFFIX = '@c.us';
 
 /** The CRM contact identifier: the phone digits followed by @c.us, typed with or without it. */
-export function normaliseChatappId(
-	value: unknown,
-	fail: (problem: string, fix: string) => never,
-): string {
-	const typed = asText(value, fail);
-	const number = typed.toLowerCase().endsWith(CHATAPP_SUFFIX)
-		? typed.slice(0, -CHATAPP_SUFFIX.length)
-		: typed;
-	return `${normalisePhone(number, fail)}${CHATAPP_SUFFIX}`;
-}
-
 export const chatappId = (path: string, label: string) =>
-	checkField(path, label, normaliseChatappId);
+	checkField(path, label, (value, fail) => {
+		const typed = asText(value, fail);
+		const number = typed.toLowerCase().endsWith(CHATAPP_SUFFIX)
+			? typed.slice(0, -CHATAPP_SUFFIX.length)
+			: typed;
+		return `${normalisePhone(number, fail)}${CHATAPP_SUFFIX}`;
+	});
 
-export function normaliseUrl(
-	value: unknown,
-	fail: (problem: string, fix: string) => never,
-): string {
+export function normaliseUrl(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(typed);
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = URL.canParse(typed) ? new URL(typed) : undefined;
 	// The parser forgives what the service does not (spaces, "http:/host"), so the text itself is checked too.
 	if (
 		!parsed ||
@@ -233,17 +214,15 @@ export const url = (path: string, label: string) => checkField(path, label, norm
 export const email = (path: string, label: string) =>
 	checkField(path, label, (value, fail) => {
 		const typed = asText(value, fail);
-		if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(typed)) {
+		if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(typed))
 			return fail(`"${typed}" is not an email address`, 'Use an address like name@example.com.');
-		}
 		return typed;
 	});
 
-function asNumber(value: unknown, fail: (problem: string, fix: string) => never): number {
+function asNumber(value: unknown, fail: Fail): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number)) {
+	if (typeof number !== 'number' || !Number.isFinite(number))
 		return fail(`expected a number, got ${describe(value)}`, 'Enter a number, e.g. 19.99.');
-	}
 	return number;
 }
 
@@ -261,12 +240,11 @@ export const integer = (path: string, label: string) =>
 export const coordinate = (path: string, label: string, limit: 90 | 180) =>
 	checkField(path, label, (value, fail) => {
 		const parsed = asNumber(value, fail);
-		if (Math.abs(parsed) > limit) {
+		if (Math.abs(parsed) > limit)
 			return fail(
 				`${parsed} is out of range`,
 				`Use decimal degrees between -${limit} and ${limit}.`,
 			);
-		}
 		return String(parsed);
 	});
 

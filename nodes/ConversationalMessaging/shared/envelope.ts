@@ -38,7 +38,7 @@ export function headerValue(
 }
 
 /** What the user can do about a failure, by status. */
-export function hintFor(status: number, retryAfter?: string): string {
+function hintFor(status: number, retryAfter?: string): string {
 	if (status === 401 || status === 403) {
 		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
 	}
@@ -64,6 +64,9 @@ function describeText(text: string): string {
 	return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
 }
 
+const NOT_THE_API =
+	'Check that the Base URL of the credential points at the Conversational Messaging API.';
+
 /**
  * Reads the service's envelope `{statusCode, body: {err, ...}}`. A failure is any HTTP error,
  * `err: true`, or an envelope statusCode other than 200, even on HTTP 200; a body that is not
@@ -72,53 +75,37 @@ function describeText(text: string): string {
  */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const httpStatus = Number(response.statusCode) || 0;
+	const failed = (message: string, description: string, status = httpStatus) => ({
+		failure: { message, description, httpCode: String(status) },
+	});
 	if (httpStatus >= 300 && httpStatus < 400) {
-		return {
-			failure: {
-				message: redirectMessage(httpStatus, headerValue(response.headers, 'location')),
-				description: REDIRECT_ADVICE,
-				httpCode: String(httpStatus),
-			},
-		};
+		const location = headerValue(response.headers, 'location');
+		return failed(redirectMessage(httpStatus, location), REDIRECT_ADVICE);
 	}
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	let raw: unknown = response.body;
 	if (Buffer.isBuffer(raw)) raw = raw.toString('utf8');
 	if (typeof raw === 'string') {
 		if (raw.trim() === '') {
-			return {
-				failure: {
-					message: `The service sent an empty answer (HTTP ${httpStatus})`,
-					description: hintFor(httpStatus >= 400 ? httpStatus : 500, retryAfter),
-					httpCode: String(httpStatus),
-				},
-			};
+			return failed(
+				`The service sent an empty answer (HTTP ${httpStatus})`,
+				hintFor(httpStatus >= 400 ? httpStatus : 500, retryAfter),
+			);
 		}
 		try {
 			raw = JSON.parse(raw);
 		} catch {
-			return {
-				failure: {
-					message: `The service answered HTTP ${httpStatus} with a body that is not JSON: "${describeText(raw as string)}"`,
-					description:
-						httpStatus >= 400
-							? hintFor(httpStatus, retryAfter)
-							: 'Check that the Base URL of the credential points at the Conversational Messaging API.',
-					httpCode: String(httpStatus),
-				},
-			};
+			return failed(
+				`The service answered HTTP ${httpStatus} with a body that is not JSON: "${describeText(raw as string)}"`,
+				httpStatus >= 400 ? hintFor(httpStatus, retryAfter) : NOT_THE_API,
+			);
 		}
 	}
-	if (!isObject(raw) || !isObject(raw.body)) {
-		return {
-			failure: {
-				message: `The service answered HTTP ${httpStatus} without its {statusCode, body} envelope`,
-				description:
-					'Check that the Base URL of the credential points at the Conversational Messaging API.',
-				httpCode: String(httpStatus),
-			},
-		};
-	}
+	if (!isObject(raw) || !isObject(raw.body))
+		return failed(
+			`The service answered HTTP ${httpStatus} without its {statusCode, body} envelope`,
+			NOT_THE_API,
+		);
 	const body = raw.body;
 	const envelopeStatus = typeof raw.statusCode === 'number' ? raw.statusCode : httpStatus;
 	if (httpStatus >= 400 || envelopeStatus !== 200 || body.err === true) {
@@ -126,13 +113,11 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 			envelopeStatus !== 200 ? envelopeStatus : httpStatus >= 400 ? httpStatus : envelopeStatus;
 		const serviceMessage =
 			typeof body.message === 'string' && body.message ? body.message : 'no message';
-		return {
-			failure: {
-				message: `The service answered ${status}: ${serviceMessage}`,
-				description: hintFor(status, retryAfter),
-				httpCode: String(status),
-			},
-		};
+		return failed(
+			`The service answered ${status}: ${serviceMessage}`,
+			hintFor(status, retryAfter),
+			status,
+		);
 	}
 	// The payload is the body without its error flag.
 	const payload = { ...body };
@@ -140,33 +125,19 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	return { payload };
 }
 
-/** The token must never reach an error, even if the service echoes it back. */
-function redact(text: string, token: string): string {
-	return token ? text.split(token).join('[redacted]') : text;
-}
-
-/**
- * Throws a failure as the node's error, with the token redacted. Built from words only: an
- * HTTP client's error would keep the request, token included. `credentials` saves a second
- * read when the caller has them.
- */
-export async function throwFailure(
-	this: ItemContext,
-	failure: ServiceFailure,
-	credentials?: ICredentialDataDecryptedObject,
-): Promise<never> {
-	throw await failureError.call(this, failure, credentials);
-}
-
 /**
  * Where a failure is reported: an item's request (ItemContext) or a request of the
  * editor, such as a list search (ILoadOptionsFunctions), which has no item.
  */
-export type FailureContext = Pick<ItemContext, 'getNode' | 'getCredentials'> & {
+type FailureContext = Pick<ItemContext, 'getNode' | 'getCredentials'> & {
 	getItemIndex?: () => number;
 };
 
-/** The error of a failure, with the token taken out of its words. */
+/**
+ * The node's error of a failure, with the token taken out of its words, even if the service
+ * echoes it back. Built from words only: an HTTP client's error would keep the request, token
+ * included. `credentials` saves a second read when the caller has them.
+ */
 export async function failureError(
 	this: FailureContext,
 	failure: ServiceFailure,
@@ -175,13 +146,14 @@ export async function failureError(
 	const { apiToken } =
 		credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME));
 	const token = String(apiToken ?? '');
-	const message = redact(failure.message, token);
+	const redact = (text: string) => (token ? text.split(token).join('[redacted]') : text);
+	const message = redact(failure.message);
 	const error = new NodeApiError(
 		this.getNode(),
 		{ message, httpCode: failure.httpCode } as JsonObject,
 		{
 			message,
-			description: redact(failure.description, token),
+			description: redact(failure.description),
 			httpCode: failure.httpCode,
 			itemIndex: this.getItemIndex?.(),
 		},
@@ -189,6 +161,15 @@ export async function failureError(
 	// NodeApiError swaps the message of a known error code (ECONNRESET, ...) for a generic one.
 	error.message = message;
 	return error;
+}
+
+/** Throws a failure as the node's error (failureError). */
+export async function throwFailure(
+	this: ItemContext,
+	failure: ServiceFailure,
+	credentials?: ICredentialDataDecryptedObject,
+): Promise<never> {
+	throw await failureError.call(this, failure, credentials);
 }
 
 /** Reads the envelope, throws its failure, or returns its payload. */
@@ -201,19 +182,19 @@ export async function envelopePayload(
 	return reading.payload;
 }
 
-const paired = (fn: ItemContext, json: IDataObject): INodeExecutionData => ({
-	json,
-	pairedItem: { item: fn.getItemIndex() },
-});
+/** A post-receive: reads the envelope (throwing its failure) and makes one item of each record it finds. */
+const readItems = (records: (payload: IDataObject) => IDataObject[]) =>
+	async function (
+		this: ItemContext,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		const payload = await envelopePayload.call(this, response);
+		return records(payload).map((json) => ({ json, pairedItem: { item: this.getItemIndex() } }));
+	};
 
 /** Post-receive: one item, the envelope's body without `err`. */
-export async function unwrapEnvelope(
-	this: ItemContext,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	return [paired(this, await envelopePayload.call(this, response))];
-}
+export const unwrapEnvelope = readItems((payload) => [payload]);
 
 /**
  * The records of a list payload (see LIST_KEYS). A payload without any list is returned whole,
@@ -229,21 +210,9 @@ export function listRecords(payload: IDataObject): IDataObject[] {
 }
 
 /** Post-receive for list operations: one item per record. */
-export async function unwrapList(
-	this: ItemContext,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	const payload = await envelopePayload.call(this, response);
-	return listRecords(payload).map((record) => paired(this, record));
-}
+export const unwrapList = readItems(listRecords);
 
 /** Post-receive for the number check, whose answer sits in `body.response`. */
-export async function unwrapValidation(
-	this: ItemContext,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	const payload = await envelopePayload.call(this, response);
-	return [paired(this, isObject(payload.response) ? payload.response : payload)];
-}
+export const unwrapValidation = readItems((payload) => [
+	isObject(payload.response) ? payload.response : payload,
+]);

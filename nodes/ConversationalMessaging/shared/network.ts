@@ -13,33 +13,17 @@ const NOT_SENT = 'Nothing reached the service, so sending this item again cannot
 const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
 
-/** Network failures after which the service may have carried the request out. */
-const UNSURE_CODES = [
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'ECONNRESET',
-	'EPIPE',
-	'ERR_STREAM_PREMATURE_CLOSE',
-	'ECONNABORTED',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EHOSTDOWN',
-];
-
-/** Failures of a connection being made: the request was not written. */
-const CONNECT_CODES = [
-	'ECONNREFUSED',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EHOSTDOWN',
-	'ETIMEDOUT',
-	'ECONNRESET',
-];
-
+const TIMEOUT_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT'];
 /** Failures after which the connection had been made: the service was there. */
 const CUT_CODES = ['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
+const NO_ROUTE_CODES = ['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'];
+/** A connection cut, or its route lost, before the answer arrived. */
+const LOST_CODES = [...CUT_CODES, 'ECONNABORTED', ...NO_ROUTE_CODES];
+/** Network failures after which the service may have carried the request out. */
+const UNSURE_CODES = [...TIMEOUT_CODES, ...LOST_CODES];
+/** Failures of a connection being made (ECONNREFUSED aside): the request was not written. */
+const CONNECT_CODES = ['ETIMEDOUT', 'ECONNRESET', ...NO_ROUTE_CODES];
+const LOOKUP_CODES = ['ENOTFOUND', 'EAI_AGAIN'];
 
 /** Why a request never reached the service, and the system's code for it. */
 export interface Unreached {
@@ -59,26 +43,24 @@ export function unreachedBy(error: unknown): Unreached | undefined {
 }
 
 function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | undefined {
-	const code = (...wanted: string[]) => codes.find((found) => wanted.includes(found));
-	const lookup = code('ENOTFOUND', 'EAI_AGAIN');
+	const code = (wanted: string[]) => codes.find((found) => wanted.includes(found));
+	const lookup = code(LOOKUP_CODES);
 	if (lookup) return { reason: 'its host name could not be resolved', code: lookup };
+	const refused = code(['ECONNREFUSED']);
+	if (refused) return { reason: 'the connection was refused', code: refused };
 	const connecting =
 		syscalls.includes('connect') || messages.some((message) => /^connect E[A-Z]+/.test(message));
-	const refused = code('ECONNREFUSED');
-	if (refused) return { reason: 'the connection was refused', code: refused };
-	const connect = connecting ? code(...CONNECT_CODES) : undefined;
-	if (connect)
-		return {
-			reason:
-				connect === 'ETIMEDOUT' || connect === 'ECONNRESET'
-					? 'the connection could not be made'
-					: 'there was no route to it',
-			code: connect,
-		};
+	const connect = connecting ? code(CONNECT_CODES) : undefined;
+	if (connect) {
+		const reason = NO_ROUTE_CODES.includes(connect)
+			? 'there was no route to it'
+			: 'the connection could not be made';
+		return { reason, code: connect };
+	}
 	if (messages.some((message) => /before secure TLS connection was established/i.test(message)))
 		return {
 			reason: 'the secure (TLS) connection could not be set up',
-			code: code(...CUT_CODES) ?? 'ECONNRESET',
+			code: code(CUT_CODES) ?? 'ECONNRESET',
 		};
 	return undefined;
 }
@@ -140,6 +122,7 @@ export function mayHaveBeenCarriedOut(error: unknown): boolean {
 	return UNSURE_CODES.includes(code) || /^2\d\d$/.test(code);
 }
 
+/** A link in a chain of errors: an HTTP client's, the system's, or n8n's wrapper of them. */
 interface ErrorLink {
 	errors?: unknown;
 	code?: unknown;
@@ -147,6 +130,9 @@ interface ErrorLink {
 	cause?: unknown;
 	isAxiosError?: unknown;
 	syscall?: unknown;
+	httpCode?: unknown;
+	messages?: unknown;
+	errorResponse?: unknown;
 }
 
 interface NetworkErrors {
@@ -156,20 +142,13 @@ interface NetworkErrors {
 	syscalls: string[];
 }
 
-interface WrappedError {
-	httpCode?: unknown;
-	messages?: unknown;
-	cause?: unknown;
-	errorResponse?: unknown;
-}
-
 /**
  * n8n-workflow 1.x's NodeApiError loses the request error it wraps (its class fields overwrite
  * `cause`); what is left is the system's code as `httpCode` and the error's own words in
  * `messages`. The node's own errors always carry an `errorResponse`, so they are not read here.
  */
 function remnantsOf(error: unknown): NetworkErrors {
-	const { httpCode, messages, cause, errorResponse } = (error ?? {}) as WrappedError;
+	const { httpCode, messages, cause, errorResponse } = (error ?? {}) as ErrorLink;
 	if (cause !== undefined || errorResponse !== undefined || !Array.isArray(messages))
 		return { codes: [], messages: [], syscalls: [] };
 	return {
@@ -184,13 +163,11 @@ function remnantsOf(error: unknown): NetworkErrors {
  * wraps them). The node's own errors, which may quote the service's words, are not read.
  */
 function networkErrorsIn(error: unknown): NetworkErrors {
-	const codes: string[] = [];
-	const messages: string[] = [];
-	const syscalls: string[] = [];
+	const found: NetworkErrors = { codes: [], messages: [], syscalls: [] };
 	const read = (link: ErrorLink) => {
-		if (typeof link.code === 'string') codes.push(link.code);
-		if (typeof link.message === 'string' && link.message) messages.push(link.message);
-		if (typeof link.syscall === 'string') syscalls.push(link.syscall);
+		if (typeof link.code === 'string') found.codes.push(link.code);
+		if (typeof link.message === 'string' && link.message) found.messages.push(link.message);
+		if (typeof link.syscall === 'string') found.syscalls.push(link.syscall);
 	};
 	for (
 		let link = error as ErrorLink | undefined, depth = 0;
@@ -201,38 +178,32 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 		if (Array.isArray(link.errors))
 			for (const attempt of link.errors as ErrorLink[])
 				if (attempt && typeof attempt.syscall === 'string') read(attempt);
-		if (link.isAxiosError !== true && typeof link.syscall !== 'string') continue;
-		read(link);
+		if (link.isAxiosError === true || typeof link.syscall === 'string') read(link);
 	}
-	return codes.length || messages.length ? { codes, messages, syscalls } : remnantsOf(error);
+	return found.codes.length || found.messages.length ? found : remnantsOf(error);
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */
-function describeNetworkFailure(
-	{ codes, messages, syscalls }: NetworkErrors,
-	host: string,
-): ServiceFailure | undefined {
-	const has = (...wanted: string[]) => codes.find((code) => wanted.includes(code));
-	const said = (pattern: RegExp) => messages.some((message) => pattern.test(message));
-	const refused = has('ECONNREFUSED');
-	if (refused) {
+function describeNetworkFailure(errors: NetworkErrors, host: string): ServiceFailure | undefined {
+	const has = (wanted: string[]) => errors.codes.find((code) => wanted.includes(code));
+	const said = (pattern: RegExp) => errors.messages.some((message) => pattern.test(message));
+	const unreached = unreachedIn(errors);
+	if (has(['ECONNREFUSED'])) {
 		return {
 			message: `Could not connect to the service at ${host}: the connection was refused`,
 			description:
 				'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
-			httpCode: refused,
+			httpCode: 'ECONNREFUSED',
 		};
 	}
-	const unknownHost = has('ENOTFOUND', 'EAI_AGAIN');
-	if (unknownHost) {
+	if (unreached && LOOKUP_CODES.includes(unreached.code)) {
 		return {
 			message: `Could not find the service's host ${host}`,
 			description:
 				'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
-			httpCode: unknownHost,
+			httpCode: unreached.code,
 		};
 	}
-	const unreached = unreachedIn({ codes, messages, syscalls });
 	if (unreached) {
 		return {
 			message: `Could not connect to the service at ${host}: ${unreached.reason}`,
@@ -241,8 +212,7 @@ function describeNetworkFailure(
 		};
 	}
 	const timedOut =
-		has('ETIMEDOUT', 'ESOCKETTIMEDOUT') ??
-		(has('ECONNABORTED') && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
+		has(TIMEOUT_CODES) ?? (has(['ECONNABORTED']) && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
 	if (timedOut) {
 		return {
 			message: `The service at ${host} did not answer in time`,
@@ -250,17 +220,7 @@ function describeNetworkFailure(
 			httpCode: timedOut,
 		};
 	}
-	const cut =
-		has(
-			'ECONNRESET',
-			'EPIPE',
-			'ERR_STREAM_PREMATURE_CLOSE',
-			'ECONNABORTED',
-			'EHOSTUNREACH',
-			'ENETUNREACH',
-			'ENETDOWN',
-			'EHOSTDOWN',
-		) ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
+	const cut = has(LOST_CODES) ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
 	if (cut) {
 		return {
 			message: `The connection to the service at ${host} was cut before its answer arrived`,
@@ -292,18 +252,11 @@ export type Send = (
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]>;
 
-const sendOnce: Send = async function (requestData) {
-	return await this.makeRoutingRequest(requestData);
-};
-
-/**
- * An operation's request (or the requests `send` makes) with network failures made readable.
- * n8n runs it as the operation's "pagination", its only hook around a declarative request.
- */
-export function readableRequests(send: Send = sendOnce): Send {
+/** An operation's request, or the requests a list operation's `send` makes, with network failures made readable. */
+export function readableRequests(send?: Send): Send {
 	return async function (requestData) {
 		try {
-			return await send.call(this, requestData);
+			return send ? await send.call(this, requestData) : await this.makeRoutingRequest(requestData);
 		} catch (error) {
 			return await throwReadable.call(this, error);
 		}
