@@ -37,7 +37,7 @@ export class ConversationalMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
-		// Send and Wait for Response: the waiting execution's page and answer (shared/sendAndWait/).
+		// Send and Wait for Response: the waiting execution's page and answer (sendAndWait/).
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		// No baseURL here: the credential's authenticate sets it from the credential. As an
 		// expression in requestDefaults n8n would evaluate it twice for every item.

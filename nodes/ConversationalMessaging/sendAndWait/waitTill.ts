@@ -90,26 +90,24 @@ interface LimitWaitTime {
  */
 export function waitTill(fns: IExecuteFunctions): Date {
 	const limit = fns.getNodeParameter('options.limitWaitTime.values', 0, {}) as LimitWaitTime;
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(fns.getNode(), `Limit Wait Time: ${message}`, { description });
 	if (!limit.limitType) return WAIT_INDEFINITELY;
 	if (limit.limitType === 'atSpecifiedTime') {
 		const at = new Date(String(limit.maxDateAndTime ?? ''));
-		if (Number.isNaN(at.getTime())) {
-			throw new NodeOperationError(
-				fns.getNode(),
-				'Limit Wait Time: Max Date and Time is not a date',
-				{ description: 'Pick a date and time, or remove Limit Wait Time.' },
+		if (Number.isNaN(at.getTime()))
+			throw refuse(
+				'Max Date and Time is not a date',
+				'Pick a date and time, or remove Limit Wait Time.',
 			);
-		}
 		return at;
 	}
 	const amount = Number(limit.resumeAmount ?? 0);
 	const unit = UNIT_MS[limit.resumeUnit ?? 'hours'];
-	if (!(amount >= 0) || !unit) {
-		throw new NodeOperationError(
-			fns.getNode(),
-			'Limit Wait Time: the amount must be a number of 0 or more',
-			{ description: 'Enter how long to wait, or remove Limit Wait Time.' },
+	if (!(amount >= 0) || !unit)
+		throw refuse(
+			'the amount must be a number of 0 or more',
+			'Enter how long to wait, or remove Limit Wait Time.',
 		);
-	}
 	return new Date(Date.now() + amount * unit);
 }

@@ -45,24 +45,18 @@ export const CAMPAIGN_ID_PATTERN = {
 export const SEARCH_CAMPAIGNS = 'searchCampaigns';
 
 /**
- * Matches a search for typed text gathers before it answers: more rows than n8n's dropdown shows
- * at once (in n8n 2.41, rows 32 px high in about 236 px: seven), so that the list can be scrolled.
- * With a search text, n8n 2.41's editor asks for the next page (`paginationToken`) only when the
- * list is scrolled to its bottom; a list too short to scroll, or "No results", never asks, so a
- * match on a later page would be out of reach if the search answered with fewer.
- */
-export const SEARCH_SCREENFUL = 10;
-
-/**
- * The most pages, and time, one search for typed text spends looking for a screenful of matches.
+ * Matches a search for typed text gathers before it answers: more than n8n's dropdown shows at once
+ * (seven rows in n8n 2.41), so the list can be scrolled. With a search text, the editor asks for the
+ * next page (`paginationToken`) only when the list is scrolled to its bottom, so a match on a later
+ * page would be out of reach if the search answered with fewer.
+ *
  * The service has no search parameter: the node reads the list page by page and matches the text
  * itself, and the editor searches anew, from page 1, after every pause in typing. The caps bound
- * what one search costs: requests to the service, which count against the account's rate limit
- * (50 pages: 2,500 campaigns, read one after another), and the time the editor shows its spinner.
- * A search stopped by a cap answers with the matches it has and a `paginationToken`, which the
- * editor uses only if the list can be scrolled (see above): in a larger account, a search whose
- * few matches all lie past the 2,500th campaign shows none, and the campaign is entered By ID.
+ * one search's requests (which count against the account's rate limit: 50 pages, 2,500 campaigns)
+ * and the time the editor shows its spinner. A search stopped by a cap answers with the matches it
+ * has and a `paginationToken`; a campaign whose few matches lie further on is entered By ID.
  */
+export const SEARCH_SCREENFUL = 10;
 export const SEARCH_PAGE_CAP = 50;
 export const SEARCH_TIME_CAP_MS = 10_000;
 

@@ -26,10 +26,6 @@ export const injectCrmLeadOperation: OperationSpec = {
 	],
 };
 
-/** The service names a lead's contact by phone on both channels (`to`: digits then @c.us). */
-const CONTACT_PHONE_DESCRIPTION =
-	'Phone of the lead: country code followed by the number. The service identifies the contact by this number on both channels; it is sent as its digits followed by @c.us (added if missing).';
-
 export const injectCrmLeadFields: INodeProperties[] = [
 	field({
 		displayName: 'Follow-Up Channel',
@@ -64,7 +60,8 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		required: true,
 		placeholder: '573001234567',
 		displayOptions: show,
-		description: CONTACT_PHONE_DESCRIPTION,
+		description:
+			'Phone of the lead: country code followed by the number. The service identifies the contact by this number on both channels; it is sent as its digits followed by @c.us (added if missing).',
 		sendTo: 'body.to',
 		checks: [chatappId('body.to', 'Contact Phone')],
 	}),
