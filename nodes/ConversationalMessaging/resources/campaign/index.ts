@@ -1,47 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idLocator, showFor } from '../../shared/descriptions';
 import { operationSelector } from '../../shared/operations';
+import { campaignGetOperation, campaignIdField } from './get';
 import { campaignGetAllFields, campaignGetAllOperation } from './getAll';
-import { CAMPAIGN_ID_PATTERN, SEARCH_CAMPAIGNS } from './search';
+import { campaignGetDetailsOperation } from './getDetails';
 
 export { campaignListSearch } from './search';
-
-/** Get and Get Details put it in their URL: `{campaignId}`. */
-const campaignIdField = idLocator({
-	displayName: 'Campaign ID',
-	name: 'campaignId',
-	displayOptions: showFor('campaign', ['get', 'getDetails']),
-	description:
-		'The campaign: pick it from the list (searched by name or ID), or enter its ID, the id of a record from Campaign > Get Many',
-	searchListMethod: SEARCH_CAMPAIGNS,
-	listPlaceholder: 'Select a campaign...',
-	idPlaceholder: 'ID from Campaign > Get Many',
-	idPattern: CAMPAIGN_ID_PATTERN,
-});
 
 export const campaignDescription: INodeProperties[] = [
 	operationSelector(
 		'campaign',
-		[
-			{
-				name: 'Get',
-				value: 'get',
-				action: 'Get a campaign',
-				description: 'Retrieve a campaign by ID',
-				method: 'GET',
-				url: '/v1/campaigns/{campaignId}',
-			},
-			{
-				name: 'Get Details',
-				value: 'getDetails',
-				action: 'Get the details of a campaign',
-				description: 'Retrieve the details (delivery figures) of a campaign by ID',
-				method: 'GET',
-				url: '/v1/campaigns/{campaignId}/details',
-			},
-			campaignGetAllOperation,
-		],
+		[campaignGetOperation, campaignGetDetailsOperation, campaignGetAllOperation],
 		'getAll',
 	),
 	campaignIdField,

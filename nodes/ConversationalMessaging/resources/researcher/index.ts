@@ -1,89 +1,25 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, showFor } from '../../shared/descriptions';
 import { operationSelector } from '../../shared/operations';
-import { researcherFilesField } from './files';
-import {
-	researcherGetFields,
-	researcherGetOperation,
-	researcherIdField,
-	researcherUrl,
-} from './get';
+import { researcherAddFilesFields, researcherAddFilesOperation } from './addFiles';
+import { researcherCreateFields, researcherCreateOperation } from './create';
+import { researcherGetFields, researcherGetOperation, researcherIdField } from './get';
 import { researcherRunFields, researcherRunOperation } from './run';
-
-const showForCreate = showFor('researcher', ['create']);
 
 export const researcherDescription: INodeProperties[] = [
 	operationSelector(
 		'researcher',
 		[
-			{
-				name: 'Add Files',
-				value: 'addFiles',
-				action: 'Add files to a researcher',
-				description: 'Give a researcher more files or web pages to investigate',
-				method: 'PATCH',
-				url: researcherUrl,
-			},
-			{
-				name: 'Create',
-				value: 'create',
-				action: 'Create a researcher',
-				description: 'Create an AI researcher as a draft, from a policy and files; Run starts it',
-				method: 'POST',
-				url: '/v1/researcher',
-			},
+			researcherAddFilesOperation,
+			researcherCreateOperation,
 			researcherGetOperation,
 			researcherRunOperation,
 		],
 		'create',
 	),
 	researcherIdField,
-	field({
-		displayName: 'Name',
-		name: 'researcherName',
-		required: true,
-		displayOptions: showForCreate,
-		description: 'Name of the researcher',
-		sendTo: 'body.name',
-	}),
-	field({
-		displayName: 'Description',
-		name: 'researcherDescription',
-		required: true,
-		typeOptions: { rows: 3 },
-		displayOptions: showForCreate,
-		description: 'What the researcher should investigate',
-		sendTo: 'body.description',
-	}),
-	field({
-		displayName: 'Model',
-		name: 'model',
-		type: 'options',
-		required: true,
-		displayOptions: showForCreate,
-		options: [
-			{ name: 'Analytics', value: 'analytics', description: 'Deepest analysis, slowest' },
-			{ name: 'Balance', value: 'balance', description: 'Balance between speed and depth' },
-			{ name: 'Fast', value: 'fast', description: 'Quickest answers' },
-		],
-		default: 'balance',
-		description: 'AI model the researcher runs on',
-		sendTo: 'body.model',
-	}),
-	field({
-		displayName: 'Policy ID',
-		name: 'policyId',
-		required: true,
-		displayOptions: showForCreate,
-		placeholder: 'ID of a policy in your account',
-		hint: 'The API has no call that lists policies: use the identifier of one your account has',
-		description:
-			"Identifier of the policy that defines the kind of investigation (the service receives it as the researcher's type)",
-		sendTo: 'body.type',
-	}),
-	researcherFilesField('files', showForCreate),
+	...researcherCreateFields,
 	...researcherGetFields,
-	researcherFilesField('filesToAdd', showFor('researcher', ['addFiles'])),
+	...researcherAddFilesFields,
 	...researcherRunFields,
 ];

@@ -1,0 +1,46 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { field, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { phoneField } from '../../shared/messageFields';
+import { email } from '../../shared/checks';
+
+const show = showFor('agent', ['create']);
+
+export const agentCreateOperation: OperationSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create an agent',
+	description: 'Add a team agent who can be assigned leads and conversations',
+	method: 'POST',
+	url: '/v1/agent',
+};
+
+export const agentCreateFields: INodeProperties[] = [
+	field({
+		displayName: 'Name',
+		name: 'agentName',
+		required: true,
+		displayOptions: show,
+		description: 'Full name of the agent',
+		sendTo: 'body.name',
+	}),
+	phoneField({
+		resource: 'agent',
+		operations: ['create'],
+		displayName: 'Phone',
+		name: 'agentPhone',
+		sendTo: 'body.phone',
+		description: 'Phone of the agent. ',
+	}),
+	field({
+		displayName: 'Email',
+		name: 'email',
+		required: true,
+		placeholder: 'name@email.com',
+		displayOptions: show,
+		description: 'Email address of the agent',
+		sendTo: 'body.email',
+		checks: [email('body.email', 'Email')],
+	}),
+];

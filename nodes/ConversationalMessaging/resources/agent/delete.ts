@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+
+export const agentDeleteOperation: OperationSpec = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete an agent',
+	description: 'Remove an agent from the team',
+	method: 'DELETE',
+	url: '/v1/agent',
+};
+
+export const agentDeleteFields: INodeProperties[] = [
+	idField({
+		displayName: 'Agent ID',
+		name: 'agentIdToDelete',
+		displayOptions: showFor('agent', ['delete']),
+		placeholder: 'ID from Agent > Create',
+		description: 'Identifier of the agent to delete, as returned by Agent > Create',
+		sendTo: 'body.id',
+	}),
+];

@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+
+export const agentGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get an agent',
+	description: 'Retrieve an agent by ID',
+	method: 'GET',
+	url: '/v1/agent',
+};
+
+export const agentGetFields: INodeProperties[] = [
+	idField({
+		displayName: 'Agent ID',
+		name: 'agentId',
+		displayOptions: showFor('agent', ['get']),
+		placeholder: 'ID from Agent > Create',
+		description: 'Identifier of the agent, as returned by Agent > Create',
+		sendTo: 'qs.id',
+	}),
+];

@@ -1,0 +1,10 @@
+import type { OperationSpec } from '../../shared/operations';
+
+export const campaignGetDetailsOperation: OperationSpec = {
+	name: 'Get Details',
+	value: 'getDetails',
+	action: 'Get the details of a campaign',
+	description: 'Retrieve the details (delivery figures) of a campaign by ID',
+	method: 'GET',
+	url: '/v1/campaigns/{campaignId}/details',
+};

@@ -1,0 +1,102 @@
+import type { IDataObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { phoneField } from '../../shared/messageFields';
+import { requireField } from '../../shared/checks';
+import type { ItemContext } from '../../shared/itemContext';
+
+const show = showFor('contact', ['add']);
+
+/**
+ * Extra values go into `values` by their field name as typed. Routed as `values.<name>`, a field
+ * named with a number ("12") made n8n build `values` as a list, which lost Phone and Name.
+ */
+async function addExtraValues(
+	this: ItemContext,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as Array<{
+		key?: unknown;
+		value?: unknown;
+	}>;
+	if (!extra.length) return requestOptions;
+	const body = requestOptions.body as IDataObject;
+	body.values = {
+		...(body.values as IDataObject),
+		...Object.fromEntries(extra.map(({ key, value }) => [String(key ?? ''), value])),
+	};
+	return requestOptions;
+}
+
+export const contactAddOperation: OperationSpec = {
+	name: 'Add to List',
+	value: 'add',
+	action: 'Add a contact to a list',
+	description: 'Add a contact (phone, name and any other values) to a distribution list',
+	method: 'POST',
+	url: '/v1/contact',
+	// `values` must hold at least one field for the service to store anything.
+	preSend: [addExtraValues, requireField('body.values', 'Phone, Name or an Extra Value')],
+};
+
+export const contactAddFields: INodeProperties[] = [
+	idField({
+		displayName: 'List ID',
+		name: 'listId',
+		displayOptions: show,
+		placeholder: 'ID of a list in your account',
+		description: 'Identifier of the distribution list to add the contact to',
+		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+		sendTo: 'body.idList',
+	}),
+	phoneField({
+		resource: 'contact',
+		operations: ['add'],
+		displayName: 'Phone',
+		name: 'phone',
+		sendTo: 'body.values.phone',
+		required: false,
+	}),
+	field({
+		displayName: 'Name',
+		name: 'contactName',
+		displayOptions: show,
+		description: 'Name of the contact',
+		sendTo: 'body.values.name',
+	}),
+	additionalFields('contactFields', show, [
+		{
+			displayName: 'Extra Values',
+			name: 'extraValues',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Value',
+			default: {},
+			description: 'Any other fields to store for the contact, such as email or city',
+			options: [
+				{
+					displayName: 'Value',
+					name: 'value',
+					values: [
+						{
+							displayName: 'Field',
+							name: 'key',
+							type: 'string',
+							default: '',
+							placeholder: 'city',
+							description: 'Name of the value, as the contact list stores it',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'The value to store',
+						},
+					],
+				},
+			],
+		},
+	]),
+];

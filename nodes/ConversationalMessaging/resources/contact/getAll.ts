@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { idField, returnAllAndLimit, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { unwrapList } from '../../shared/envelope';
+
+const show = showFor('contact', ['getAll']);
+
+export const contactGetAllOperation: OperationSpec = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contacts of a list',
+	description: 'List the contacts of a distribution list',
+	method: 'GET',
+	url: '/v1/contact',
+	postReceive: [unwrapList],
+};
+
+export const contactGetAllFields: INodeProperties[] = [
+	idField({
+		displayName: 'List ID',
+		name: 'listIdToRead',
+		displayOptions: show,
+		placeholder: 'ID of a list in your account',
+		description: 'Identifier of the distribution list to read',
+		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+		sendTo: 'qs.id',
+	}),
+	// The service does not page this list, so the Limit cuts it in the node.
+	...returnAllAndLimit(show, 'contacts', true),
+];

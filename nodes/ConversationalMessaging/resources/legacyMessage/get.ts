@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { field, idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+
+const show = showFor('legacyMessage', ['get']);
+
+export const legacyMessageGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a legacy chatapp message',
+	description: 'Retrieve a message sent through a QR-paired instance, by message ID',
+	method: 'GET',
+	url: '=/v1/msg-wh/{{encodeURIComponent($parameter.messageId)}}',
+};
+
+export const legacyMessageGetFields: INodeProperties[] = [
+	idField({
+		displayName: 'Message ID',
+		name: 'messageId',
+		displayOptions: show,
+		placeholder: 'ID from Legacy Chatapp Message > Send',
+		description: 'Identifier of the message, as returned by Legacy Chatapp Message > Send',
+	}),
+	field({
+		displayName: 'Instance',
+		name: 'sentFromInstance',
+		displayOptions: show,
+		placeholder: 'Instance given to Send (optional)',
+		description:
+			'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',
+		sendTo: 'qs.instance',
+	}),
+];

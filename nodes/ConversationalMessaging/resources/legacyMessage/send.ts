@@ -1,0 +1,127 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { additionalFields, field, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import {
+	instanceField,
+	messageBodyFields,
+	messageTypeField,
+	phoneField,
+} from '../../shared/messageFields';
+import { coordinate } from '../../shared/checks';
+
+const show = showFor('legacyMessage', ['send']);
+const MEDIA_TYPES = ['audio', 'document', 'gif', 'image', 'video'];
+
+export const legacyMessageSendOperation: OperationSpec = {
+	name: 'Send',
+	value: 'send',
+	action: 'Send a legacy chatapp message',
+	description:
+		'Send a text, media, location or other chatapp message through a QR-paired instance (legacy)',
+	method: 'POST',
+	url: '/v1/msg-wh',
+};
+
+/** Latitude or longitude of a location message, sent as text (lat, lng). */
+function coordinateField(
+	name: string,
+	displayName: string,
+	sendTo: string,
+	limit: 90 | 180,
+	example: number,
+): INodeProperties {
+	return field({
+		displayName,
+		name,
+		type: 'number',
+		required: true,
+		typeOptions: { numberPrecision: 6, minValue: -limit, maxValue: limit },
+		default: 0,
+		displayOptions: showFor('legacyMessage', ['send'], { messageType: ['location'] }),
+		description: `${displayName} in decimal degrees, e.g. ${example}`,
+		sendTo,
+		checks: [coordinate(sendTo, displayName, limit)],
+	});
+}
+
+export const legacyMessageSendFields: INodeProperties[] = [
+	messageTypeField(
+		'messageType',
+		show,
+		[
+			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
+			{ name: 'Chat (Text)', value: 'chat', description: 'A text message' },
+			{ name: 'Document', value: 'document', description: 'A document file, by URL' },
+			{ name: 'GIF', value: 'gif', description: 'An animated GIF, by URL' },
+			{ name: 'Image', value: 'image', description: 'An image, by URL, with an optional caption' },
+			{
+				name: 'Location',
+				value: 'location',
+				description: 'A map location, by latitude and longitude',
+			},
+			{ name: 'Sticker', value: 'sticker', description: 'A sticker' },
+			{ name: 'Video', value: 'video', description: 'A video, by URL, with an optional caption' },
+		],
+		'chat',
+	),
+	phoneField({
+		resource: 'legacyMessage',
+		operations: ['send'],
+		displayName: 'Recipient Phone',
+		name: 'recipient',
+		sendTo: 'body.to',
+	}),
+	instanceField('legacyMessage', ['send'], 'legacyInstance'),
+	...messageBodyFields('legacyMessage', 'send', 'messageType', [
+		{
+			name: 'chatText',
+			types: ['chat'],
+			displayName: 'Message',
+			description: 'Text of the message',
+		},
+		{
+			name: 'fileUrl',
+			types: MEDIA_TYPES,
+			displayName: 'File URL',
+			description: 'Public web address of the file to send',
+			isFileUrl: true,
+		},
+		{
+			name: 'sticker',
+			types: ['sticker'],
+			displayName: 'Sticker',
+			description: 'The sticker to send, usually the web address of its file',
+		},
+		{
+			name: 'locationText',
+			types: ['location'],
+			displayName: 'Location Text',
+			description: 'Text sent with the location, such as a place name or address',
+		},
+	]),
+	coordinateField('latitude', 'Latitude', 'body.lat', 90, 4.711),
+	coordinateField('longitude', 'Longitude', 'body.lng', 180, -74.0721),
+	// Only the types with an optional field get the collection: an empty one is a dead end.
+	additionalFields(
+		'legacyMessageFields',
+		showFor('legacyMessage', ['send'], { messageType: ['document', 'image', 'video'] }),
+		[
+			field({
+				displayName: 'Caption',
+				name: 'caption',
+				displayOptions: { show: { '/messageType': ['image', 'video'] } },
+				description: 'Text shown with the image or video',
+				sendTo: 'body.caption',
+			}),
+			field({
+				displayName: 'File Name',
+				name: 'filename',
+				placeholder: 'invoice.pdf',
+				displayOptions: { show: { '/messageType': ['document'] } },
+				description: 'Name the recipient sees for the document',
+				sendTo: 'body.filename',
+			}),
+		],
+	),
+];

@@ -1,0 +1,47 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { messageTextField } from '../../shared/messageFields';
+
+const show = showFor('liveChat', ['sendMessage']);
+
+export const liveChatSendMessageOperation: OperationSpec = {
+	name: 'Send Message',
+	value: 'sendMessage',
+	action: 'Send a live chat message',
+	description: 'Send a text message in a live chat session',
+	method: 'POST',
+	url: '/v1/live-chat',
+	// Text is the only type the service documents for live chat.
+	body: { type: 'text' },
+};
+
+export const liveChatSendMessageFields: INodeProperties[] = [
+	idField({
+		displayName: 'Session ID',
+		name: 'sessionId',
+		displayOptions: show,
+		placeholder: 'ID from Live Chat > Create Session',
+		description:
+			'Identifier of the live chat session, as returned by Live Chat > Create Session; the message goes to it',
+		sendTo: 'body.to',
+	}),
+	messageTextField({
+		resource: 'liveChat',
+		operation: 'sendMessage',
+		name: 'liveChatMessage',
+		sendTo: 'body.body',
+	}),
+	additionalFields('liveChatMessageFields', show, [
+		field({
+			displayName: 'Sent by User',
+			name: 'user',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the message is shown as sent by the user (the visitor) rather than by the business',
+			sendTo: 'body.user',
+		}),
+	]),
+];

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec } from '../../shared/operations';
+import { messageTextField, phoneField } from '../../shared/messageFields';
+
+export const sendSmsOperation: OperationSpec = {
+	name: 'Send SMS',
+	value: 'sendSms',
+	action: 'Send an SMS',
+	description: 'Send a text message by SMS to a phone number',
+	method: 'POST',
+	url: '/v1/sms',
+	body: { type: 'text' },
+};
+
+export const sendSmsFields: INodeProperties[] = [
+	phoneField({
+		resource: 'messaging',
+		operations: ['sendSms'],
+		displayName: 'Recipient Phone',
+		name: 'to',
+		sendTo: 'body.to',
+	}),
+];
+
+/** The SMS text. Send and Wait's question shares its name (`message`, n8n's name for it), not its meaning. */
+export const messageField: INodeProperties = messageTextField({
+	resource: 'messaging',
+	operation: 'sendSms',
+	name: 'message',
+	sendTo: 'body.body',
+	description: 'Text of the SMS',
+});

@@ -1,0 +1,69 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { messageBodyFields, messageTypeField } from '../../shared/messageFields';
+
+const show = showFor('messaging', ['sendSocialnet']);
+const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
+
+export const sendSocialnetOperation: OperationSpec = {
+	name: 'Send Socialnet Message',
+	value: 'sendSocialnet',
+	action: 'Send a socialnet message',
+	description: 'Send a text or media message on the socialnet messenger to a page-scoped recipient',
+	method: 'POST',
+	url: '/v1/socialnet/send-chat',
+};
+
+export const sendSocialnetFields: INodeProperties[] = [
+	messageTypeField(
+		'socialnetType',
+		show,
+		[
+			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
+			{ name: 'File', value: 'file', description: 'Any file, by URL' },
+			{ name: 'Image', value: 'image', description: 'An image, by URL' },
+			{ name: 'Text', value: 'text', description: 'A text message' },
+			{ name: 'Video', value: 'video', description: 'A video, by URL' },
+		],
+		'text',
+	),
+	idField({
+		displayName: 'Recipient ID',
+		name: 'recipientId',
+		displayOptions: show,
+		placeholder: 'Page-scoped ID of the recipient',
+		description:
+			'Page-scoped identifier of the recipient on the socialnet messenger: the ID the messenger gives a person who wrote to your page (not a phone number)',
+		sendTo: 'body.to',
+	}),
+	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
+		{
+			name: 'socialnetText',
+			types: ['text'],
+			displayName: 'Message',
+			description: 'Text of the message',
+		},
+		{
+			name: 'socialnetFileUrl',
+			types: MEDIA_TYPES,
+			displayName: 'File URL',
+			description: 'Public web address of the file to send',
+			isFileUrl: true,
+		},
+	]),
+	// Text has no optional field: no empty collection for it.
+	additionalFields(
+		'socialnetFields',
+		showFor('messaging', ['sendSocialnet'], { socialnetType: MEDIA_TYPES }),
+		[
+			field({
+				displayName: 'Caption',
+				name: 'caption',
+				description: 'Text shown with the file',
+				sendTo: 'body.caption',
+			}),
+		],
+	),
+];

@@ -1,0 +1,10 @@
+import type { OperationSpec } from '../../shared/operations';
+
+export const productCreateOperation: OperationSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a product',
+	description: 'Add a product to the shop catalogue',
+	method: 'POST',
+	url: '/v1/shop/products',
+};

@@ -1,0 +1,11 @@
+import type { OperationSpec } from '../../shared/operations';
+import { productUrl } from './fields';
+
+export const productDeleteOperation: OperationSpec = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a product',
+	description: 'Remove a product from the shop catalogue',
+	method: 'DELETE',
+	url: productUrl,
+};

@@ -1,0 +1,80 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { field, idField, showFor } from '../../shared/descriptions';
+import { number, textList } from '../../shared/checks';
+
+/**
+ * The service lists these body fields on Create and on Update (a PUT that replaces the
+ * product) without marking any optional, so both operations send all of them.
+ */
+const both = showFor('product', ['create', 'update']);
+
+export const productFields: INodeProperties[] = [
+	field({
+		displayName: 'Name',
+		name: 'productName',
+		required: true,
+		displayOptions: both,
+		description: 'Name of the product as customers see it',
+		sendTo: 'body.name',
+	}),
+	field({
+		displayName: 'Price',
+		name: 'price',
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 0,
+		displayOptions: both,
+		description: 'Price of the product, a decimal number such as 19.99',
+		sendTo: 'body.price',
+		checks: [number('body.price', 'Price')],
+	}),
+	field({
+		displayName: 'Code',
+		name: 'code',
+		required: true,
+		displayOptions: both,
+		description: 'Product code (SKU)',
+		sendTo: 'body.code',
+	}),
+	field({
+		displayName: 'Description',
+		name: 'description',
+		required: true,
+		typeOptions: { rows: 3 },
+		displayOptions: both,
+		description: 'Description of the product as customers see it',
+		sendTo: 'body.description',
+	}),
+	field({
+		displayName: 'AI Description',
+		name: 'descriptionai',
+		required: true,
+		typeOptions: { rows: 3 },
+		displayOptions: both,
+		description: 'Description the AI assistant uses when it talks about the product',
+		sendTo: 'body.descriptionai',
+	}),
+	field({
+		displayName: 'Categories',
+		name: 'category',
+		required: true,
+		placeholder: 'shoes, sale',
+		displayOptions: both,
+		description:
+			'Categories of the product, separated by commas (or an expression that gives a list)',
+		sendTo: 'body.category',
+		checks: [textList('body.category', 'Categories')],
+	}),
+];
+
+export const productIdField: INodeProperties = idField({
+	displayName: 'Product ID',
+	name: 'productId',
+	displayOptions: showFor('product', ['delete', 'get', 'update']),
+	placeholder: 'ID from Product > Create',
+	description: 'Identifier of the product, as returned by Product > Create',
+});
+
+export const productUrl = '=/v1/shop/products/{{encodeURIComponent($parameter.productId)}}';

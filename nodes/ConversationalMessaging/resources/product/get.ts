@@ -1,0 +1,11 @@
+import type { OperationSpec } from '../../shared/operations';
+import { productUrl } from './fields';
+
+export const productGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a product',
+	description: 'Retrieve a product of the shop catalogue by ID',
+	method: 'GET',
+	url: productUrl,
+};

@@ -1,0 +1,42 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { field, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { integer, url } from '../../shared/checks';
+import { productUrl } from './fields';
+
+const show = showFor('product', ['update']);
+
+export const productUpdateOperation: OperationSpec = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a product',
+	description: 'Replace a product: every field is sent, so fill in the ones that do not change too',
+	method: 'PUT',
+	url: productUrl,
+};
+
+export const productUpdateFields: INodeProperties[] = [
+	field({
+		displayName: 'Image URL',
+		name: 'image',
+		required: true,
+		placeholder: 'https://example.com/product.jpg',
+		displayOptions: show,
+		description: 'Public web address of the product image',
+		sendTo: 'body.image',
+		checks: [url('body.image', 'Image URL')],
+	}),
+	field({
+		displayName: 'Status',
+		name: 'status',
+		type: 'number',
+		required: true,
+		typeOptions: { numberPrecision: 0 },
+		default: 1,
+		displayOptions: show,
+		description: 'Status code of the product; the service documents 1, the default',
+		sendTo: 'body.status',
+		checks: [integer('body.status', 'Status')],
+	}),
+];

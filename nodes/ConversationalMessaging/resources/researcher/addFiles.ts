@@ -1,0 +1,19 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { researcherFilesField } from './files';
+import { researcherUrl } from './get';
+
+export const researcherAddFilesOperation: OperationSpec = {
+	name: 'Add Files',
+	value: 'addFiles',
+	action: 'Add files to a researcher',
+	description: 'Give a researcher more files or web pages to investigate',
+	method: 'PATCH',
+	url: researcherUrl,
+};
+
+export const researcherAddFilesFields: INodeProperties[] = [
+	researcherFilesField('filesToAdd', showFor('researcher', ['addFiles'])),
+];

@@ -1,0 +1,44 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { additionalFields, field, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { url } from '../../shared/checks';
+
+export const shortLinkCreateOperation: OperationSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a short link',
+	description: 'Shorten a web address, for example to send it in an SMS',
+	method: 'POST',
+	url: '/v1/short',
+};
+
+/** The target of a link: required on Create and Update alike. */
+export const longUrlField = (
+	name: string,
+	operation: string,
+	description: string,
+): INodeProperties =>
+	field({
+		displayName: 'Long URL',
+		name,
+		required: true,
+		placeholder: 'https://example.com/spring-sale?utm_source=sms',
+		displayOptions: showFor('shortLink', [operation]),
+		description,
+		sendTo: 'body.longUrl',
+		checks: [url('body.longUrl', 'Long URL')],
+	});
+
+export const shortLinkCreateFields: INodeProperties[] = [
+	longUrlField('longUrl', 'create', 'Web address the short link leads to'),
+	additionalFields('shortLinkFields', showFor('shortLink', ['create']), [
+		field({
+			displayName: 'Short Link ID',
+			name: 'idUrl',
+			placeholder: 'spring-sale',
+			description: 'Identifier to give the short link; the service chooses one when left out',
+			sendTo: 'body.idUrl',
+		}),
+	]),
+];

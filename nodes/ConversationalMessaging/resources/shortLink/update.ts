@@ -1,0 +1,27 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { idField, showFor } from '../../shared/descriptions';
+import type { OperationSpec } from '../../shared/operations';
+import { longUrlField } from './create';
+
+export const shortLinkUpdateOperation: OperationSpec = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a short link',
+	description: 'Point an existing short link at a new web address',
+	method: 'PATCH',
+	url: '/v1/short',
+};
+
+export const shortLinkUpdateFields: INodeProperties[] = [
+	idField({
+		displayName: 'Short Link ID',
+		name: 'shortLinkId',
+		displayOptions: showFor('shortLink', ['update']),
+		placeholder: 'spring-sale',
+		description:
+			'Identifier of the short link to change: the Short Link ID given to Short Link > Create, or the one the service chose then',
+		sendTo: 'body.idUrl',
+	}),
+	longUrlField('newLongUrl', 'update', 'New web address for the short link'),
+];
