@@ -6,13 +6,33 @@
  * stay 2.41's).
  */
 const path = require('path');
-const base = require('./jest.config');
+const { projects, ...global } = require('./jest.config');
 
 const dir = path.resolve(__dirname, process.env.N8N_COMPAT_DIR || '.cache/compat-1x');
+const { displayName: _name, ...node } = projects.find((project) => project.displayName === 'node');
 
 /** @type {import('jest').Config} */
 module.exports = {
-	...base,
+	...global,
+	...node,
+	/**
+	 * Only the files whose result can change with the engine: those that run the node through n8n's
+	 * engine (test/helpers/engine.ts, directly or through the sandbox helper), or load it with
+	 * n8n-core (package, description) or n8n-workflow's helpers (form). That is every file under
+	 * these folders and the package test: a new test there runs on both engines unless listed
+	 * below. The tooling tier (sandbox, lint, workflows) touches no engine and is not run here.
+	 */
+	testMatch: [
+		'<rootDir>/test/nodes/**/*.test.ts',
+		'<rootDir>/test/reliability/**/*.test.ts',
+		'<rootDir>/test/credentials/**/*.test.ts',
+		'<rootDir>/test/package.test.ts',
+	],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		// Pure functions of the node's own (no n8n code runs): the same on every engine.
+		'<rootDir>/test/nodes/ConversationalMessaging/resources/researcherCompletion.test.ts',
+	],
 	moduleNameMapper: { '^n8n-(core|workflow)((/.*)?)$': `${dir}/node_modules/n8n-$1$2` },
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/compat-engine.ts'],
 	// Type errors are the 2.41 build's business (npm test); this run is about behaviour.

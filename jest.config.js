@@ -1,16 +1,58 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * The jest suites in two tiers, as two projects (`npx jest <file>` finds a file in either):
+ * - node: the node's behaviour in n8n's engine (the engine suites, the contract check, reliability,
+ *   the form): `npm test`, the fast tier (jest --selectProjects node).
+ * - tooling: the project's own tools, not the node: the sandbox, the lint and scan set-up, the CI
+ *   workflows, the dev script's installer output, the README's compatibility table:
+ *   `npm run test:tooling`. .ci/run and the CI workflow run both.
+ */
+const shared = {
+	rootDir: __dirname,
 	preset: 'ts-jest',
 	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': 'ts-jest' },
+	setupFiles: ['<rootDir>/test/helpers/env.ts'],
+};
+
+/** The tooling tier's files (paths from the repository root). */
+const TOOLING = [
+	'test/sandbox/',
+	'test/verification.test.ts',
+	'test/workflows.test.ts',
+	'test/quietly.test.ts',
+	'test/compatibility.test.ts',
+];
+
+/** @type {import('jest').Config} */
+const node = {
+	...shared,
+	displayName: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-	transform: { '^.+\\.ts$': 'ts-jest' },
-	// Two cores: more workers only thrash.
-	maxWorkers: 2,
-	setupFiles: ['<rootDir>/test/helpers/env.ts'],
-	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'<rootDir>/test/e2e/',
+		...TOOLING.map((path) => `<rootDir>/${path}`),
+	],
+	// Every operation reached and no request outside the contract, checked after the whole tier;
+	// the reliability report written to .tmp/reliability/.
 	globalSetup: '<rootDir>/test/helpers/contract-setup.ts',
 	globalTeardown: '<rootDir>/test/helpers/contract-teardown.ts',
+};
+
+/** @type {import('jest').Config} */
+const tooling = {
+	...shared,
+	displayName: 'tooling',
+	roots: ['<rootDir>/test'],
+	testMatch: TOOLING.map((path) => `<rootDir>/${path}${path.endsWith('/') ? '**/*.test.ts' : ''}`),
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+	projects: [node, tooling],
+	// Two cores: more workers only thrash.
+	maxWorkers: 2,
+	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	testTimeout: 30000,
 };

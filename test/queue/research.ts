@@ -1,7 +1,8 @@
 /**
- * The research phase of test/queue/queue.ts (issue 24, must hold 2): the two ways to wait for a
- * research, each with RESEARCHES executions started at once on two workers of concurrency 2 (4
- * slots), against a service (a sandbox of this phase's own) whose runs take RUN_MS:
+ * The research run of test/queue/queue.ts (`npm run test:research`, weekly; issue 24, must hold
+ * 2; the e2e suite keeps one restart-proof research: test/e2e/research-restart.e2e.ts): the two
+ * ways to wait for a research, each with RESEARCHES executions started at once on two workers of
+ * concurrency 2 (4 slots), against a service (a sandbox of this phase's own) whose runs take RUN_MS:
  * - the example, examples/scheduled-research-without-holding-a-worker.json: Run without waiting,
  *   then Wait 2 minutes (over 65 s: n8n keeps the waiting execution in the database), Researcher >
  *   Get, If complete, else back to the Wait. The run (RUN_MS, 150 s by default) outlasts the Wait,

@@ -1,33 +1,44 @@
 #!/usr/bin/env bash
 # n8n queue mode at scale: PostgreSQL + Redis (Debian's, on free loopback ports in a temp folder),
-# the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, which writes
-# docs/SCALE.md: bursts of Send SMS executions, then the research phase (test/queue/research.ts:
-# two workers at concurrency 2, 20 researches of 150 s at once through the example that waits
-# with n8n's Wait node, each checked twice, then with Wait for Completion: about 17.5 of the
-# run's ~22.5 minutes, estimated from the 12.5 of ~17.5 measured with runs of 120 s).
+# the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, in one of two runs:
+#   test/queue/run.sh [queue]   `npm run test:queue`: bursts of Send SMS executions (every message
+#                               once, a rate limit, outages, a worker killed) and Send and Wait, in
+#                               .ci/run (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT,
+#                               QUEUE_KILL_REQUESTS, QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS,
+#                               QUEUE_OUTAGE_CONTACTS, QUEUE_OUTAGE_CUTS resize it)
+#   test/queue/run.sh research  `npm run test:research`: the research load (test/queue/research.ts:
+#                               two workers at concurrency 2, 20 researches of 150 s at once through
+#                               the example that waits with n8n's Wait node, each checked twice,
+#                               then with Wait for Completion; about 18 minutes), in the weekly
+#                               workflow (QUEUE_RESEARCHES, QUEUE_RESEARCH_RUN_MS resize it)
+# Each writes its part of docs/SCALE.md and the n8n logs to .tmp/<run>/ (npm run report:scale puts
+# the parts in docs/). Builds the package unless CI_BUILT=1 (scripts/ensure-build.sh).
 # Everything started here is stopped by process id on exit, then checked gone.
-#   npm run test:queue            (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT, QUEUE_KILL_REQUESTS,
-#                                  QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS, QUEUE_OUTAGE_CONTACTS,
-#                                  QUEUE_OUTAGE_CUTS, QUEUE_RESEARCHES, QUEUE_RESEARCH_RUN_MS resize it;
-#                                  QUEUE_RESEARCH_ONLY=1 runs the research phase alone, SCALE.md untouched)
-# n8n logs of the last run: .tmp/queue/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 cd "$root"
 
-log() { echo "queue: $*" >&2; }
+mode="${1:-queue}"
+case "$mode" in
+  # The driver's limit: a hung run ends (measured: queue ~6 min, research ~18 min).
+  queue) driver_timeout=1200 ;;
+  research) driver_timeout=2400 ;;
+  *) echo "usage: test/queue/run.sh [queue|research]" >&2; exit 2 ;;
+esac
+
+log() { echo "$mode: $*" >&2; }
 started=$SECONDS
 
 bash scripts/ensure-deps.sh
 bash scripts/ensure-n8n.sh --quiet
 bash scripts/ensure-queue-deps.sh
-npm run build --silent
+bash scripts/ensure-build.sh
 
 pg_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
 run_dir="$(mktemp -d /tmp/cm-queue-XXXXXX)"
-logs="$root/.tmp/queue"
+logs="$root/.tmp/$mode"
 rm -rf "$logs" && mkdir -p "$logs"
 pids_file="$run_dir/pids"      # the driver appends the process group id of each n8n it starts
 ports_file="$run_dir/ports"    # and each port it listens on
@@ -89,10 +100,10 @@ done
 log "redis $(redis-server --version | awk '{print $3}' | cut -d= -f2) on 127.0.0.1:$redis_port (pid $redis_pid)"
 
 set +e
-QUEUE_PG_PORT="$pg_port" QUEUE_REDIS_PORT="$redis_port" QUEUE_PSQL="$pg_bin/psql" \
+QUEUE_MODE="$mode" QUEUE_PG_PORT="$pg_port" QUEUE_REDIS_PORT="$redis_port" QUEUE_PSQL="$pg_bin/psql" \
   QUEUE_PIDS_FILE="$pids_file" QUEUE_PORTS_FILE="$ports_file" QUEUE_LOG_DIR="$logs" \
   QUEUE_SETUP_SECONDS="$((SECONDS - started))" \
-  timeout --kill-after=30 2400 node_modules/.bin/tsx test/queue/queue.ts &   # a hung run ends in 40 min
+  timeout --kill-after=30 "$driver_timeout" node_modules/.bin/tsx test/queue/queue.ts &
 driver_pid=$!
 wait "$driver_pid"
 driver_status=$?
@@ -125,6 +136,6 @@ else
   failed=$((failed + 1))
 fi
 [ "$driver_status" = 0 ] || [ "$failed" -gt 0 ] || failed=1
-log "total $((SECONDS - started)) s; n8n logs in .tmp/queue/"
-echo "queue: $passed passed, $failed failed"
+log "total $((SECONDS - started)) s; n8n logs and this run's part of docs/SCALE.md in .tmp/$mode/"
+echo "$mode: $passed passed, $failed failed"
 [ "$failed" = 0 ]
