@@ -26,8 +26,7 @@ export class ConversationalMessaging implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		// The chosen operation's action in words. A literal, as n8n's lint wants; a test keeps it
-		// equal to `operationSubtitle` of the Operation selectors.
+		// A literal, as n8n's lint wants; a test keeps it equal to the operations' actions.
 		subtitle:
 			'={{ ({"agent.create":"Create an agent","agent.delete":"Delete an agent","agent.get":"Get an agent","campaign.get":"Get a campaign","campaign.getDetails":"Get the details of a campaign","campaign.getAll":"Get many campaigns","client.get":"Get the client account","contact.add":"Add a contact to a list","contact.getAll":"Get many contacts of a list","legacyMessage.get":"Get a legacy chatapp message","legacyMessage.send":"Send a legacy chatapp message","liveChat.createSession":"Create a live chat session","liveChat.sendMessage":"Send a live chat message","messaging.checkChatappNumber":"Check whether a number is on chatapp","messaging.injectCrmLead":"Inject a lead into the CRM","messaging.sendAndWait":"Send a message and wait for a response","messaging.sendSms":"Send an SMS","messaging.sendSocialnet":"Send a socialnet message","product.create":"Create a product","product.delete":"Delete a product","product.get":"Get a product","product.update":"Update a product","researcher.addFiles":"Add files to a researcher","researcher.create":"Create a researcher","researcher.get":"Get a researcher","researcher.run":"Run a researcher","shortLink.create":"Create a short link","shortLink.update":"Update a short link"})[$parameter["resource"] + "." + $parameter["operation"]] }}',
 		description:
@@ -37,17 +36,13 @@ export class ConversationalMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
-		// Send and Wait for Response: the waiting execution's page and answer (sendAndWait/).
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
-		// No baseURL here: the credential's authenticate sets it from the credential. As an
-		// expression in requestDefaults n8n would evaluate it twice for every item.
+		// No baseURL: the credential sets it; an expression here n8n would evaluate twice per item.
 		requestDefaults: {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
-			// Every answer reaches the envelope check, which knows the service's error shape
-			// (an error can arrive on HTTP 200) and says what went wrong.
+			// The envelope says what went wrong; an error can arrive on HTTP 200.
 			ignoreHttpStatusErrors: true,
-			// The token is in the body: a redirect would carry it elsewhere (shared/redirects.ts).
 			...NO_REDIRECTS,
 		},
 		properties: [
@@ -108,11 +103,9 @@ export class ConversationalMessaging implements INodeType {
 		],
 	};
 
-	// The bulk sends and Send and Wait, built from this same description (./customOperations.ts).
 	customOperations = customOperations(this.description);
 
 	webhook = sendAndWaitWebhook;
 
-	// Campaign ID's From List (resources/campaign/search.ts).
 	methods = { listSearch: campaignListSearch };
 }

@@ -5,10 +5,7 @@ import { sendLoop } from './engine/sendLoop';
 import { sendAndWait } from './sendAndWait/run';
 import { BULK_OPERATIONS } from './shared/bulkOperations';
 
-/**
- * The operations n8n runs through the node's own code instead of their routing (n8n-core then
- * never reads that routing): each bulk send through the send loop, and Send and Wait.
- */
+/** n8n-core runs these instead of their routing: the bulk sends and Send and Wait. */
 export function customOperations(
 	description: INodeTypeDescription,
 ): NonNullable<INodeType['customOperations']> {

@@ -3,20 +3,19 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { showFor } from '../shared/descriptions';
 
-/** How Send and Wait reaches a person on one channel: through that channel's plain send. */
+/** Send and Wait reaches a person through a channel's plain send, its fields, checks and reader. */
 export interface SendAndWaitChannel {
 	displayName: string;
 	description: string;
-	/** The plain send whose fields, checks and envelope reader carry the message. */
 	resource: string;
 	operation: string;
-	/** Parameters of the plain send that are fixed for this use (e.g. a text message type). */
+	/** Fixed for this use (e.g. a text message type). */
 	parameters: IDataObject;
-	/** The plain send's parameter that receives the question and the link. */
+	/** Receives the question and the link. */
 	textParameter: string;
-	/** The plain send's instance and recipient fields, in form order, and their names under Send and Wait. */
+	/** The plain send's instance and recipient fields, in form order, to their names here. */
 	fields: Record<string, string>;
-	/** Whether the form offers Shorten Link: SMS texts are short; the other channels send the full link. */
+	/** SMS texts are short; the other channels send the full link. */
 	offersShortLink: boolean;
 }
 
@@ -76,11 +75,9 @@ export type ChannelName = keyof typeof SEND_AND_WAIT_CHANNELS;
 export const CHANNEL_NAMES = Object.keys(SEND_AND_WAIT_CHANNELS) as ChannelName[];
 
 /**
- * Each channel's instance and recipient fields under Send and Wait: the plain send's own fields
- * (label, placeholder, hint, required), shown for that channel and named apart. Their values go
- * to the plain send under its names (see `run.ts`), so its checks and routing apply unchanged.
- * Names apart because n8n fills a hidden Channel with its default when it decides what is shown,
- * so a plain send's field cannot be both hidden by Channel and shown without it.
+ * The plain sends' own instance and recipient fields, shown per channel under names apart: n8n
+ * fills a hidden Channel with its default when it decides what is shown, so one field could not
+ * be both hidden by Channel and shown without it. run.ts sends their values under the plain names.
  */
 export function channelFields(plainFields: INodeProperties[]): INodeProperties[] {
 	return CHANNEL_NAMES.flatMap((channelName) => {
@@ -96,7 +93,6 @@ export function channelFields(plainFields: INodeProperties[]): INodeProperties[]
 			);
 			if (!plain)
 				throw new Error(`Send and Wait: ${resource}.${operation} has no field "${plainName}"`);
-			// Without the plain field's routing: Send and Wait sends through the plain send.
 			const derived: INodeProperties = {
 				...plain,
 				name,

@@ -1,13 +1,8 @@
-/**
- * The page a recipient opens from the message: the question and the buttons or the text box.
- * Opening it (GET) decides nothing, so a link preview cannot answer; only submitting its form
- * (POST, to the same signed address) does. Plain HTML of ours, every value escaped, no script.
- */
+/** Plain HTML, every value escaped, no script. */
 export interface PageContent {
 	question: string;
 	responseType: 'approval' | 'freeText';
 	approveLabel: string;
-	/** Set when the recipient may also decline. */
 	declineLabel?: string;
 }
 
@@ -27,21 +22,18 @@ function page(title: string, body: string): string {
 	return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
-/** The form: no action, so it posts to the address it was opened at, signature included. */
+/** No form action: it posts to the address it was opened at, signature included. */
 export function questionPage(content: PageContent): string {
-	const question = `<p class="question">${escapeHtml(content.question)}</p>`;
-	if (content.responseType === 'freeText') {
-		return page(
-			'Your answer',
-			`${question}<form method="post"><textarea name="text" required aria-label="Your answer"></textarea><p><button class="approve" type="submit">Send</button></p></form>`,
-		);
-	}
 	const decline = content.declineLabel
 		? `<button type="submit" name="decision" value="decline">${escapeHtml(content.declineLabel)}</button>`
 		: '';
+	const answer =
+		content.responseType === 'freeText'
+			? '<textarea name="text" required aria-label="Your answer"></textarea><p><button class="approve" type="submit">Send</button></p>'
+			: `<button class="approve" type="submit" name="decision" value="approve">${escapeHtml(content.approveLabel)}</button>${decline}`;
 	return page(
 		'Your answer',
-		`${question}<form method="post"><button class="approve" type="submit" name="decision" value="approve">${escapeHtml(content.approveLabel)}</button>${decline}</form>`,
+		`<p class="question">${escapeHtml(content.question)}</p><form method="post">${answer}</form>`,
 	);
 }
 

@@ -8,7 +8,7 @@ const UNIT_MS: Record<string, number> = {
 	days: 86_400_000,
 };
 
-/** Options > Limit Wait Time, with n8n's names and values (as in its own send-and-wait nodes). */
+/** n8n's names and values, as in its own send-and-wait nodes. */
 export const limitWaitTimeOption: INodeProperties = {
 	displayName: 'Limit Wait Time',
 	name: 'limitWaitTime',
@@ -84,10 +84,7 @@ interface LimitWaitTime {
 	maxDateAndTime?: string;
 }
 
-/**
- * Until when the execution waits: for ever, unless Options > Limit Wait Time says otherwise.
- * Checked before anything is sent, so a bad limit never leaves a question nobody waits for.
- */
+/** Read before anything is sent, so a bad limit never leaves a question nobody waits for. */
 export function waitTill(fns: IExecuteFunctions): Date {
 	const limit = fns.getNodeParameter('options.limitWaitTime.values', 0, {}) as LimitWaitTime;
 	const refuse = (message: string, description: string) =>

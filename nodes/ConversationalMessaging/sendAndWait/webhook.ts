@@ -8,7 +8,7 @@ import type {
 import { ANSWERED_PAGE, questionPage } from './page';
 import type { PageContent } from './page';
 
-/** The waiting execution's address answers GET (the page) and POST (the answer), as n8n's send-and-wait nodes. */
+/** GET shows the page, POST answers, as in n8n's send-and-wait nodes. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map(
 	(httpMethod) => ({
 		name: 'default',
@@ -43,7 +43,7 @@ function pageContent(fns: IWebhookFunctions): PageContent {
 	};
 }
 
-/** The answer in a POST of the page's form, or undefined when it holds none (the page is shown again). */
+/** Undefined when the POST holds no answer: the page is shown again. */
 function answerOf(content: PageContent, body: IDataObject): IDataObject | undefined {
 	if (content.responseType === 'freeText') {
 		const text = typeof body.text === 'string' ? body.text.trim() : '';
@@ -54,11 +54,7 @@ function answerOf(content: PageContent, body: IDataObject): IDataObject | undefi
 	return undefined;
 }
 
-/**
- * Opening the link (GET, whoever asks: a person or a link-preview fetch) only shows the page;
- * the execution resumes on the POST of its form, with `{ data: { approved } }` or
- * `{ data: { text } }` as n8n's send-and-wait nodes give it.
- */
+/** A GET (a person, or a link preview) only shows the page; the form's POST resumes the execution. */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const content = pageContent(this);
 	const answer =

@@ -1,4 +1,4 @@
-/** The operations users run over many items: they go through the send loop (../engine/sendLoop.ts); the others RoutingNode runs from their routing. */
+/** Run over many items by the send loop; RoutingNode runs the others. */
 export const BULK_OPERATIONS: Record<string, string[]> = {
 	contact: ['add'],
 	legacyMessage: ['send'],

@@ -6,11 +6,8 @@ import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan
 import type { ItemContext } from './itemContext';
 
 /**
- * Pre-send hooks that check and normalise what a field put in the request, before anything is
- * sent. Each one names the field as the user sees it and says how to fix the value, so a bad
- * item fails alone (continue-on-fail keeps the others) instead of reaching the service.
- *
- * A field is addressed by its place in the request: `body.to`, `body.values.phone`, `qs.id`.
+ * Pre-send checks on a value at its place in the request (`body.to`, `qs.id`): a bad item fails
+ * alone, naming the field and the fix, instead of reaching the service.
  */
 type Fail = (problem: string, fix: string) => never;
 type Normaliser = (value: unknown, fail: Fail) => unknown;
@@ -42,7 +39,6 @@ function describe(value: unknown): string {
 	return `"${String(value)}"`;
 }
 
-/** Fails the item, naming the field and saying how to fix its value. */
 const failing =
 	(item: ItemContext, label: string): Fail =>
 	(problem, fix) => {
@@ -52,7 +48,7 @@ const failing =
 		});
 	};
 
-/** Builds a pre-send hook that runs `normalise` on the value at `path` when it is set. */
+/** Runs `normalise` on the value at `path` when it is set. */
 export function checkField(path: string, label: string, normalise: Normaliser): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		const value = readPath(requestOptions, path);
@@ -72,15 +68,14 @@ function asText(value: unknown, fail: Fail): string {
 const enterValue = (label: string) =>
 	`Enter a value for "${label}", or check that the expression mapped to it gives one.`;
 
-/** Fails when a required field resolved to nothing (an expression can empty a required field). */
+/** An expression can empty a required field. */
 export function requireField(path: string, label: string): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		if (isBlank(readPath(requestOptions, path))) {
+		if (isBlank(readPath(requestOptions, path)))
 			throw new NodeOperationError(this.getNode(), `${label} is required`, {
 				description: enterValue(label),
 				itemIndex: this.getItemIndex(),
 			});
-		}
 		return requestOptions;
 	};
 }
@@ -104,11 +99,7 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
 				),
 	);
 
-/**
- * An identifier that goes in the URL path: required, and a single text value. A resource
- * locator's value is read as n8n extracts it (whichever its mode); a plain string, as it is.
- * Where the operation's URL holds `{<parameter>}`, the value goes there, trimmed and encoded.
- */
+/** A required identifier for the URL path; fills the URL's `{<parameter>}`, trimmed and encoded. */
 export function pathId(parameter: string, label: string): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		const fail = failing(this, label);
@@ -123,9 +114,8 @@ export function pathId(parameter: string, label: string): PreSendAction {
 }
 
 /**
- * Phone numbers as the service wants them: country code then number, digits only. The digits
- * must fit a country's numbering plan (./phone/numberingPlan.ts): a number typed without its
- * country code (`300 123 4567` for +57 300 123 4567) would otherwise go out as another number.
+ * Country code then number, digits only, fitting a numbering plan: a number typed without its
+ * country code (`300 123 4567` for +57 ...) would otherwise go out as another number.
  */
 export function normalisePhone(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);
@@ -146,12 +136,11 @@ export function normalisePhone(value: unknown, fail: Fail): string {
 			`"${typed}" has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
 			fix,
 		);
-	if (digits.length > E164_MAX_DIGITS) {
+	if (digits.length > E164_MAX_DIGITS)
 		return fail(
 			`"${typed}" has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
 			fix,
 		);
-	}
 	const plan = fitPlan(digits);
 	if (plan.fits) return digits;
 	// "+44 (0)20 ...": the national prefix 0 is dialled only within the country.
@@ -195,18 +184,12 @@ export function normaliseUrl(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);
 	const parsed = URL.canParse(typed) ? new URL(typed) : undefined;
 	// The parser forgives what the service does not (spaces, "http:/host"), so the text itself is checked too.
-	if (
-		!parsed ||
-		!['http:', 'https:'].includes(parsed.protocol) ||
-		!parsed.hostname ||
-		!/^https?:\/\/\S+$/i.test(typed)
-	) {
-		return fail(
-			`"${typed}" is not a web address`,
-			'Use a full address that starts with https:// or http://, without spaces (write a space as %20).',
-		);
-	}
-	return typed;
+	if (parsed?.hostname && /^https?:$/.test(parsed.protocol) && /^https?:\/\/\S+$/i.test(typed))
+		return typed;
+	return fail(
+		`"${typed}" is not a web address`,
+		'Use a full address that starts with https:// or http://, without spaces (write a space as %20).',
+	);
 }
 
 export const url = (path: string, label: string) => checkField(path, label, normaliseUrl);
@@ -248,23 +231,21 @@ export const coordinate = (path: string, label: string, limit: 90 | 180) =>
 		return String(parsed);
 	});
 
-/** A list of texts, typed as "a, b, c" or mapped from an expression as an array. */
-export const textList = (path: string, label: string) =>
-	checkField(path, label, (value, fail) => {
-		const entries = Array.isArray(value)
-			? value
-			: typeof value === 'string'
-				? value.split(',')
-				: fail(
-						`expected a list, got ${describe(value)}`,
-						'Enter values separated by commas, or map a list.',
-					);
-		return entries.map((entry) => asText(entry, fail)).filter((entry) => entry !== '');
-	});
-
-/** A multi-select's entries: a list, or text with commas (as an expression may give it). */
+/** A list, or text with commas (as typed, or as an expression may give a multi-select's). */
 export const listEntries = (value: unknown): unknown[] =>
 	Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+
+export const textList = (path: string, label: string) =>
+	checkField(path, label, (value, fail) => {
+		if (!Array.isArray(value) && typeof value !== 'string')
+			fail(
+				`expected a list, got ${describe(value)}`,
+				'Enter values separated by commas, or map a list.',
+			);
+		return listEntries(value)
+			.map((entry) => asText(entry, fail))
+			.filter((entry) => entry !== '');
+	});
 
 /** A multi-select sent as one comma-separated text; an expression can give values it does not offer. */
 export const commaList = (path: string, label: string, allowed: string[]) =>
@@ -288,12 +269,11 @@ export function onlyWith(
 	why: string,
 ): PreSendAction {
 	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		if (!isBlank(readPath(requestOptions, path)) && isBlank(readPath(requestOptions, otherPath))) {
+		if (!isBlank(readPath(requestOptions, path)) && isBlank(readPath(requestOptions, otherPath)))
 			throw new NodeOperationError(this.getNode(), `${label} needs ${otherLabel}`, {
 				description: `${why} Add "${otherLabel}" under Additional Fields, or remove "${label}".`,
 				itemIndex: this.getItemIndex(),
 			});
-		}
 		return requestOptions;
 	};
 }

@@ -8,7 +8,6 @@ import type {
 
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './checks';
 
-/** Shows a field only for these operations of a resource. */
 export function showFor(
 	resource: string,
 	operations: string[],
@@ -36,10 +35,7 @@ function typeChecks({ type, displayName, options }: INodeProperties, sendTo: str
 	return [oneOf(sendTo, displayName, values)];
 }
 
-/**
- * A field and where it is sent. A required field is checked again once expressions have
- * resolved, since an expression can leave it empty.
- */
+/** A field and where it is sent; a required one is checked again, as an expression can empty it. */
 export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodeProperties {
 	const property: INodeProperties = { type: 'string', default: '', ...spec };
 	if (!sendTo) return property;
@@ -55,11 +51,7 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 	return property;
 }
 
-/**
- * The identifier of a record, as text: sent where `sendTo` says, or, without it, placed in the
- * URL by the operation (`{{$parameter.<name>}}`, or `{<name>}`, which the check fills) and checked
- * here before the request. Its placeholder and description say where the identifier comes from.
- */
+/** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */
 export function idField(
 	spec: Pick<
 		FieldSpec,
@@ -76,20 +68,15 @@ export function idField(
 
 interface IdLocatorSpec
 	extends Pick<FieldSpec, 'displayName' | 'name' | 'description' | 'displayOptions'> {
-	/** The `methods.listSearch` method that lists the records, searchable by the typed text. */
 	searchListMethod: string;
 	listPlaceholder: string;
 	idPlaceholder: string;
-	/** What a typed ID must match (n8n anchors it with ^ and $), and what the editor says when it does not. */
 	idPattern: { regex: string; errorMessage: string };
 }
 
 /**
- * The identifier of a record as n8n's resource locator: picked From List or typed By ID. The
- * operation's URL holds `{<name>}`, which the check fills with the value n8n extracts from the
- * locator; a plain string (a value saved before the locator existed, or an expression) is read as
- * it is. No mode has `extractValue`: a regex there would refuse an expression's number before the
- * check could name the field.
+ * A record's identifier, From List or By ID, for the URL's `{<name>}`. No mode has `extractValue`:
+ * its regex would refuse an expression's number before the check could name the field.
  */
 export function idLocator(spec: IdLocatorSpec): INodeProperties {
 	const { searchListMethod, listPlaceholder, idPlaceholder, idPattern, ...property } = spec;
@@ -137,17 +124,14 @@ export function collection(
 	};
 }
 
-/** The "Additional Fields" of an operation, under a name of its own (see the description's unique-names test). */
+/** Each under a name of its own: parameter names are unique in the node. */
 export const additionalFields = (
 	name: string,
 	displayOptions: IDisplayOptions,
 	options: INodeProperties[],
 ) => collection(name, 'Additional Fields', displayOptions, options, 'Add Field');
 
-/**
- * Return All and Limit, for operations that list records. Without pagination on the service
- * side, the limit cuts the list in the node (`limitInNode`).
- */
+/** `limitInNode`: the service does not page the list, so the node cuts it. */
 export function returnAllAndLimit(
 	displayOptions: IDisplayOptions,
 	noun: string,

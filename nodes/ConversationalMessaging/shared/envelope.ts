@@ -11,11 +11,7 @@ import { CREDENTIAL_NAME } from './constants';
 import { REDIRECT_ADVICE, redirectMessage } from './redirects';
 import type { ItemContext } from './itemContext';
 
-/**
- * Where list operations find their records. The service does not document the payload of its
- * GET calls, so the first array found under one of these keys is split into items; the
- * sandbox answers with `data`. Extend this list if the live service uses another key.
- */
+/** The service does not document its lists' payload: the first array under one of these is read. */
 export const LIST_KEYS = ['data', 'items', 'results', 'records', 'contacts', 'campaigns'];
 
 export interface ServiceFailure {
@@ -37,20 +33,17 @@ export function headerValue(
 	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
 }
 
-/** What the user can do about a failure, by status. */
 function hintFor(status: number, retryAfter?: string): string {
-	if (status === 401 || status === 403) {
+	if (status === 401 || status === 403)
 		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
-	}
 	if (status === 404)
 		return 'Nothing exists with that identifier. Check the ID; the record may have been deleted.';
 	if (status === 429) {
 		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
 		return `${wait}Too many requests. Send operations wait and send again by themselves, within their Send Options; for others, run again after the wait, or space the requests with Settings > Request Options > Batching.`;
 	}
-	if (status >= 500) {
+	if (status >= 500)
 		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted.';
-	}
 	if (status >= 400)
 		return 'The service rejected the request. Check the field named in the message.';
 	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
@@ -68,10 +61,8 @@ const NOT_THE_API =
 	'Check that the Base URL of the credential points at the Conversational Messaging API.';
 
 /**
- * Reads the service's envelope `{statusCode, body: {err, ...}}`. A failure is any HTTP error,
- * `err: true`, or an envelope statusCode other than 200, even on HTTP 200; a body that is not
- * an envelope at all (an HTML page from a gateway, an empty answer) is a failure too, and so is
- * a redirect, which the node never follows (shared/redirects.ts).
+ * Reads `{statusCode, body: {err, ...}}`. Failures: an HTTP error, `err: true` or an envelope
+ * status other than 200 (even on HTTP 200), a body that is no envelope (a gateway's page), a redirect.
  */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const httpStatus = Number(response.statusCode) || 0;
@@ -86,12 +77,11 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	let raw: unknown = response.body;
 	if (Buffer.isBuffer(raw)) raw = raw.toString('utf8');
 	if (typeof raw === 'string') {
-		if (raw.trim() === '') {
+		if (raw.trim() === '')
 			return failed(
 				`The service sent an empty answer (HTTP ${httpStatus})`,
 				hintFor(httpStatus >= 400 ? httpStatus : 500, retryAfter),
 			);
-		}
 		try {
 			raw = JSON.parse(raw);
 		} catch {
@@ -119,24 +109,19 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 			status,
 		);
 	}
-	// The payload is the body without its error flag.
 	const payload = { ...body };
 	delete payload.err;
 	return { payload };
 }
 
-/**
- * Where a failure is reported: an item's request (ItemContext) or a request of the
- * editor, such as a list search (ILoadOptionsFunctions), which has no item.
- */
+/** An item's context, or the editor's (a list search), which has no item. */
 type FailureContext = Pick<ItemContext, 'getNode' | 'getCredentials'> & {
 	getItemIndex?: () => number;
 };
 
 /**
- * The node's error of a failure, with the token taken out of its words, even if the service
- * echoes it back. Built from words only: an HTTP client's error would keep the request, token
- * included. `credentials` saves a second read when the caller has them.
+ * The token is taken out even if the service echoes it back; built from words only, as an HTTP
+ * client's error would keep the request, token included.
  */
 export async function failureError(
 	this: FailureContext,
@@ -163,7 +148,6 @@ export async function failureError(
 	return error;
 }
 
-/** Throws a failure as the node's error (failureError). */
 export async function throwFailure(
 	this: ItemContext,
 	failure: ServiceFailure,
@@ -172,7 +156,6 @@ export async function throwFailure(
 	throw await failureError.call(this, failure, credentials);
 }
 
-/** Reads the envelope, throws its failure, or returns its payload. */
 export async function envelopePayload(
 	this: ItemContext,
 	response: IN8nHttpFullResponse,
@@ -182,7 +165,7 @@ export async function envelopePayload(
 	return reading.payload;
 }
 
-/** A post-receive: reads the envelope (throwing its failure) and makes one item of each record it finds. */
+/** A post-receive: one item per record of the envelope's payload. */
 const readItems = (records: (payload: IDataObject) => IDataObject[]) =>
 	async function (
 		this: ItemContext,
@@ -193,13 +176,9 @@ const readItems = (records: (payload: IDataObject) => IDataObject[]) =>
 		return records(payload).map((json) => ({ json, pairedItem: { item: this.getItemIndex() } }));
 	};
 
-/** Post-receive: one item, the envelope's body without `err`. */
 export const unwrapEnvelope = readItems((payload) => [payload]);
 
-/**
- * The records of a list payload (see LIST_KEYS). A payload without any list is returned whole,
- * as one record, rather than dropped: an unexpected shape must stay visible to the user.
- */
+/** A payload without any list is one record: an unexpected shape must stay visible. */
 export function listRecords(payload: IDataObject): IDataObject[] {
 	for (const key of LIST_KEYS) {
 		const value = payload[key];
@@ -209,10 +188,9 @@ export function listRecords(payload: IDataObject): IDataObject[] {
 	return [payload];
 }
 
-/** Post-receive for list operations: one item per record. */
 export const unwrapList = readItems(listRecords);
 
-/** Post-receive for the number check, whose answer sits in `body.response`. */
+/** The number check's answer sits in `body.response`. */
 export const unwrapValidation = readItems((payload) => [
 	isObject(payload.response) ? payload.response : payload,
 ]);

@@ -1,16 +1,12 @@
 import type { IExecuteFunctions, IExecuteSingleFunctions } from 'n8n-workflow';
 
-/**
- * What the node's own hooks (field checks, envelope readers) use of n8n's per-item context.
- * RoutingNode hands them its whole ExecuteSingleContext; the send engine and Send and Wait hand
- * them this, so a hook typed with it cannot reach for more than both give.
- */
+/** What the node's hooks may use of an item's context: all the send engine gives, as RoutingNode does. */
 export type ItemContext = Pick<
 	IExecuteSingleFunctions,
 	'getNode' | 'getItemIndex' | 'getNodeParameter' | 'getCredentials'
 >;
 
-/** Reads a parameter for an item, as IExecuteFunctions does; Send and Wait's steps read theirs under other names. */
+/** Send and Wait reads its channel's fields under other names. */
 export type ParameterReader = (
 	name: string,
 	itemIndex: number,
@@ -18,7 +14,6 @@ export type ParameterReader = (
 	options?: { extractValue?: boolean },
 ) => unknown;
 
-/** The node seen for one item. */
 export function itemContext(
 	fns: IExecuteFunctions,
 	itemIndex: number,

@@ -3,7 +3,6 @@ import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n
 import { field, showFor } from './descriptions';
 import { phone, url } from './checks';
 
-/** The sending instance (channel line), which every send operation names. */
 export function instanceField(
 	resource: string,
 	operations: string[],
@@ -21,7 +20,6 @@ export function instanceField(
 	});
 }
 
-/** The kind of message, sent as `type`; the fields below depend on it. */
 export function messageTypeField(
 	name: string,
 	displayOptions: IDisplayOptions,
@@ -44,20 +42,15 @@ export function messageTypeField(
 }
 
 interface BodyVariant {
-	/** Parameter name, unique in the node (see the description's unique-names test). */
 	name: string;
-	/** Message types for which this variant is shown. */
+	/** The message types that show it. */
 	types: string[];
 	displayName: string;
 	description: string;
-	/** The body is the web address of a file. */
 	isFileUrl?: boolean;
 }
 
-/**
- * The `body` of a message means text for some types and a file URL for others; one field per
- * meaning, shown for its types, so the form always says what to enter.
- */
+/** `body` means text for some types and a file URL for others: one field per meaning. */
 export function messageBodyFields(
 	resource: string,
 	operation: string,
@@ -79,7 +72,6 @@ export function messageBodyFields(
 	);
 }
 
-/** A phone number field, normalised to the digits the service wants. */
 export function phoneField(spec: {
 	resource: string;
 	operations: string[];

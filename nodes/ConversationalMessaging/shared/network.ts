@@ -25,18 +25,15 @@ const UNSURE_CODES = [...TIMEOUT_CODES, ...LOST_CODES];
 const CONNECT_CODES = ['ETIMEDOUT', 'ECONNRESET', ...NO_ROUTE_CODES];
 const LOOKUP_CODES = ['ENOTFOUND', 'EAI_AGAIN'];
 
-/** Why a request never reached the service, and the system's code for it. */
 export interface Unreached {
 	reason: string;
 	code: string;
 }
 
 /**
- * Why a request failed before it reached the service, so that sending it again cannot send it
- * twice: no such host, or a connection that could not be made (refused, no route, timed out or
- * reset while connecting), or a TLS handshake that did not complete. Undefined when the request
- * may have been written: the same codes after the connection was made (a lost route, a reset, a
- * timeout while waiting for the answer) may follow a request the service carried out.
+ * Why a request failed before it was written (no such host, no connection, no TLS handshake), so
+ * sending it again cannot send it twice. Undefined otherwise: the same codes after connecting
+ * may follow a request the service carried out.
  */
 export function unreachedBy(error: unknown): Unreached | undefined {
 	return unreachedIn(networkErrorsIn(error));
@@ -65,7 +62,7 @@ function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | 
 	return undefined;
 }
 
-/** Whether a request that reached the service (unreachedBy found nothing) was cut after connecting: the service was there. */
+/** A cut after connecting: the service was there. */
 export function cutAfterConnecting(error: unknown): boolean {
 	return networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
 }
@@ -73,11 +70,7 @@ export function cutAfterConnecting(error: unknown): boolean {
 /** Errors of items the node gave up without sending them (../engine/sendLoop.ts). */
 const notSent = new WeakSet<object>();
 
-/**
- * Fails an item whose request never reached the service, after `waitedMs` of waiting for the
- * service to answer; `firstContact`: the process had not reached it yet, which is more often a
- * wrong Base URL than an outage.
- */
+/** `firstContact`: the process never reached the service, more often a wrong Base URL than an outage. */
 export async function throwNotSent(
 	this: ItemContext,
 	cause: Unreached,
@@ -87,18 +80,16 @@ export async function throwNotSent(
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const host = hostOf(credentials.baseUrl);
 	const waited = waitedMs >= 1000 ? ` for ${Math.round(waitedMs / 1000)} s` : '';
-	const failure: ServiceFailure = firstContact
+	const failure = firstContact
 		? {
 				message: `Could not connect to the service at ${host}${waited}: ${cause.reason}`,
 				description: `${NOT_SENT} Check the Base URL of the credential, and that the service is running.`,
-				httpCode: cause.code,
 			}
 		: {
 				message: `The service at ${host} could not be reached${waited} (${cause.reason}): this item was not sent`,
 				description: `${NOT_SENT} The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.`,
-				httpCode: cause.code,
 			};
-	const failed = await failureError.call(this, failure, credentials);
+	const failed = await failureError.call(this, { ...failure, httpCode: cause.code }, credentials);
 	notSent.add(failed);
 	throw failed;
 }
@@ -111,18 +102,13 @@ function hostOf(baseUrl: unknown): string {
 	);
 }
 
-/**
- * Whether a request that failed this way may still have been carried out by the service: no
- * complete answer arrived (a timeout, a cut connection), or a 2xx answer could not be read.
- * Such a request must never be sent again by the node.
- */
+/** No complete answer arrived, or a 2xx could not be read: the node must never send it again. */
 export function mayHaveBeenCarriedOut(error: unknown): boolean {
 	if (typeof error === 'object' && error !== null && notSent.has(error)) return false;
 	const code = String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '');
 	return UNSURE_CODES.includes(code) || /^2\d\d$/.test(code);
 }
 
-/** A link in a chain of errors: an HTTP client's, the system's, or n8n's wrapper of them. */
 interface ErrorLink {
 	errors?: unknown;
 	code?: unknown;
@@ -138,14 +124,12 @@ interface ErrorLink {
 interface NetworkErrors {
 	codes: string[];
 	messages: string[];
-	/** The system calls that failed (`connect`, `getaddrinfo`), where the error says. */
 	syscalls: string[];
 }
 
 /**
- * n8n-workflow 1.x's NodeApiError loses the request error it wraps (its class fields overwrite
- * `cause`); what is left is the system's code as `httpCode` and the error's own words in
- * `messages`. The node's own errors always carry an `errorResponse`, so they are not read here.
+ * n8n-workflow 1.x's NodeApiError loses the error it wraps (its class fields overwrite `cause`),
+ * leaving the code in `httpCode` and the words in `messages`. The node's own carry `errorResponse`.
  */
 function remnantsOf(error: unknown): NetworkErrors {
 	const { httpCode, messages, cause, errorResponse } = (error ?? {}) as ErrorLink;
@@ -158,10 +142,7 @@ function remnantsOf(error: unknown): NetworkErrors {
 	};
 }
 
-/**
- * Codes and messages of the HTTP client's and the system's errors in the chain of causes (n8n
- * wraps them). The node's own errors, which may quote the service's words, are not read.
- */
+/** The HTTP client's and the system's errors in the chain; not the node's, which may quote the service. */
 function networkErrorsIn(error: unknown): NetworkErrors {
 	const found: NetworkErrors = { codes: [], messages: [], syscalls: [] };
 	const read = (link: ErrorLink) => {
@@ -188,53 +169,46 @@ function describeNetworkFailure(errors: NetworkErrors, host: string): ServiceFai
 	const has = (wanted: string[]) => errors.codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => errors.messages.some((message) => pattern.test(message));
 	const unreached = unreachedIn(errors);
-	if (has(['ECONNREFUSED'])) {
+	if (has(['ECONNREFUSED']))
 		return {
 			message: `Could not connect to the service at ${host}: the connection was refused`,
 			description:
 				'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
 			httpCode: 'ECONNREFUSED',
 		};
-	}
-	if (unreached && LOOKUP_CODES.includes(unreached.code)) {
+	if (unreached && LOOKUP_CODES.includes(unreached.code))
 		return {
 			message: `Could not find the service's host ${host}`,
 			description:
 				'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
 			httpCode: unreached.code,
 		};
-	}
-	if (unreached) {
+	if (unreached)
 		return {
 			message: `Could not connect to the service at ${host}: ${unreached.reason}`,
 			description: `${NOT_SENT} Check the network between n8n and the service, and that the service is running.`,
 			httpCode: unreached.code,
 		};
-	}
 	const timedOut =
 		has(TIMEOUT_CODES) ?? (has(['ECONNABORTED']) && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
-	if (timedOut) {
+	if (timedOut)
 		return {
 			message: `The service at ${host} did not answer in time`,
 			description: `${UNSURE_IF_SENT} Raise Settings > Request Options > Timeout if the service is slow, or try again later.`,
 			httpCode: timedOut,
 		};
-	}
 	const cut = has(LOST_CODES) ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
-	if (cut) {
+	if (cut)
 		return {
 			message: `The connection to the service at ${host} was cut before its answer arrived`,
 			description: `${UNSURE_IF_SENT} Try again later; if it keeps happening, check proxies and the network between n8n and the service.`,
 			httpCode: cut,
 		};
-	}
 	return undefined;
 }
 
-/** The error a network failure is told with, naming it; other errors as they are. */
 export async function readableError(this: ItemContext, error: unknown): Promise<unknown> {
 	const network = networkErrorsIn(error);
-	// The node's own errors (an error envelope, a refused value) stay as they are.
 	if (!network.codes.length && !network.messages.length) return error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const failure = describeNetworkFailure(network, hostOf(credentials.baseUrl));
@@ -242,7 +216,6 @@ export async function readableError(this: ItemContext, error: unknown): Promise<
 	return await failureError.call(this, failure, credentials);
 }
 
-/** Turns a network failure into an error that names it; other errors pass unchanged. */
 export async function throwReadable(this: ItemContext, error: unknown): Promise<never> {
 	throw await readableError.call(this, error);
 }
@@ -252,7 +225,7 @@ export type Send = (
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]>;
 
-/** An operation's request, or the requests a list operation's `send` makes, with network failures made readable. */
+/** An operation's request, or a list operation's pages (`send`), with network failures made readable. */
 export function readableRequests(send?: Send): Send {
 	return async function (requestData) {
 		try {

@@ -12,7 +12,6 @@ import { unwrapEnvelope } from './envelope';
 import type { Send } from './network';
 import { readableRequests } from './network';
 
-/** An operation: its request and how its answer is unwrapped. */
 export interface OperationSpec {
 	name: string;
 	value: string;
@@ -20,12 +19,11 @@ export interface OperationSpec {
 	description: string;
 	method: IHttpRequestMethods;
 	url: string;
-	/** Constant body fields every request of the operation carries. */
 	body?: IDataObject;
 	preSend?: PreSendAction[];
-	/** How the answer becomes items; the envelope's body by default. */
+	/** The envelope's body by default. */
 	postReceive?: PostReceiveAction[];
-	/** Fetches the pages of a list operation itself (it then sees every request). */
+	/** A list operation's own page walk. */
 	pagination?: Send;
 }
 
@@ -45,21 +43,15 @@ function operationOption(spec: OperationSpec, runByRoutingNode: boolean): INodeP
 		output: { postReceive },
 	};
 	if (runByRoutingNode) {
-		// The request hook that names network failures (the send engine, which runs the bulk
-		// operations, names them itself). n8n's key for it is `pagination`: it is RoutingNode's only
-		// hook around a request, here around a list operation's pages or the one request.
-		// `paginate: true` lets RoutingNode call it.
+		// Names network failures. `pagination` is RoutingNode's only hook around a request, so
+		// every operation it runs has one; `paginate: true` lets RoutingNode call it.
 		routing.send = { ...routing.send, paginate: true };
 		routing.operations = { pagination: readableRequests(pagination) };
 	}
 	return { ...option, routing };
 }
 
-/**
- * The Operation selector of a resource, options sorted by name: each operation's routing, with the
- * request hook for those RoutingNode runs (all but the resource's BULK_OPERATIONS); an option
- * without a request (Send and Wait) as it is.
- */
+/** Options sorted by name; the send engine runs BULK_OPERATIONS and names failures itself. */
 export function operationSelector(
 	resource: string,
 	operations: Array<OperationSpec | INodePropertyOptions>,

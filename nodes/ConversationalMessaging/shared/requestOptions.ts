@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * n8n's Request Options (Batching, Ignore SSL Issues, Proxy, Timeout). n8n's loader adds them to
- * a declarative node only when it has no `webhook` method; ours has one (Send and Wait), so the
- * node declares them itself: n8n's own (`commonDeclarativeNodeOptionParameters` in n8n-core;
- * a test keeps names, types and defaults the same), in wording n8n's lint rules accept.
- * RoutingNode and the send loop read them by name.
+ * n8n adds its Request Options (`commonDeclarativeNodeOptionParameters`) only to a declarative node
+ * without a `webhook` method; ours has one (Send and Wait), so it declares n8n's own (a test keeps
+ * them equal) in wording n8n's lint rules accept.
  */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',

@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * A place in a request, as the node's fields name it (`body.to`, `body.values.phone`, `qs.id`):
- * where a field's value goes (../engine/itemRequest.ts) and where its checks find it (./checks.ts).
- */
+/** A place in a request: `body.to` as ['body', 'to']. */
 export type RequestPath = string[];
 
 const isObject = (value: unknown): value is IDataObject =>
@@ -18,7 +15,7 @@ export function readPath(request: object, path: RequestPath): unknown {
 	return current;
 }
 
-/** Writes the value at the path, making the objects on the way. */
+/** Makes the objects on the way. */
 export function setPath(request: object, path: RequestPath, value: unknown): void {
 	let current = request as IDataObject;
 	for (const key of path.slice(0, -1)) {

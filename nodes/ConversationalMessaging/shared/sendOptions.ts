@@ -4,9 +4,8 @@ import { BULK_OPERATIONS } from './bulkOperations';
 import { collection, field } from './descriptions';
 
 /**
- * Chosen with `npm run bench`: at 50 ms latency the loop keeps pace with n8n's HTTP Request
- * node, which starts every item at once. 1,000 was a little faster but had connections reset by
- * a server whose accept queue filled, and a cut connection is never sent again (docs/PERFORMANCE.md).
+ * Keeps pace with n8n's HTTP Request node at 50 ms latency; 1,000 had connections reset by a full
+ * accept queue, and a cut connection is never sent again (docs/PERFORMANCE.md).
  */
 export const DEFAULT_MAX_IN_FLIGHT = 500;
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
@@ -18,7 +17,7 @@ export interface SendOptions {
 	maxWait?: number;
 }
 
-/** One "Send Options" collection per resource with bulk operations (parameter names are unique in the node). */
+/** One per resource with bulk operations: parameter names are unique in the node. */
 export function sendOptions(resource: string): INodeProperties {
 	return collection(
 		`${resource}SendOptions`,

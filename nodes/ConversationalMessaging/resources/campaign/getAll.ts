@@ -10,13 +10,9 @@ import { returnAllAndLimit, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { unwrapList } from '../../shared/envelope';
 
-/**
- * Bounds of `page` and `limit` are not documented (the examples use limit 10). Pages of this
- * size are asked for; a page shorter than asked ends the list.
- */
+/** Bounds of `page` and `limit` are not documented (the examples use 10); a shorter page ends the list. */
 export const CAMPAIGN_PAGE_SIZE = 50;
 
-/** Walks `page` = 1, 2, ... until the list ends or the Limit is reached. */
 export async function paginateCampaigns(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,

@@ -16,24 +16,15 @@ import { unreachedBy } from '../../shared/network';
 import { NO_REDIRECTS } from '../../shared/redirects';
 import { CAMPAIGN_PAGE_SIZE } from './getAll';
 
-/**
- * The fields of a campaign record the list reads. The service's document does not show the
- * fields of its records, so the first of these keys that holds text or a number is taken (the
- * sandbox answers with `id` and `name`). Change them here if the live service names them
- * otherwise.
- */
+/** The service does not document its records' fields: the first of these keys with a value is read. */
 export const CAMPAIGN_RECORD_FIELDS = {
-	/** The identifier, which Get and Get Details put in their URL. */
 	id: ['id', '_id', 'campaignId', 'idCampaign'],
-	/** What the list shows; a record without any of them shows its identifier. */
 	name: ['name', 'title', 'campaignName'],
 };
 
 /**
- * What a campaign ID typed By ID must look like. The document gives no format; an ID with a space
- * inside is taken to be a campaign's name typed in the wrong place (space around it is fine: the
- * node trims it). n8n anchors the regex with ^ and $. An empty ID matches: n8n's required check
- * says what is wrong then, and the editor would otherwise show this message next to it.
+ * No documented format; a space inside is taken for a name typed in the wrong place. An empty ID
+ * matches, so that only n8n's required check speaks then (n8n anchors the regex).
  */
 export const CAMPAIGN_ID_PATTERN = {
 	regex: '\\s*\\S*\\s*',
@@ -41,27 +32,17 @@ export const CAMPAIGN_ID_PATTERN = {
 		'A campaign ID has no spaces: pick the campaign From List, or copy its ID from Campaign > Get Many',
 };
 
-/** The name of the list search method, in the node's `methods.listSearch`. */
 export const SEARCH_CAMPAIGNS = 'searchCampaigns';
 
 /**
- * Matches a search for typed text gathers before it answers: more than n8n's dropdown shows at once
- * (seven rows in n8n 2.41), so the list can be scrolled. With a search text, the editor asks for the
- * next page (`paginationToken`) only when the list is scrolled to its bottom, so a match on a later
- * page would be out of reach if the search answered with fewer.
- *
- * The service has no search parameter: the node reads the list page by page and matches the text
- * itself, and the editor searches anew, from page 1, after every pause in typing. The caps bound
- * one search's requests (which count against the account's rate limit: 50 pages, 2,500 campaigns)
- * and the time the editor shows its spinner. A search stopped by a cap answers with the matches it
- * has and a `paginationToken`; a campaign whose few matches lie further on is entered By ID.
+ * The service has no search: the node reads pages and matches the text itself, anew after every
+ * pause in typing. It gathers more matches than n8n's dropdown shows (seven rows), as the editor
+ * asks for the next page only once the list is scrolled. The caps bound one search's requests
+ * (they count against the rate limit) and the spinner's time; a capped search answers what it has.
  */
 export const SEARCH_SCREENFUL = 10;
 export const SEARCH_PAGE_CAP = 50;
 export const SEARCH_TIME_CAP_MS = 10_000;
-
-/** How long the editor waits for a page of campaigns. */
-const PAGE_TIMEOUT_MS = 20_000;
 
 export const TOKEN_REFUSED =
 	'The service refused the API token: check the Conversational Messaging credential';
@@ -69,7 +50,7 @@ export const TOKEN_REFUSED =
 const REACH_ADVICE =
 	'Check the Base URL of the Conversational Messaging credential, and that the service is running.';
 
-/** Where the next search goes on: the service's page, and the first record of the page before (see below). */
+/** Where the next search goes on; `previousFirst` spots a service that ignores `page`. */
 interface PageMark {
 	page: number;
 	previousFirst?: string;
@@ -94,7 +75,7 @@ function firstValue(record: IDataObject, keys: string[]): string | undefined {
 	return undefined;
 }
 
-/** A record as the list shows it; undefined without an identifier, which could not be picked. */
+/** Undefined without an identifier, which could not be picked. */
 function listItem(record: IDataObject): INodeListSearchItems | undefined {
 	const id = firstValue(record, CAMPAIGN_RECORD_FIELDS.id);
 	if (id === undefined) return undefined;
@@ -102,12 +83,12 @@ function listItem(record: IDataObject): INodeListSearchItems | undefined {
 	return { name: firstValue(record, CAMPAIGN_RECORD_FIELDS.name)?.trim() ?? id, value: id };
 }
 
-/** The Base URL as the requests use it, without any user and password in it. */
+/** Without any user and password in it. */
 function shownBaseUrl(baseUrl: unknown): string {
 	return apiBaseUrl(baseUrl).replace(/\/\/[^/@]*@/, '//') || 'the Base URL';
 }
 
-/** A rejected token says so in words the editor shows next to its "Check credential" link. */
+/** In words the editor shows next to its "Check credential" link. */
 function listFailure(failure: ServiceFailure): ServiceFailure {
 	if (failure.httpCode !== '401' && failure.httpCode !== '403') return failure;
 	return {
@@ -117,24 +98,19 @@ function listFailure(failure: ServiceFailure): ServiceFailure {
 	};
 }
 
-/** A request that got no answer. Only words are kept: the request's error holds the token. */
+/** Only words are kept: the request's error holds the token. */
 function requestFailure(error: unknown, baseUrl: string): ServiceFailure {
 	const unreached = unreachedBy(error);
-	if (unreached)
-		return {
-			message: `Could not reach the service at ${baseUrl}: ${unreached.reason}`,
-			description: REACH_ADVICE,
-			httpCode: unreached.code,
-		};
 	const words = error instanceof Error && error.message ? error.message : 'no answer';
 	return {
-		message: `The service at ${baseUrl} did not give the list of campaigns: ${words}`,
+		message: unreached
+			? `Could not reach the service at ${baseUrl}: ${unreached.reason}`
+			: `The service at ${baseUrl} did not give the list of campaigns: ${words}`,
 		description: REACH_ADVICE,
-		httpCode: '',
+		httpCode: unreached?.code ?? '',
 	};
 }
 
-/** One page of `GET /v1/campaigns`, read like Campaign > Get Many reads it. */
 async function readPage(
 	this: ILoadOptionsFunctions,
 	page: number,
@@ -149,7 +125,7 @@ async function readPage(
 		returnFullResponse: true,
 		// The envelope says what went wrong (a 401 may come on HTTP 200): every answer is read.
 		ignoreHttpStatusErrors: true,
-		timeout: PAGE_TIMEOUT_MS,
+		timeout: 20_000,
 		...NO_REDIRECTS,
 	};
 	let response: IN8nHttpFullResponse;
@@ -172,11 +148,7 @@ async function readPage(
 	return listRecords(reading.payload);
 }
 
-/**
- * Campaign ID's From List: the campaigns, page by page (`paginationToken`), as the service lists
- * them, one page per call; with a search text, those whose name or ID contains it, in any case,
- * read on until a screenful of them, the end of the list or a cap (see above).
- */
+/** One page per call; with a search text, the campaigns whose name or ID contains it, in any case. */
 export async function searchCampaigns(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -230,5 +202,4 @@ export async function searchCampaigns(
 	return { results, paginationToken: JSON.stringify({ page, previousFirst } satisfies PageMark) };
 }
 
-/** The node's `methods.listSearch`. */
 export const campaignListSearch = { [SEARCH_CAMPAIGNS]: searchCampaigns };

@@ -8,10 +8,7 @@ import type { ItemContext } from '../../shared/itemContext';
 
 const show = showFor('contact', ['add']);
 
-/**
- * Extra values go into `values` by their field name as typed. Routed as `values.<name>`, a field
- * named with a number ("12") made n8n build `values` as a list, which lost Phone and Name.
- */
+/** Routed as `values.<name>`, a field named "12" made n8n build `values` as a list, losing Phone and Name. */
 async function addExtraValues(
 	this: ItemContext,
 	requestOptions: IHttpRequestOptions,

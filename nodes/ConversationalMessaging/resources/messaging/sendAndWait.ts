@@ -6,13 +6,7 @@ import { messageTextField } from '../../shared/messageFields';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../sendAndWait/channels';
 import { limitWaitTimeOption } from '../../sendAndWait/waitTill';
 
-/**
- * Send and Wait for Response: the question and a link go out over one channel, through that
- * channel's plain send (its recipient and instance fields, derived by `channelFields`); the
- * execution waits until the person answers on the page the link opens.
- * Parameter names are n8n's (message, responseType, approvalOptions, options.limitWaitTime), so
- * n8n's generated human-review tool for AI agents works with this node unchanged.
- */
+/** Parameter names are n8n's, so its generated human-review tool for AI agents works unchanged. */
 export const sendAndWaitOperation: INodePropertyOptions = {
 	name: 'Send and Wait for Response',
 	value: SEND_AND_WAIT_OPERATION,
@@ -23,7 +17,7 @@ export const sendAndWaitOperation: INodePropertyOptions = {
 
 const show = showFor('messaging', [SEND_AND_WAIT_OPERATION]);
 
-/** Comes right after Operation: it decides which recipient and instance fields are shown. */
+/** Right after Operation: it decides which recipient and instance fields are shown. */
 export const channelField: INodeProperties = {
 	displayName: 'Channel',
 	// Not `channel`: Inject CRM Lead has a field of that name in the same resource.
@@ -40,7 +34,6 @@ export const channelField: INodeProperties = {
 	description: 'Where the question goes',
 };
 
-/** SMS only: an SMS has little room, the other channels carry the full link. */
 const shortenLinkField: INodeProperties = {
 	displayName: 'Shorten Link',
 	name: 'shortenLink',
@@ -56,7 +49,6 @@ const shortenLinkField: INodeProperties = {
 		"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 };
 
-/** Said in the form, before the run would refuse several items. */
 export const oneQuestionNotice: INodeProperties = {
 	displayName:
 		'Send and Wait asks one question per execution: it refuses more than one input item. To ask one question per item, put a Loop Over Items node (batch size 1) before it.',
@@ -67,9 +59,7 @@ export const oneQuestionNotice: INodeProperties = {
 	displayOptions: { ...show, hide: { '@tool': [true] } },
 };
 
-/** After the channel's recipient. */
 export const sendAndWaitFields: INodeProperties[] = [
-	// Without routing: the question goes out through the channel's plain send (run.ts).
 	messageTextField({
 		resource: 'messaging',
 		operation: SEND_AND_WAIT_OPERATION,

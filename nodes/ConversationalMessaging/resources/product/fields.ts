@@ -3,10 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { field, idField, showFor } from '../../shared/descriptions';
 import { number, textList } from '../../shared/checks';
 
-/**
- * The service lists these body fields on Create and on Update (a PUT that replaces the
- * product) without marking any optional, so both operations send all of them.
- */
+/** The service marks none optional on Create or on Update (a PUT that replaces the product). */
 const both = showFor('product', ['create', 'update']);
 
 export const productFields: INodeProperties[] = [

@@ -3,14 +3,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { listEntries } from '../../shared/checks';
 import type { ItemContext } from '../../shared/itemContext';
 
-/** The fields of a researcher the completion rule reads. */
 export const COMPLETION_FIELDS = ['output', 'progress'];
 
-/**
- * The service does not document when a run is finished. A run counts as complete when its
- * progress reaches 100 or an output appears, whichever comes first. Researcher > Run's Wait for
- * Completion and Researcher > Get's `complete` both use this rule.
- */
+/** The service does not document when a run is finished: progress 100, or an output. */
 export function researchIsComplete(researcher: IDataObject): boolean {
 	const output = researcher.output;
 	const hasOutput =
@@ -21,15 +16,11 @@ export function researchIsComplete(researcher: IDataObject): boolean {
 	return Number(researcher.progress) >= 100 || hasOutput;
 }
 
-/**
- * Post-receive of Researcher > Get: adds `complete`, so that an If node can loop a Wait node on
- * it. Left out when Fields leaves out what the rule reads: a guess there could end a loop early.
- */
+/** `complete` lets an If node loop a Wait node; without the fields the rule reads, a guess could end it early. */
 export async function addCompletion(
 	this: ItemContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	// As the Fields check reads it (each name trimmed; nothing when blank).
 	const fields = listEntries(this.getNodeParameter('fields', []) ?? [])
 		.map((name) => String(name).trim())
 		.filter((name) => name !== '');

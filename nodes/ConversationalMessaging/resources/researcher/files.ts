@@ -9,7 +9,6 @@ const sendAsFileEntry = (key: string) => ({
 	send: { type: 'body' as const, property: `=files[{{$index}}].${key}` },
 });
 
-/** Checks every file of the list: a web address, a name and a known type. */
 const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 	const files = Array.isArray(value)
 		? value
@@ -28,7 +27,6 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 	});
 });
 
-/** The files a researcher investigates: web pages or files, each by web address. */
 export function researcherFilesField(
 	name: string,
 	displayOptions: INodeProperties['displayOptions'],

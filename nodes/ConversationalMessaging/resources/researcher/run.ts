@@ -15,14 +15,12 @@ import { NO_REDIRECTS } from '../../shared/redirects';
 import { researchIsComplete } from './completion';
 import { researcherUrl } from './get';
 
-/** For this long the poll interval is the one the builder set; after it, it grows. */
 export const POLL_INTERVAL_GROWS_AFTER_MS = 60_000;
-/** Each poll after that waits this many times longer than the previous one... */
 export const POLL_GROWTH = 1.5;
-/** ...up to this interval (or the builder's, if longer). */
+/** Or the builder's interval, if longer. */
 export const MAX_POLL_INTERVAL_MS = 60_000;
 
-/** The wait before the next poll: the base interval for the first minute, then growing. */
+/** The builder's interval for the first minute, then growing. */
 export function nextPollDelay(
 	baseMs: number,
 	previousMs: number | undefined,
@@ -55,7 +53,6 @@ async function readResearcher(
 	return await envelopePayload.call(this, response);
 }
 
-/** Post-receive of Run: returns the started run, or waits for its output when asked to. */
 export async function waitForResearch(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
@@ -86,19 +83,10 @@ export async function waitForResearch(
 		const researcher = await readResearcher.call(this, String(baseUrl), id);
 		polls++;
 		if (researchIsComplete(researcher)) {
-			return [
-				{
-					json: {
-						id,
-						...researcher,
-						waitedSeconds: Math.round((Date.now() - startedAt) / 1000),
-						polls,
-					},
-					pairedItem,
-				},
-			];
+			const waitedSeconds = Math.round((Date.now() - startedAt) / 1000);
+			return [{ json: { id, ...researcher, waitedSeconds, polls }, pairedItem }];
 		}
-		if (Date.now() - startedAt >= timeoutMs) {
+		if (Date.now() - startedAt >= timeoutMs)
 			throw new NodeOperationError(
 				this.getNode(),
 				`The researcher was still running after ${options.timeout ?? 30} min (progress ${String(researcher.progress ?? 'unknown')})`,
@@ -108,7 +96,6 @@ export async function waitForResearch(
 					itemIndex: this.getItemIndex(),
 				},
 			);
-		}
 	}
 }
 
@@ -129,7 +116,7 @@ export const researcherRunFields: INodeProperties[] = [
 			displayName: 'Wait for Completion',
 			name: 'waitForCompletion',
 			type: 'boolean',
-			// Added from Options to be used: on once added.
+			// Added from Options to be used.
 			default: true,
 			description:
 				'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',

@@ -1,24 +1,22 @@
 import { PLANS } from './plans';
 
 /**
- * Whether a phone number's digits (country calling code, then the number) fit a country's
- * numbering plan, from the table scripts/phone-plans.mjs generates out of libphonenumber-js's
- * metadata: the code must be one the world's plans assign, and the rest must have a length that
- * code's plan gives, starting with a digit numbers of that length start with. No calling code is
- * the start of another (the generator checks), so the code is read off the first digits.
+ * Whether digits (country code, then number) fit a plan of libphonenumber-js's metadata
+ * (scripts/phone-plans.mjs): a known code, then a length and first digit its plan gives. No code
+ * is the start of another (the generator checks), so the code is read off the first digits.
  */
 export type PlanFit = { fits: true; code: string } | { fits: false; code?: string; reason: string };
 
 const lengthsOf = (plan: Readonly<Record<number, string>>) => Object.keys(plan).map(Number);
 
-/** The fewest digits, country code included, a number has in any plan (the sandbox's Phone pattern starts there too). */
+/** Country code included, in any plan (the sandbox's Phone pattern starts there too). */
 export const SHORTEST_NUMBER = Math.min(
 	...Object.entries(PLANS).flatMap(([code, plan]) =>
 		lengthsOf(plan).map((length) => code.length + length),
 	),
 );
 
-/** The most digits E.164 allows in a phone number, country code included (the plans never exceed it). */
+/** Country code included; the plans never exceed it. */
 export const E164_MAX_DIGITS = 15;
 
 /** "8, 10 or 11"; runs of three or more as "1 to 9". */
