@@ -58,6 +58,37 @@ describe('Proxy', () => {
 		}
 	});
 
+	it('sends its user and password to the proxy, never to the service', async () => {
+		const authorizations: unknown[] = [];
+		const proxy = http.createServer((request, response) => {
+			authorizations.push(request.headers['proxy-authorization']);
+			response.writeHead(407).end();
+		});
+		const port = await listen(proxy);
+		try {
+			const run = await suite.run(
+				{ ...sms, requestOptions: { proxy: `http://ann:s3cret@127.0.0.1:${port}` } },
+				{ items: items.slice(0, 1), continueOnFail: true },
+			);
+			expect(authorizations).toEqual([`Basic ${Buffer.from('ann:s3cret').toString('base64')}`]);
+			expect(run.requests).toHaveLength(0);
+		} finally {
+			proxy.close();
+		}
+	});
+
+	it('refuses a proxy without a port, quoting it without its password', async () => {
+		const run = await suite.run(
+			{ ...sms, requestOptions: { proxy: 'http://ann:s3cret@proxy.example' } },
+			{ items: items.slice(0, 1), continueOnFail: true },
+		);
+		expect(run.requests).toHaveLength(0);
+		expect(run.items[0].error?.message).toBe(
+			'Proxy: "http://proxy.example" is not a proxy address',
+		);
+		expect(JSON.stringify(run.run.data)).not.toContain('s3cret');
+	});
+
 	it('fails each item naming the Proxy when it is not an address, and sends nothing', async () => {
 		const run = await suite.run(
 			{ ...sms, requestOptions: { proxy: 'my proxy' } },
@@ -150,7 +181,9 @@ describe("the credential's Allowed HTTP Request Domains", () => {
 			credentials: restricted('api.example.com'),
 		});
 		expect(run.requests).toHaveLength(0);
-		expect(run.items.every((item) => item.error)).toBe(true);
+		expect(run.items.map((item) => item.error?.message)).toEqual(
+			Array(2).fill(expect.stringMatching(/domain/i)),
+		);
 	});
 
 	it('sends nothing when the list is empty, and says so', async () => {

@@ -129,7 +129,8 @@ export async function buildRequest(
 
 /**
  * Sends a built request once. n8n's helper may change the request (its body, its abort signal):
- * each call sends its own copy. The credential is read once by the caller, as RoutingNode does.
+ * each call sends its own copy. The credential is the one the caller read for the run (RoutingNode
+ * reads it per item): n8n then decrypts it once, not once per request.
  */
 export async function sendOnce(
 	fns: IExecuteFunctions,

@@ -15,11 +15,12 @@ export interface RequestOptionsParameter {
 
 /** n8n's default when Timeout is not set. */
 const DEFAULT_TIMEOUT_MS = 300_000;
-const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
-
 type Proxy = NonNullable<IHttpRequestOptions['proxy']>;
 
-/** The proxy address, `http://user:password@host:port`; the protocol's port when none is written. */
+/** The port written after the host: required, as RoutingNode requires it for the other operations. */
+const WRITTEN_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i;
+
+/** The proxy address, `http://user:password@host:port`. */
 function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Proxy {
 	let url: URL | undefined;
 	try {
@@ -27,9 +28,11 @@ function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Pr
 	} catch {
 		url = undefined;
 	}
-	const port = url && (url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol]);
+	const port = WRITTEN_PORT.exec(text.trim())?.[1];
 	if (!url?.hostname || !port) {
-		throw new NodeOperationError(fns.getNode(), `Proxy: "${text}" is not a proxy address`, {
+		// Quoted without any user:password@, which the message would otherwise keep.
+		const shown = text.trim().replace(/\/\/[^/@]*@/, '//');
+		throw new NodeOperationError(fns.getNode(), `Proxy: "${shown}" is not a proxy address`, {
 			itemIndex,
 			description:
 				'Settings > Request Options > Proxy: use http://host:port, with user:password@ before the host if it needs them.',
@@ -37,7 +40,7 @@ function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Pr
 	}
 	const proxy: Proxy = {
 		host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-		port,
+		port: Number(port),
 		protocol: url.protocol.replace(/:$/, ''),
 	};
 	if (url.username)

@@ -10,8 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
-import type { ServiceFailure } from '../shared/envelope';
-import { headerValue, readEnvelope, throwFailure } from '../shared/envelope';
+import { throwFailure } from '../shared/envelope';
 import type { ItemContext } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
 import {
@@ -34,6 +33,7 @@ import { Pacer } from './pacer';
 import type { RequestForm } from './itemRequest';
 import { buildRequest, readAnswer, requestForm, sendOnce } from './itemRequest';
 import type { RequestOptionsParameter } from './requestSettings';
+import { refusal } from './refusal';
 import { settingsFor } from './requestSettings';
 import type { Outcome, StepMemory } from './retryMemory';
 import { runIndexOf, withRunMemory } from './retryMemory';
@@ -55,29 +55,6 @@ interface Run {
 	summary: SendSummary;
 	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
-}
-
-/** Seconds from a Retry-After header: a number of seconds or an HTTP date. */
-function retryAfterSeconds(headers: IN8nHttpFullResponse['headers']): number | undefined {
-	const value = (headerValue(headers, 'retry-after') ?? '').trim();
-	if (value === '') return undefined;
-	if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, (date - clock.now()) / 1000);
-}
-
-/** A "too fast" answer: HTTP 429 (or 429 in the envelope), or 503 with Retry-After. The service did not act on it. */
-function refusal(
-	response: IN8nHttpFullResponse,
-): { failure: ServiceFailure; overloaded: boolean; retryAfter?: number } | undefined {
-	const reading = readEnvelope(response);
-	if (!('failure' in reading)) return undefined;
-	const retryAfter = retryAfterSeconds(response.headers);
-	const { httpCode } = reading.failure;
-	if (httpCode === '429') return { failure: reading.failure, overloaded: false, retryAfter };
-	if (httpCode === '503' && retryAfter !== undefined)
-		return { failure: reading.failure, overloaded: true, retryAfter };
-	return undefined;
 }
 
 /**
@@ -282,6 +259,8 @@ async function sendItems(
 		const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
 		if (batchInterval > 0 && notBefore > clock.now()) await clock.sleep(notBefore - clock.now());
 		try {
+			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
+			if (stopped()) throw stoppedError(this, itemIndex);
 			if ('error' in reading) throw reading.error;
 			const sent: Outcome = { sent: await sendItem(run, itemIndex, reading.values) };
 			memory.set(itemIndex, items[itemIndex], sent);

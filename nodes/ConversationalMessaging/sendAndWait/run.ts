@@ -8,16 +8,22 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { buildRequest, readAnswer, requestForm, sendOnce } from '../engine/itemRequest';
+import { Pacer } from '../engine/pacer';
+import { refusal } from '../engine/refusal';
 import { settingsFor } from '../engine/requestSettings';
 import type { StepMemory } from '../engine/retryMemory';
 import { withRunMemory } from '../engine/retryMemory';
+import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
 import type { ItemContext, ParameterReader } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
 import { mayHaveBeenCarriedOut, readableError } from '../shared/network';
+import { DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
 import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
 import { waitTill } from './waitTill';
+
+const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
 
 /** What precedes the link in the message. */
 const LINK_LEAD = 'Answer here:';
@@ -77,10 +83,12 @@ async function stepRequest(
 }
 
 /**
- * Sends the step's request once, and reads its answer with the plain operation's envelope
- * reader; network failures are named as every request of the node names them. What it sent is
- * remembered for Retry On Fail: a retry never sends the message again when the service may
- * have it (an accepted answer, a timeout, a cut connection).
+ * Sends the step's request and reads its answer with the plain operation's envelope reader;
+ * network failures are named as every request of the node names them. A "too fast" answer
+ * (not carried out) is sent again after the wait it asks, as a bulk send does, within the
+ * default Max Wait. What it sent is remembered for Retry On Fail: a retry never sends the
+ * message again when the service may have it (an accepted or unreadable answer, a timeout, a
+ * cut connection).
  */
 async function sendStep(
 	fns: IExecuteFunctions,
@@ -93,17 +101,26 @@ async function sendStep(
 	const remembered = memory.get(0, input);
 	if (remembered && 'sent' in remembered) return remembered.sent;
 	if (remembered) throw remembered.unsure;
-	let response;
-	try {
-		response = await sendOnce(fns, credentials, request);
-	} catch (error) {
-		const readable = (await readableError.call(item, error)) as Error;
-		if (mayHaveBeenCarriedOut(readable)) memory.set(0, input, { unsure: readable });
-		throw readable;
+	for (let attempt = 0, waitedMs = 0; ; attempt++) {
+		let sent: INodeExecutionData[];
+		try {
+			const response = await sendOnce(fns, credentials, request);
+			const refused = refusal(response);
+			const wait = refused ? Pacer.waitBeforeRetry(refused.retryAfter, attempt) : 0;
+			if (refused && attempt < MAX_RATE_LIMIT_RETRIES && waitedMs + wait <= MAX_WAIT_MS) {
+				waitedMs += wait;
+				await clock.sleep(wait);
+				continue;
+			}
+			sent = await readAnswer(item, form, response);
+		} catch (error) {
+			const readable = (await readableError.call(item, error)) as Error;
+			if (mayHaveBeenCarriedOut(readable)) memory.set(0, input, { unsure: readable });
+			throw readable;
+		}
+		memory.set(0, input, { sent });
+		return sent;
 	}
-	const sent = await readAnswer(item, form, response);
-	memory.set(0, input, { sent });
-	return sent;
 }
 
 function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {

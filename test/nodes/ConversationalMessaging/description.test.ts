@@ -133,6 +133,13 @@ const engineRuns: Array<[string, string, boolean]> = [
 ];
 
 describe('the node description', () => {
+	it('holds no expression in its request defaults, which the send engine copies as they are', () => {
+		// RoutingNode evaluates each default; engine/itemRequest.ts does not.
+		const defaults = JSON.stringify(node.description.requestDefaults);
+		expect(defaults).not.toMatch(/"=/);
+		expect(node.description.requestDefaults).toBeDefined();
+	});
+
 	it('shows the operation in words under the node on the canvas', () => {
 		// n8n's lint takes only a literal subtitle: this keeps it equal to the Operation selectors.
 		expect(node.description.subtitle).toBe(operationSubtitle());

@@ -6,6 +6,7 @@
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
 import { questionPage } from '../../../../nodes/ConversationalMessaging/sendAndWait/page';
 import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
+import { onSkippingClock } from '../../../helpers/nodeClock';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
 
 const suite = useSandbox();
@@ -98,6 +99,41 @@ describe('Send and Wait for Response', () => {
 			expect(result.run.data.waitTill).toBeUndefined();
 			expect(result.items).toHaveLength(1);
 			expect(result.items[0].json.error).toBeDefined();
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
+	it('with Retry On Fail, never sends the question again when the service may have it (an unreadable 2xx answer)', async () => {
+		suite.sandbox.injectFault({ kind: 'malformed', match: { operationId: 'smsSend' }, times: 1 });
+		try {
+			const result = await suite.run(
+				{ ...sms, shortenLink: false },
+				{ retryOnFail: { maxTries: 2, waitBetweenTries: 10 } },
+			);
+			expect(result.requests.map((request) => request.path)).toEqual(['/v1/sms']);
+			expect(result.error?.message).toBeDefined();
+			expect(result.run.data.waitTill).toBeUndefined();
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
+	it('sends the question again after the wait a "too fast" answer asks, and only then waits', async () => {
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 429,
+			retryAfter: 1,
+			match: { operationId: 'smsSend' },
+			times: 1,
+		});
+		try {
+			const result = await onSkippingClock(
+				async () => await suite.run({ ...sms, shortenLink: false }),
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.requests.map((request) => request.status)).toEqual([429, 200]);
+			expect(result.run.data.waitTill).toBeInstanceOf(Date);
 		} finally {
 			suite.sandbox.clearFaults();
 		}
