@@ -53,6 +53,7 @@ module.exports = {
 	projects: [node, tooling],
 	// Two cores: more workers only thrash.
 	maxWorkers: 2,
+	testSequencer: '<rootDir>/test/helpers/sequencer.js',
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	testTimeout: 30000,
 };

@@ -113,7 +113,7 @@ function check(name: string, ok: boolean, detail = ''): void {
 	results.push({ name, ok, detail });
 	console.log(`${ok ? 'ok' : 'not ok'} - ${name}${detail ? `: ${detail}` : ''}`);
 }
-const note = (message: string) => console.error(`queue: ${message}`);
+const note = (message: string) => console.error(`${MODE}: ${message}`);
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
