@@ -11,7 +11,8 @@
  * e.g. `--only 20x4000`, `--only A:100x10000:cof`, `--only outage`, `--only crm,A:cut` (`--only crm
  * --write`: writes the CRM table, its targets and failure messages into the shared section); `--list`
  * names the cells. `--timeout <s>`: kill a shared-table worker after that long (default: 3 x
- * ideal + the outage + 330 s).
+ * ideal + the outage + 330 s). `--rate`: only this node's rate-limited rows (A, with and without
+ * continue-on-fail), printed; `--items 600,1000` sets their sizes.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -60,6 +61,7 @@ const LIST = ARGS.includes('--list');
 /** With `--only crm`: write the CRM table and its targets into the document's shared section. */
 const WRITE = ARGS.includes('--write');
 const TIMEOUT_MS = option('timeout') ? Number(option('timeout')) * 1000 : undefined;
+const RATE_ONLY = ARGS.includes('--rate');
 
 const LATENCIES = [0, 50];
 /** Repetitions per item count: medians of fresh processes, fewer where one run takes long. */
@@ -70,7 +72,7 @@ const WARMUP = 50;
 const VARIANTS: Variant[] = ['A', 'B', 'C', 'D'];
 /** The rate-limited service: the sandbox's token bucket. */
 const RATE = { perSecond: 200, burst: 20 };
-const RATE_SIZES = QUICK ? [1000] : [1000, 10000];
+const RATE_SIZES = option('items')?.split(',').map(Number) ?? (QUICK ? [1000] : [1000, 10000]);
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const median = (values: number[]) => {
@@ -333,7 +335,9 @@ const RATE_CONFIGS: Array<{ label: string; variant: Variant; settings: SendSetti
 async function measureRateLimited(): Promise<RateRow[]> {
 	const rows: RateRow[] = [];
 	for (const items of RATE_SIZES) {
-		for (const { label, variant, settings } of RATE_CONFIGS) {
+		for (const { label, variant, settings } of RATE_CONFIGS.filter(
+			(config) => !RATE_ONLY || config.variant === 'A',
+		)) {
 			const sandbox = await startSandbox({ port: 0, recordRequests: false, rateLimit: RATE });
 			try {
 				const result = await runWorker<SendResult>(
@@ -359,7 +363,7 @@ async function measureRateLimited(): Promise<RateRow[]> {
 				};
 				rows.push(row);
 				log(
-					`rate-limited ${items} items, ${label}: ${row.once} delivered once, ${row.twice} twice, ${row.never} never, ${row.errorItems} error items, ${fixed(row.requests / items)} requests/item, ${fixed(row.ms / 1000, 1)} s`,
+					`rate-limited ${items} items, ${label}: ${row.once} delivered once, ${row.twice} twice, ${row.never} never, ${row.errorItems} error items, ${fixed(row.requests / items)} requests/item, ${fixed(row.ms / 1000, 1)} s, ${fixed(row.ms / ((items / RATE.perSecond) * 1000))} x ideal`,
 				);
 			} finally {
 				await sandbox.close();
@@ -726,6 +730,10 @@ async function main(): Promise<void> {
 			process.stdout.write(
 				`${c.id}\t${c.label}, ${c.job.executions} x ${c.job.itemsPerExecution}\t(tags: ${c.tags.join(' ')})\n`,
 			);
+		return;
+	}
+	if (RATE_ONLY) {
+		await measureRateLimited();
 		return;
 	}
 	if (SHARED) {

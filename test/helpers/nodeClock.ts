@@ -1,3 +1,4 @@
+import { FakeClock } from '../../sandbox/clock';
 import type { Clock } from '../../nodes/ConversationalMessaging/shared/clock';
 import { useClock } from '../../nodes/ConversationalMessaging/shared/clock';
 
@@ -27,4 +28,50 @@ export async function onSkippingClock<T>(body: () => Promise<T>): Promise<T> {
 	} finally {
 		restore();
 	}
+}
+
+/**
+ * Runs the node on a FakeClock (the sandbox's: time stands still until the test moves it), so
+ * that its waits (pace, Retry-After, outages, Batching) follow the test's steps instead of the
+ * machine's speed. `restore` puts the system's clock back.
+ */
+export function nodeOnFakeClock(clock = new FakeClock()): {
+	clock: FakeClock;
+	restore: () => void;
+} {
+	const restore = useClock({
+		now: () => clock.now(),
+		// A wait of 0 yields to the event loop (the send loop's field reading does), and passes no time.
+		sleep: async (ms) =>
+			await new Promise<void>((resolve) =>
+				ms > 0 ? clock.after(ms, resolve) : setImmediate(resolve),
+			),
+	});
+	return { clock, restore };
+}
+
+/**
+ * Moves the clock on `stepMs` at a time until `done()`, letting whatever the last step woke up
+ * run to its next wait in between. For code that waits on the clock only (no I/O).
+ */
+export async function runClock(clock: FakeClock, done: () => boolean, stepMs = 1): Promise<void> {
+	while (!done()) {
+		await new Promise((resolve) => setImmediate(resolve));
+		if (!done()) clock.advance(stepMs);
+	}
+}
+
+/**
+ * Waits for `work` while moving the clock on `stepMs` for every millisecond of real time: for
+ * code that also waits on real I/O (the sandbox over HTTP), where no step can tell that all is
+ * quiet. What a test asserts must then hold however far the clock got meanwhile.
+ */
+export async function whileMoving<T>(clock: FakeClock, work: Promise<T>, stepMs = 10): Promise<T> {
+	let done = false;
+	const settled = work.finally(() => (done = true));
+	while (!done) {
+		await new Promise((resolve) => setTimeout(resolve, 1));
+		if (!done) clock.advance(stepMs);
+	}
+	return await settled;
 }

@@ -1,39 +1,25 @@
 /**
- * Settings > Request Options > Batching (n8n's own options, which this node declares itself): n8n starts the items in
- * groups of Items per Batch and waits Batch Interval before starting the next group. Checked on
- * what the sandbox sees, with lower bounds only (a timer never fires much early; it can fire
- * late on a busy machine): no request of group g arrives before g intervals have passed.
+ * Settings > Request Options > Batching (n8n's own options, which this node declares itself): the
+ * items go in groups of Items per Batch, each group Batch Interval after the one before. The node
+ * runs on a clock the test moves (test/helpers/nodeClock.ts), so the counts are exact on any
+ * machine: before the clock reaches a group's time, none of its requests has gone; once it does,
+ * all of them go.
  */
-import type { RecordedRequest } from '../../sandbox/server';
+import { nodeOnFakeClock } from '../helpers/nodeClock';
 import { useSandbox } from '../helpers/sandbox';
+import { until } from '../helpers/until';
 import { collectResults } from './results';
 
 const ITEMS = 500;
 const BATCH_SIZE = 50;
 const BATCH_INTERVAL_MS = 20;
-/** Node timers count whole milliseconds, so a wait can end up to 1 ms early. */
-const TIMER_SLACK_MS = 1;
+const BATCHES = ITEMS / BATCH_SIZE;
 
 const suite = useSandbox();
 const { results, save } = collectResults('batching');
 afterAll(save);
 
-/** Stamps each request with its arrival time as the sandbox records it. */
-function stampArrivals(requests: RecordedRequest[]): {
-	arrivals: Map<RecordedRequest, number>;
-	stop(): void;
-} {
-	const arrivals = new Map<RecordedRequest, number>();
-	const record = requests.push.bind(requests);
-	requests.push = (...recorded: RecordedRequest[]) => {
-		recorded.forEach((request) => arrivals.set(request, performance.now()));
-		return record(...recorded);
-	};
-	// The override is an own property; deleting it brings back Array.prototype.push.
-	return { arrivals, stop: () => Reflect.deleteProperty(requests, 'push') };
-}
-
-it(`spaces ${ITEMS} items in batches of ${BATCH_SIZE} every ${BATCH_INTERVAL_MS} ms, each sent once`, async () => {
+it(`sends ${ITEMS} items in batches of ${BATCH_SIZE}, each batch ${BATCH_INTERVAL_MS} ms after the one before and not 1 ms sooner, each item once`, async () => {
 	const items = Array.from({ length: ITEMS }, (_, index) => ({
 		phone: `57310${String(index).padStart(7, '0')}`,
 		text: `Batch #${index}`,
@@ -48,53 +34,53 @@ it(`spaces ${ITEMS} items in batches of ${BATCH_SIZE} every ${BATCH_INTERVAL_MS}
 			batching: { batch: { batchSize: BATCH_SIZE, batchInterval: BATCH_INTERVAL_MS } },
 		},
 	};
-	const stamps = stampArrivals(suite.sandbox.requests);
-	const startedAt = performance.now();
-	const run = await suite.run(parameters, { items, continueOnFail: true });
-	const durationMs = performance.now() - startedAt;
-	stamps.stop();
-
-	expect(run.error).toBeUndefined();
-	expect(
-		run.items.map((item) => [(item.pairedItem as { item: number }).item, item.json.to]),
-	).toEqual(items.map((item, index) => [index, item.phone]));
-	expect(run.requests).toHaveLength(ITEMS);
-	const indexes = run.requests.map((request) =>
-		Number(/#(\d+)$/.exec(String((request.body as { body?: string }).body))?.[1]),
-	);
-	expect([...indexes].sort((a, b) => a - b)).toEqual(items.map((_, index) => index));
-
-	const arrivals = run.requests.map((request, position) => ({
-		batch: Math.floor(indexes[position] / BATCH_SIZE),
-		at: stamps.arrivals.get(request)! - startedAt,
-	}));
-	const early = arrivals.filter(
-		({ batch, at }) => at < batch * (BATCH_INTERVAL_MS - TIMER_SLACK_MS),
-	);
-	expect(early).toEqual([]);
-	const batches = Math.ceil(ITEMS / BATCH_SIZE);
-	const minimumDurationMs = (batches - 1) * (BATCH_INTERVAL_MS - TIMER_SLACK_MS);
-	expect(durationMs).toBeGreaterThanOrEqual(minimumDurationMs);
-
-	// Reported, not asserted: a late group can meet the next one on a busy machine.
-	const times = arrivals.map(({ at }) => at).sort((a, b) => a - b);
-	let maxArrivalsWithinInterval = 0;
-	for (let first = 0, last = 0; last < times.length; last++) {
-		while (times[last] - times[first] >= BATCH_INTERVAL_MS) first++;
-		maxArrivalsWithinInterval = Math.max(maxArrivalsWithinInterval, last - first + 1);
+	const { clock, restore } = nodeOnFakeClock();
+	const startedAt = clock.now();
+	const before = suite.sandbox.requests.length;
+	const arrived = () => suite.sandbox.requests.slice(before);
+	const batchOf = (request: { body: unknown }) =>
+		Math.floor(
+			Number(/#(\d+)$/.exec(String((request.body as { body?: string }).body))?.[1]) / BATCH_SIZE,
+		);
+	/** Per batch: the requests of later batches that had arrived when it was due (none may have). */
+	const early: number[] = [];
+	try {
+		const running = suite.run(parameters, { items, continueOnFail: true });
+		for (let batch = 0; batch < BATCHES; batch++) {
+			// This batch has gone, and every later item waits for the clock: nothing more comes until it moves.
+			const waiting = ITEMS - (batch + 1) * BATCH_SIZE;
+			await until(
+				() => arrived().length === (batch + 1) * BATCH_SIZE && clock.pending === waiting,
+				`batch ${batch + 1} of ${BATCHES} (${arrived().length} arrived, ${clock.pending} waiting)`,
+			);
+			early.push(arrived().filter((request) => batchOf(request) > batch).length);
+			expect(arrived().filter((request) => batchOf(request) === batch)).toHaveLength(BATCH_SIZE);
+			if (batch === BATCHES - 1) break;
+			clock.advance(BATCH_INTERVAL_MS - 1);
+			expect(clock.pending).toBe(waiting);
+			clock.advance(1);
+			expect(clock.pending).toBe(waiting - BATCH_SIZE);
+		}
+		const run = await running;
+		expect(run.error).toBeUndefined();
+		expect(
+			run.items.map((item) => [(item.pairedItem as { item: number }).item, item.json.to]),
+		).toEqual(items.map((item, index) => [index, item.phone]));
+		expect(run.requests).toHaveLength(ITEMS);
+		expect(early).toEqual(early.map(() => 0));
+	} finally {
+		restore();
 	}
+	const durationMs = clock.now() - startedAt;
+	expect(durationMs).toBe((BATCHES - 1) * BATCH_INTERVAL_MS);
 	results.batching = {
 		items: ITEMS,
 		batchSize: BATCH_SIZE,
 		batchIntervalMs: BATCH_INTERVAL_MS,
-		batches,
-		durationMs: Math.round(durationMs),
-		minimumDurationMs,
-		earlyArrivals: early.length,
-		maxArrivalsWithinInterval,
+		batches: BATCHES,
+		durationMs,
+		minimumDurationMs: (BATCHES - 1) * BATCH_INTERVAL_MS,
+		earlyArrivals: early.reduce((sum, count) => sum + count, 0),
+		maxArrivalsWithinInterval: BATCH_SIZE,
 	};
-	process.stdout.write(
-		`batching: ${ITEMS} items, ${batches} batches of ${BATCH_SIZE} every ${BATCH_INTERVAL_MS} ms: ${Math.round(durationMs)} ms (at least ${minimumDurationMs}), ` +
-			`0 requests early, at most ${maxArrivalsWithinInterval} requests within ${BATCH_INTERVAL_MS} ms\n`,
-	);
 }, 60_000);

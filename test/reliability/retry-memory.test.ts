@@ -1,5 +1,5 @@
 /**
- * Retry On Fail's memory (shared/bulk/outcomes.ts) is keyed by the run in n8n's terms (execution
+ * Retry On Fail's memory (engine/retryMemory.ts) is keyed by the run in n8n's terms (execution
  * id, node name, run index), not by the execute data object n8n happens to hand every try: a
  * future n8n that copies it between tries must still send nothing twice. And the memory goes
  * with the run: nothing left once a run returned, or failed with no try left.
@@ -14,6 +14,8 @@ import {
 	rememberedRuns,
 	withRunMemory,
 } from '../../nodes/ConversationalMessaging/engine/retryMemory';
+import type { FakeClock } from '../../sandbox/clock';
+import { nodeOnFakeClock } from '../helpers/nodeClock';
 import { useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();
@@ -180,11 +182,19 @@ const fail = async () => {
 };
 
 describe('the memory, by itself', () => {
+	/** The node's clock, moved by the test: idle times without waiting for them. */
+	let clock: FakeClock;
+	let restore: () => void;
+	beforeEach(() => ({ clock, restore } = nodeOnFakeClock()));
+	afterEach(() => restore());
+
 	it('a run left behind (its retry never came) is swept once idle longer than n8n waits between tries', async () => {
 		await expect(withRunMemory(context('sweep'), fail)).rejects.toThrow('this try failed');
 		expect(rememberedRuns()).toBe(1);
-		const now = Date.now();
-		jest.spyOn(Date, 'now').mockReturnValue(now + IDLE_RUN_MS + 1);
+		clock.advance(IDLE_RUN_MS);
+		await withRunMemory(context('another'), async () => [[]]);
+		expect(rememberedRuns()).toBe(1);
+		clock.advance(1);
 		await withRunMemory(context('another'), async () => [[]]);
 		expect(rememberedRuns()).toBe(0);
 	});
@@ -192,8 +202,9 @@ describe('the memory, by itself', () => {
 	it('past MAX_IDLE_RUNS runs awaiting a try, the surplus is freed, never the run retrying', async () => {
 		const item = { json: { phone: '1' } };
 		const sent = { sent: [{ json: { ok: true } }] };
-		/** A try that remembers the item sent; what it found from an earlier try. */
+		/** A try, a millisecond after the last, that remembers the item sent; what it found from an earlier try. */
 		const tryOnce = async (executionId: string) => {
+			clock.advance(1);
 			let found: unknown;
 			await withRunMemory(context(executionId), async (step) => {
 				step('').startTry([item]);
@@ -213,7 +224,7 @@ describe('the memory, by itself', () => {
 		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS);
 		expect(await tryOnce('cap 1')).toBeUndefined();
 		expect(await tryOnce('cap 2')).toEqual(sent);
-		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + IDLE_RUN_MS + 1);
+		clock.advance(IDLE_RUN_MS + 1);
 		await withRunMemory(context('cap, after the sweep'), async () => [[]]);
 		expect(rememberedRuns()).toBe(0);
 	});
@@ -267,7 +278,7 @@ describe('the memory, by itself', () => {
 		await tryWith({});
 		await tryWith(first);
 		expect(seen).toEqual([false, false, true]);
-		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + IDLE_RUN_MS + 1);
+		clock.advance(IDLE_RUN_MS + 1);
 		await withRunMemory(context('sweeper'), async () => [[]]);
 		expect(rememberedRuns()).toBe(0);
 	});

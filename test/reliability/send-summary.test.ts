@@ -1,17 +1,24 @@
 /**
- * The hint a bulk send leaves above its output (shared/bulk/summary.ts), in n8n's engine against
+ * The hint a bulk send leaves above its output (engine/sendSummary.ts), in n8n's engine against
  * the sandbox: what n8n stores in the run's task data (`hints`), which the editor shows in the
  * output panel. Its figures are checked against what the sandbox counted; no hint when nothing
- * happened. Counts are asserted, never times.
+ * happened. The node and the sandbox share a clock that stands still until a test moves it: the
+ * service's allowance is not refilled, nor an outage over, however slowly the machine sends.
  */
 import type { INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
-import { PROBE_MAX_MS } from '../../nodes/ConversationalMessaging/engine/lane';
+import { FakeClock } from '../../sandbox/clock';
 import { SendSummary } from '../../nodes/ConversationalMessaging/engine/sendSummary';
 import type { RunResult } from '../helpers/engine';
+import { nodeOnFakeClock, whileMoving } from '../helpers/nodeClock';
 import { useSandbox } from '../helpers/sandbox';
+import { until } from '../helpers/until';
 
-const suite = useSandbox();
+const clock = new FakeClock();
+const suite = useSandbox({ clock });
+let restoreClock: () => void;
+beforeAll(() => ({ restore: restoreClock } = nodeOnFakeClock(clock)));
+afterAll(() => restoreClock());
 afterEach(() => {
 	suite.sandbox.setRateLimit(null);
 	suite.sandbox.clearFaults();
@@ -69,7 +76,10 @@ describe('the hint after a bulk send', () => {
 	it('rate-limited: counts the refusals the service sent (429), the items each delivered once', async () => {
 		suite.sandbox.setRateLimit({ perSecond: 50, burst: 5 });
 		const before = suite.sandbox.stats();
-		const run = await suite.run(sms(), { items: itemsFor('01', 100) });
+		const running = suite.run(sms(), { items: itemsFor('01', 100) });
+		// The clock stands still: the first requests beyond the 5 the bucket holds are refused.
+		await until(() => suite.sandbox.stats().rateLimited > before.rateLimited, 'a refusal');
+		const run = await whileMoving(clock, running);
 		const after = suite.sandbox.stats();
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(100);
@@ -90,11 +100,13 @@ describe('the hint after a bulk send', () => {
 	});
 
 	it('rate-limited and overloaded (503 with Retry-After): each kind counted as the sandbox counted it', async () => {
-		// Answers held 100 ms: the node's first 10 requests at once find room for 3.
+		// Answers held 100 ms of the clock, which stands still: the node's first requests at once find room for 3.
 		suite.sandbox.setRateLimit({ perSecond: 20, burst: 5, maxConcurrent: 3 });
 		suite.sandbox.injectFault({ kind: 'latency', ms: 100 });
 		const before = suite.sandbox.stats();
-		const run = await suite.run(sms(), { items: itemsFor('02', 30) });
+		const running = suite.run(sms(), { items: itemsFor('02', 30) });
+		await until(() => suite.sandbox.stats().overloaded > before.overloaded, 'a 503');
+		const run = await whileMoving(clock, running);
 		const after = suite.sandbox.stats();
 		expect(run.error).toBeUndefined();
 		expect(deliveries('02')).toEqual(Array.from({ length: 30 }, () => 1));
@@ -148,23 +160,17 @@ describe('the hint after a bulk send', () => {
 			location: 'outputPane',
 		});
 
+		// The clock stands still: the bucket lets 1 through, and the other 2 are refused.
 		suite.sandbox.setRateLimit({ perSecond: 1, burst: 1 });
 		const before = suite.sandbox.stats().rateLimited;
 		const refused = await suite.run(sms({ maxWait: 0 }), {
 			items: itemsFor('06', 3),
 			continueOnFail: true,
 		});
-		const count = suite.sandbox.stats().rateLimited - before;
-		expect(count).toBeGreaterThan(0);
-		expect(errorsOf(refused.items)).toHaveLength(count);
-		expect(onlyHint(refused).message).toEqual(
-			count === 1
-				? expect.stringMatching(
-						/^The service pushed back once \(rate limit\); that request was not sent again\. 1 of 3 items failed \(item \d\): see its error item\.$/,
-					)
-				: expect.stringMatching(
-						/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items failed \(items \d and \d\): see their error items\.$/,
-					),
+		expect(suite.sandbox.stats().rateLimited - before).toBe(2);
+		expect(errorsOf(refused.items)).toHaveLength(2);
+		expect(onlyHint(refused).message).toMatch(
+			/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items failed \(items \d and \d\): see their error items\.$/,
 		);
 	});
 
@@ -190,17 +196,15 @@ describe('the hint after a bulk send', () => {
 	});
 
 	it('an outage: the time the service could not be reached, and the request sent once it answered', async () => {
+		// Over when the clock, moved while the node waits, has passed 1.2 s.
 		const outage = suite.sandbox.outage(1200);
-		const run = await suite.run(sms(), { items: itemsFor('08', 1) });
+		const run = await whileMoving(clock, suite.run(sms(), { items: itemsFor('08', 1) }));
 		await outage;
 		expect(run.error).toBeUndefined();
 		expect(deliveries('08')).toEqual([1]);
 		expect(onlyHint(run).message).toMatch(
 			/^The service could not be reached for \d+\.\d s: the node paused sending, then sent the request that had not reached it\. No item failed\.$/,
 		);
-		// The lane's outage timer (n8n-workflow's sleep, at most PROBE_MAX_MS, not cancellable) outlives
-		// the run; waited out here so that no timer is left when the worker exits.
-		await new Promise((resolve) => setTimeout(resolve, PROBE_MAX_MS));
 	});
 });
 
@@ -209,7 +213,7 @@ describe('the wording', () => {
 		const summary = new SendSummary();
 		summary.startTry(3);
 		for (const item of [0, 1, 2]) {
-			summary.sending(item, Date.now());
+			summary.sending(item, clock.now());
 			summary.reached(item);
 		}
 		summary.endTry(0);
@@ -219,9 +223,9 @@ describe('the wording', () => {
 	it('one refusal, sent again: singular', () => {
 		const summary = new SendSummary();
 		summary.startTry(1);
-		summary.sending(0, Date.now());
+		summary.sending(0, clock.now());
 		summary.refused(0, false);
-		summary.sending(0, Date.now() + 2500);
+		summary.sending(0, clock.now() + 2500);
 		summary.endTry(0);
 		expect(summary.hint()?.message).toMatch(
 			/^The service pushed back once \(rate limit\); the node waited up to 2\.\d s and sent that request again\. No item failed\.$/,
@@ -232,7 +236,7 @@ describe('the wording', () => {
 		const summary = new SendSummary();
 		summary.startTry(1500);
 		[0, 1, 2, 3].forEach((item) => summary.refused(item, item === 3));
-		[0, 1, 2].forEach((item) => summary.sending(item, Date.now() + 1000));
+		[0, 1, 2].forEach((item) => summary.sending(item, clock.now() + 1000));
 		summary.failedItem(3);
 		summary.endTry(0);
 		expect(summary.hint()).toEqual({
@@ -248,15 +252,15 @@ describe('the wording', () => {
 		const summary = new SendSummary();
 		summary.startTry(40);
 		for (let item = 0; item < 40; item++) {
-			summary.sending(item, Date.now());
+			summary.sending(item, clock.now());
 			summary.unreached(item);
 		}
 		summary.endTry(21_000);
 		summary.startTry(40);
 		for (let item = 0; item < 40; item++) {
-			summary.sending(item, Date.now());
+			summary.sending(item, clock.now());
 			summary.unreached(item);
-			summary.sending(item, Date.now());
+			summary.sending(item, clock.now());
 			summary.reached(item);
 		}
 		summary.endTry(1500);

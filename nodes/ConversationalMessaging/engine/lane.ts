@@ -9,19 +9,16 @@ import { Slots } from './slots';
 
 /**
  * The send loops of this process that send to one service account (one Base URL and token),
- * whatever execution runs them: they share one pace, since the service limits the account, not
- * the execution, and they wait out an outage together. A lane exists while an execution sends
- * through it, keyed by a hash of the account (it keeps no token, nor any request or error that
- * could hold one), and is dropped with the last.
+ * whatever execution runs them: they share one pace (./pacer.ts), since the service limits the
+ * account, not the execution, and they wait out an outage together. A lane lives while an
+ * execution sends through it, keyed by a hash of the account (no token, request or error kept).
  *
- * An outage: a request that never reached the service (../network.ts, unreachedBy) pauses every
- * request of the lane; one request at a time probes the service, PROBE_FIRST_MS after the
- * failure, then at intervals growing by PROBE_GROWTH up to PROBE_MAX_MS (a probe that hangs
- * longer than PROBE_MAX_MS lets another go). An answer to a request sent since the outage began
- * ends it, and sending starts over at the pace found before. An execution waits for the service
- * at most its Max Wait over all outages, and FIRST_CONTACT_MS at most while the lane has never
- * been answered (a wrong Base URL should not hold a workflow for minutes); then every item it
- * has not sent fails with a message that says so.
+ * An outage: a request that never reached the service (../shared/network.ts) pauses every request
+ * of the lane but one probe at a time, PROBE_FIRST_MS after the failure, then at intervals growing
+ * by PROBE_GROWTH up to PROBE_MAX_MS (a probe that hangs longer lets another go). An answer to a
+ * request sent since the outage began ends it. An execution waits at most its Max Wait over all
+ * outages, and FIRST_CONTACT_MS while the lane has never been answered (a wrong Base URL should
+ * not hold a workflow for minutes); then the items it has not sent fail, saying so.
  */
 const PROBE_FIRST_MS = 250;
 const PROBE_GROWTH = 1.5;
@@ -50,65 +47,46 @@ export class Stopped {}
 
 interface Outage {
 	since: number;
-	nextProbeAt: number;
+	cause: Unreached;
 	interval: number;
+	nextProbeAt: number;
 	/** When the probe in flight was let through, or 0. */
 	probeAt: number;
-	cause: Unreached;
 }
 
 class Lane {
-	readonly pacer: Pacer;
 	readonly members = new Set<Member>();
+	readonly pacer = new Pacer({
+		maxInFlight: () => Math.max(...[...this.members].map((member) => member.maxInFlight)),
+		remaining: () => [...this.members].reduce((sum, member) => sum + member.remaining, 0),
+	});
 	/** Whether the service has answered a request of this lane. */
 	answered = false;
 	outage?: Outage;
 	/** When the last outage ended: requests let through before then say nothing new. */
 	private outageEndedAt = 0;
-	/** Resolved, and replaced, whenever the outage changes or its next probe is due. */
-	private changed!: Promise<void>;
-	private wake!: () => void;
+	/** The requests waiting for the outage to change. */
+	private waiting: Array<() => void> = [];
 
-	constructor(
-		private readonly key: string,
-		maxInFlight: number,
-	) {
-		this.renew();
-		this.pacer = new Pacer(maxInFlight, () => {
-			let remaining = 0;
-			for (const member of this.members) remaining += member.remaining;
-			return remaining;
-		});
-	}
-
-	join(member: Member): void {
-		this.members.add(member);
-		this.pacer.setMaxInFlight(this.maxInFlight());
-	}
+	constructor(private readonly key: string) {}
 
 	leave(member: Member): void {
 		this.members.delete(member);
-		if (this.members.size === 0) lanes.delete(this.key);
-		else this.pacer.setMaxInFlight(this.maxInFlight());
+		if (!this.members.size) lanes.delete(this.key);
 	}
 
-	private maxInFlight(): number {
-		return Math.max(...[...this.members].map((member) => member.maxInFlight));
-	}
-
-	/** The next change of the outage (one promise for every waiting request, renewed at each change). */
+	/** The next change of the outage: it ended, a probe is due, or PROBE_MAX_MS passed. */
 	next(): Promise<void> {
-		return this.changed;
-	}
-
-	private renew(): void {
-		this.changed = new Promise<void>((resolve) => (this.wake = resolve));
+		return new Promise((resolve) => this.waiting.push(resolve));
 	}
 
 	private notify(): void {
-		const wake = this.wake;
-		this.renew();
-		wake();
+		for (const wake of this.waiting.splice(0)) wake();
+	}
+
+	/** Whether the request probed the outage under way. */
+	private probed(ticket: Ticket): boolean {
+		return ticket.probe && this.outage !== undefined && ticket.at >= this.outage.since;
 	}
 
 	/** The service answered (or cut a connection it had accepted): a request sent since the outage began ends it. */
@@ -117,7 +95,7 @@ class Lane {
 		const outage = this.outage;
 		if (!outage || ticket.at < outage.since) return;
 		const now = clock.now();
-		for (const member of this.members) member.endOutage(outage.since, now);
+		for (const member of this.members) member.waitedOut(outage.since, now);
 		this.outage = undefined;
 		this.outageEndedAt = now;
 		this.pacer.restart();
@@ -126,50 +104,42 @@ class Lane {
 
 	/** A request never reached the service: an outage begins, or its probe failed and the next waits longer. */
 	unreachable(ticket: Ticket, cause: Unreached): void {
-		const now = clock.now();
-		const outage = this.outage;
-		if (!outage) {
-			if (ticket.at < this.outageEndedAt) return;
-			this.outage = {
-				since: now,
-				nextProbeAt: now + PROBE_FIRST_MS,
-				interval: PROBE_FIRST_MS,
-				probeAt: 0,
-				cause,
-			};
-			void this.tick(this.outage);
-			return;
+		if (this.outage) {
+			this.outage.cause = cause;
+			if (this.probed(ticket)) this.probeDone(true);
+		} else if (ticket.at >= this.outageEndedAt) {
+			const now = clock.now();
+			const outage = { since: now, cause, interval: PROBE_FIRST_MS, nextProbeAt: now, probeAt: 0 };
+			this.outage = outage;
+			this.probeDone(false);
+			void this.tick(outage);
 		}
-		outage.cause = cause;
-		if (ticket.probe && ticket.at >= outage.since) this.probeDone(outage, now, true);
 	}
 
 	/** A request ended without telling whether the service is there (a timeout, a refused value): a probe may go again. */
 	inconclusive(ticket: Ticket): void {
-		const outage = this.outage;
-		if (outage && ticket.probe && ticket.at >= outage.since)
-			this.probeDone(outage, clock.now(), false);
+		if (this.probed(ticket)) this.probeDone(false);
 	}
 
 	/** Whether this request may go as the outage's probe: none is in flight, or the one in flight hangs. */
 	takeProbe(outage: Outage, now: number): boolean {
-		const free = outage.probeAt === 0 || now - outage.probeAt >= PROBE_MAX_MS;
+		const free = !outage.probeAt || now - outage.probeAt >= PROBE_MAX_MS;
 		if (!free || now < outage.nextProbeAt) return false;
 		outage.probeAt = now;
 		outage.nextProbeAt = now + outage.interval;
 		return true;
 	}
 
-	private probeDone(outage: Outage, now: number, failed: boolean): void {
+	private probeDone(failed: boolean): void {
+		const outage = this.outage as Outage;
 		outage.probeAt = 0;
 		if (failed) outage.interval = Math.min(PROBE_MAX_MS, outage.interval * PROBE_GROWTH);
-		outage.nextProbeAt = now + outage.interval;
+		outage.nextProbeAt = clock.now() + outage.interval;
 	}
 
-	/** While the outage lasts, wakes the waiting requests when a probe is due, and at least every PROBE_MAX_MS (for their budgets and cancellation). */
+	/** While the outage lasts and the lane sends, wakes the waiting requests when a probe is due, and at least every PROBE_MAX_MS (for their budgets and cancellation). */
 	private async tick(outage: Outage): Promise<void> {
-		// Until the outage ends, or the lane is dropped (its last execution gave up or ended).
-		while (this.outage === outage && this.members.size > 0) {
+		while (this.outage === outage && this.members.size) {
 			await clock.sleep(Math.max(1, Math.min(PROBE_MAX_MS, outage.nextProbeAt - clock.now())));
 			if (this.outage === outage) this.notify();
 		}
@@ -180,7 +150,7 @@ class Lane {
 export class Member {
 	/** Items of this execution not yet settled, for the lane's pace (./pacer.ts). */
 	remaining = 0;
-	private readonly slots: Slots;
+	private readonly slots = new Slots(this.maxInFlight);
 	private readonly joinedAt = clock.now();
 	/** Time spent waiting in outages that have ended. */
 	private waitedMs = 0;
@@ -192,8 +162,7 @@ export class Member {
 		private readonly maxWaitMs: number,
 		private readonly stopped: () => boolean,
 	) {
-		this.slots = new Slots(maxInFlight);
-		lane.join(this);
+		lane.members.add(this);
 	}
 
 	/**
@@ -204,8 +173,7 @@ export class Member {
 		const probe = await this.passOutage();
 		if (typeof probe !== 'boolean') return probe;
 		await this.slots.take();
-		await this.lane.pacer.acquire();
-		return { probe, at: clock.now() };
+		return { probe, at: await this.lane.pacer.acquire() };
 	}
 
 	release(): void {
@@ -224,37 +192,27 @@ export class Member {
 	}
 
 	/** The request's connection was made, whatever came of it. */
-	reached(ticket: Ticket): void {
-		this.lane.reached(ticket);
-	}
-
-	unreachable(ticket: Ticket, cause: Unreached): void {
-		this.lane.unreachable(ticket, cause);
-	}
-
-	inconclusive(ticket: Ticket): void {
-		this.lane.inconclusive(ticket);
-	}
+	readonly reached = (ticket: Ticket) => this.lane.reached(ticket);
+	readonly unreachable = (ticket: Ticket, cause: Unreached) => this.lane.unreachable(ticket, cause);
+	readonly inconclusive = (ticket: Ticket) => this.lane.inconclusive(ticket);
 
 	/** How long this execution waited for the service in outages: those that ended, and the one it gave up in. */
 	get outageMs(): number {
 		return Math.max(this.waitedMs, this.gaveUp?.waitedMs ?? 0);
 	}
 
-	endOutage(since: number, now: number): void {
+	/** An outage that began at `since` ended at `now`. */
+	waitedOut(since: number, now: number): void {
 		this.waitedMs += now - Math.max(since, this.joinedAt);
 	}
 
-	leave(): void {
-		this.lane.leave(this);
-	}
+	readonly leave = () => this.lane.leave(this);
 
 	/** Whether this request is the outage's probe; or why this execution stopped waiting. */
 	private async passOutage(): Promise<boolean | GaveUp | Stopped> {
 		for (;;) {
-			if (this.gaveUp) return this.gaveUp;
 			const outage = this.lane.outage;
-			if (!outage) return false;
+			if (this.gaveUp || !outage) return this.gaveUp ?? false;
 			if (this.stopped()) return new Stopped();
 			const now = clock.now();
 			const firstContact = !this.lane.answered;
@@ -281,7 +239,7 @@ export function joinLane(
 ): Member {
 	const key = accountKey(credentials);
 	let lane = lanes.get(key);
-	if (!lane) lanes.set(key, (lane = new Lane(key, settings.maxInFlight)));
+	if (!lane) lanes.set(key, (lane = new Lane(key)));
 	return new Member(lane, settings.maxInFlight, settings.maxWaitMs, settings.stopped);
 }
 

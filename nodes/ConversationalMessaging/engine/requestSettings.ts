@@ -18,7 +18,8 @@ const DEFAULT_TIMEOUT_MS = 300_000;
 type Proxy = NonNullable<IHttpRequestOptions['proxy']>;
 
 /** The port written after the host: required, as RoutingNode requires it for the other operations. */
-const WRITTEN_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i;
+const WRITTEN_PORT =
+	/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i;
 
 /** The proxy address, `http://user:password@host:port`. */
 function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Proxy {

@@ -45,8 +45,7 @@ export class StepMemory {
 	}
 
 	set(itemIndex: number, item: INodeExecutionData, outcome: Outcome): void {
-		if (!this.retried) return;
-		this.outcomes.set(itemIndex, { input: fingerprint(item), outcome });
+		if (this.retried) this.outcomes.set(itemIndex, { input: fingerprint(item), outcome });
 	}
 }
 
@@ -71,16 +70,14 @@ interface NodeRun {
 }
 
 /**
- * A run that is no longer retried: idle for longer than n8n waits between tries (Wait Between
- * Tries, at most 5 s in WorkflowExecute) plus a margin for a busy process. A try itself may last
- * hours (a long send): only the time between tries counts.
+ * A run no longer retried: idle longer than n8n waits between tries (Wait Between Tries, at most
+ * 5 s in WorkflowExecute), with a margin for a busy process. Only the time between tries counts.
  */
 export const IDLE_RUN_MS = 5_000 + 60_000;
 
 /**
- * A backstop for a process where tries are kept faster than the sweep frees them: past this many
- * runs awaiting a try, the longest idle go first (each is at most 5 s from its next try, or done).
- * It counts runs, not items: a run keeps what its items were answered, as its output does.
+ * A backstop for tries kept faster than the sweep frees them: past this many runs awaiting a try,
+ * the longest idle go first. It counts runs: a run keeps its items' answers, as its output does.
  */
 export const MAX_IDLE_RUNS = 1_000;
 
@@ -96,16 +93,14 @@ let unsavedRuns = 0;
 
 /**
  * One run of one node, the same on each of its tries: execution id, node name, run index
- * (WorkflowExecute's retry loop keeps all three, a node's next run has the next run index).
- * n8n gives every execution an id, manual ones too; without one (a context made outside n8n's
- * executions), the execute data n8n hands every try: never another run's memory, at worst no
- * memory if it were copied. A key shared by runs (workflow id instead) could make a concurrent
- * run with the same items skip their sends: a message lost is worse than the risk it would cover.
+ * (WorkflowExecute's retry loop keeps all three). Without an execution id (a context made outside
+ * n8n's executions), the execute data n8n hands every try: never another run's memory, at worst
+ * none if it were copied. A key shared by runs (the workflow id) could make a concurrent run with
+ * the same items skip their sends: a message lost is worse than the risk it would cover.
  */
 function runKey(fns: IExecuteFunctions): string {
 	const executionId = fns.getExecutionId();
-	let execution =
-		typeof executionId === 'string' && executionId !== '' ? `execution ${executionId}` : undefined;
+	let execution = executionId ? `execution ${executionId}` : undefined;
 	if (!execution) {
 		const executeData = fns.getExecuteData();
 		execution = unsaved.get(executeData);
@@ -160,10 +155,6 @@ export async function withRunMemory(
 		if (!memory) run.steps.set(name, (memory = new StepMemory(tries > 1)));
 		return memory;
 	};
-	const end = (retryFollows: boolean) => {
-		if (retryFollows && run.tries < tries) run.idleSince = clock.now();
-		else runs.delete(key);
-	};
 	let output: INodeExecutionData[][] | undefined;
 	try {
 		output = await tryNode(step);
@@ -172,6 +163,8 @@ export async function withRunMemory(
 		// A try that threw (no output) is followed by another unless it was the last. n8n 2.x
 		// retries on a first item's json.error other than undefined, null or false, 1.x on any but
 		// undefined: kept for all of them (kept without need costs memory until the sweep only).
-		end(output === undefined || output[0]?.[0]?.json?.error !== undefined);
+		const retryFollows = output === undefined || output[0]?.[0]?.json?.error !== undefined;
+		if (retryFollows && run.tries < tries) run.idleSince = clock.now();
+		else runs.delete(key);
 	}
 }

@@ -9,34 +9,28 @@ import { clock } from '../shared/clock';
  * the service could not be reached, how many items Retry On Fail sent again, how many failed.
  * Nothing when the service never slowed the run down and no item failed.
  *
- * This execution's figures, not those of the account's lane (./lane.ts) that other executions
- * share. Kept with the run's Retry On Fail memory (./retryMemory.ts), one for all its tries: n8n
- * shows the hints of the try that returns (a try that fails loses its hints), so the figures
- * cover every try.
+ * This execution's figures, not those of the account's lane (./lane.ts). Kept with the run's
+ * Retry On Fail memory (./retryMemory.ts), one for all its tries: n8n shows the hints of the try
+ * that returns (a try that fails loses its hints), so the figures cover every try.
  */
 export class SendSummary {
-	/** Tries of the node in this run (more than one with Retry On Fail). */
 	private tries = 0;
 	private rateLimited = 0;
 	private overloaded = 0;
-	/** Refused requests sent again, and the longest one waited between its refusal and going again. */
+	/** Refused requests sent again, and the longest wait from a refusal to going again. */
 	private resentAfterRefusal = 0;
 	private longestWaitMs = 0;
-	/** Requests that never reached the service, sent again after the outage. */
 	private resentAfterOutage = 0;
-	/** Time this execution spent waiting for a service that could not be reached, over its tries. */
 	private outageMs = 0;
-	/** Per item with a request let through: the try of its first; items sent on a later try as well. */
+	/** Per item sent: the try that first sent it; and the items sent on a later try as well. */
 	private readonly firstTry = new Map<number, number>();
 	private readonly sentOnRetry = new Set<number>();
-	/** The last try's items: those whose answer an earlier try had (not sent again), and those that failed. */
-	private reused = 0;
-	/** The last try's items that came out as error items. */
-	private readonly failed = new Set<number>();
+	/** This try's items: how many, how many an earlier try had answered, which failed. */
 	private items = 0;
-	/** Refused items until their request goes again: since when. */
+	private reused = 0;
+	private readonly failed = new Set<number>();
+	/** This try's refused items until their request goes again (since when), and those not reached until one does. */
 	private readonly refusedAt = new Map<number, number>();
-	/** Items whose request did not reach the service, until one does. */
 	private readonly notReached = new Set<number>();
 
 	startTry(items: number): void {
@@ -96,7 +90,8 @@ export class SendSummary {
 	hint(): NodeExecutionHint | undefined {
 		const refusals = this.rateLimited + this.overloaded;
 		const retried = this.tries > 1;
-		if (!refusals && !this.outageMs && !retried && !this.failed.size) return undefined;
+		const failed = this.failed.size;
+		if (!refusals && !this.outageMs && !retried && !failed) return undefined;
 		const sentences: string[] = [];
 		if (refusals) {
 			const why = !this.overloaded
@@ -104,26 +99,27 @@ export class SendSummary {
 				: !this.rateLimited
 					? 'service overloaded'
 					: `${count(this.rateLimited)} rate limit, ${count(this.overloaded)} overloaded`;
-			const again =
-				this.resentAfterRefusal === 0
-					? `${refusals === 1 ? 'that request was' : 'those requests were'} not sent again`
-					: `the node waited up to ${seconds(this.longestWaitMs)} and sent ${
-							this.resentAfterRefusal === refusals
-								? refusals === 1
-									? 'that request'
-									: `those ${count(refusals)} requests`
-								: `${count(this.resentAfterRefusal)} of those requests`
-						} again`;
+			const resent = this.resentAfterRefusal;
+			const those =
+				resent < refusals
+					? `${count(resent)} of those requests`
+					: refusals === 1
+						? 'that request'
+						: `those ${count(refusals)} requests`;
+			const again = resent
+				? `the node waited up to ${seconds(this.longestWaitMs)} and sent ${those} again`
+				: `${refusals === 1 ? 'that request was' : 'those requests were'} not sent again`;
 			sentences.push(`The service pushed back ${times(refusals)} (${why}); ${again}.`);
 		}
 		if (this.outageMs) {
-			const resent = !this.resentAfterOutage
+			const resent = this.resentAfterOutage;
+			const then = !resent
 				? ''
-				: this.resentAfterOutage === 1
+				: resent === 1
 					? ', then sent the request that had not reached it'
-					: `, then sent the ${count(this.resentAfterOutage)} requests that had not reached it`;
+					: `, then sent the ${count(resent)} requests that had not reached it`;
 			sentences.push(
-				`The service could not be reached for ${seconds(this.outageMs)}: the node paused sending${resent}.`,
+				`The service could not be reached for ${seconds(this.outageMs)}: the node paused sending${then}.`,
 			);
 		}
 		if (retried) {
@@ -137,7 +133,6 @@ export class SendSummary {
 				`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`,
 			);
 		}
-		const failed = this.failed.size;
 		if (!failed) sentences.push('No item failed.');
 		else if (this.items === 1) sentences.push('The item failed: see its error item.');
 		else

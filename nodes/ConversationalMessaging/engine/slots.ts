@@ -1,32 +1,23 @@
-/** A number of places, taken and given back in turn. */
+/** A number of places (`size`), taken and given back in turn. */
 export class Slots {
-	private used = 0;
+	inUse = 0;
 	private readonly waiting: Array<() => void> = [];
 
-	constructor(private capacity: number) {}
+	constructor(public size: number) {}
 
 	async take(): Promise<void> {
-		while (this.used >= this.capacity)
+		while (this.inUse >= this.size)
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
-		this.used++;
+		this.inUse++;
 	}
 
 	give(): void {
-		this.used--;
+		this.inUse--;
 		this.waiting.shift()?.();
 	}
 
-	get inUse(): number {
-		return this.used;
-	}
-
-	get size(): number {
-		return this.capacity;
-	}
-
-	resize(capacity: number): void {
-		const more = capacity - this.capacity;
-		this.capacity = capacity;
-		for (let i = 0; i < more; i++) this.waiting.shift()?.();
+	resize(size: number): void {
+		for (let more = size - this.size; more > 0; more--) this.waiting.shift()?.();
+		this.size = size;
 	}
 }
