@@ -7,6 +7,8 @@ import { useClock } from '../../nodes/ConversationalMessaging/shared/clock';
  * one of the node's own limits (a service that never answers: Max Wait, the first contact's
  * 10 s; Retry-After): each sleep moves the clock on by its length at once, so the node reaches
  * the same decisions as on the system's clock without the wall time, whatever the machine's load.
+ * Sleeps are not ordered: two waiting at once move the clock by both their lengths (time runs
+ * faster than the node's waits add up to), so a test asserts decisions, never how long they took.
  * Not for a wait on something that takes real time (a sandbox outage ending on its own clock).
  */
 export function skippingClock(): Clock {
