@@ -99,6 +99,26 @@ describe('Proxy', () => {
 			Array(2).fill('Proxy: "my proxy" is not a proxy address'),
 		);
 	});
+
+	it('read for each item when it is an expression: the item with a bad proxy fails, the other is sent', async () => {
+		const run = await suite.run(
+			{ ...sms, requestOptions: { proxy: '={{ $json.proxy }}' } },
+			{
+				items: [
+					{ ...items[0], proxy: '' },
+					{ ...items[1], proxy: 'my proxy' },
+				],
+				continueOnFail: true,
+			},
+		);
+		expect(run.items.map((item) => item.error?.message)).toEqual([
+			undefined,
+			'Proxy: "my proxy" is not a proxy address',
+		]);
+		expect(run.requests.map((request) => request.body)).toEqual([
+			expect.objectContaining({ to: items[0].phone }),
+		]);
+	});
 });
 
 describe('Ignore SSL Issues', () => {
@@ -184,6 +204,15 @@ describe("the credential's Allowed HTTP Request Domains", () => {
 		expect(run.items.map((item) => item.error?.message)).toEqual(
 			Array(2).fill(expect.stringMatching(/domain/i)),
 		);
+	});
+
+	it("sends to the credential's own Base URL when HTTP Request nodes may use no domain ('none')", async () => {
+		const run = await suite.run(sms, {
+			items,
+			credentials: { allowedHttpRequestDomains: 'none' },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.requests).toHaveLength(2);
 	});
 
 	it('sends nothing when the list is empty, and says so', async () => {
