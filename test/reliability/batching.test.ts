@@ -84,3 +84,35 @@ it(`sends ${ITEMS} items in batches of ${BATCH_SIZE}, each batch ${BATCH_INTERVA
 		maxArrivalsWithinInterval: BATCH_SIZE,
 	};
 }, 60_000);
+
+it('On Error: Stop: once an item fails, the batches still waiting send nothing', async () => {
+	const phones = ['573100000001', 'not a phone', '573100000003', '573100000004'];
+	const { clock, restore } = nodeOnFakeClock();
+	const before = suite.sandbox.requests.length;
+	try {
+		const running = suite.run(
+			{
+				resource: 'messaging',
+				operation: 'sendSms',
+				to: '={{ $json.phone }}',
+				instance: 'line-1',
+				message: 'Hi',
+				requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1000 } } },
+			},
+			{ items: phones.map((phone) => ({ phone })) },
+		);
+		// The first batch: one sent, one refused; the second waits for the clock.
+		await until(
+			() => suite.sandbox.requests.length === before + 1 && clock.pending === 2,
+			'the first batch done, the second waiting',
+		);
+		clock.advance(1000);
+		const run = await running;
+		expect(run.error?.message).toMatch(/not a phone/);
+		expect(suite.sandbox.requests.slice(before).map((request) => request.body)).toEqual([
+			expect.objectContaining({ to: phones[0] }),
+		]);
+	} finally {
+		restore();
+	}
+});
