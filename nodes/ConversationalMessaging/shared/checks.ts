@@ -5,10 +5,7 @@ import { readPath as readAt, setPath } from './requestPath';
 import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan';
 import type { ItemContext } from './itemContext';
 
-/**
- * Pre-send checks on a value at its place in the request (`body.to`, `qs.id`): a bad item fails
- * alone, naming the field and the fix, instead of reaching the service.
- */
+/** A bad item fails alone, naming its field and the fix, instead of reaching the service. */
 type Fail = (problem: string, fix: string) => never;
 type Normaliser = (value: unknown, fail: Fail) => unknown;
 
@@ -23,14 +20,21 @@ function isBlank(value: unknown): boolean {
 	return false;
 }
 
-/** Drops an optional field left empty, so the service never receives "". */
-export function omitWhenBlank(path: string): PreSendAction {
-	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		if (isBlank(readPath(requestOptions, path)))
-			setPath(requestOptions, path.split('.'), undefined);
+/** A pre-send that checks the request, or changes it in place. */
+const preSend = (check: (request: IHttpRequestOptions, item: ItemContext) => void): PreSendAction =>
+	async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
+		check(requestOptions, this);
 		return requestOptions;
 	};
-}
+
+const itemError = (item: ItemContext, message: string, description: string) =>
+	new NodeOperationError(item.getNode(), message, { description, itemIndex: item.getItemIndex() });
+
+/** Drops an optional field left empty, so the service never receives "". */
+export const omitWhenBlank = (path: string) =>
+	preSend((request) => {
+		if (isBlank(readPath(request, path))) setPath(request, path.split('.'), undefined);
+	});
 
 function describe(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
@@ -42,21 +46,14 @@ function describe(value: unknown): string {
 const failing =
 	(item: ItemContext, label: string): Fail =>
 	(problem, fix) => {
-		throw new NodeOperationError(item.getNode(), `${label}: ${problem}`, {
-			description: fix,
-			itemIndex: item.getItemIndex(),
-		});
+		throw itemError(item, `${label}: ${problem}`, fix);
 	};
 
-/** Runs `normalise` on the value at `path` when it is set. */
-export function checkField(path: string, label: string, normalise: Normaliser): PreSendAction {
-	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		const value = readPath(requestOptions, path);
-		if (isBlank(value)) return requestOptions;
-		setPath(requestOptions, path.split('.'), normalise(value, failing(this, label)));
-		return requestOptions;
-	};
-}
+export const checkField = (path: string, label: string, normalise: Normaliser) =>
+	preSend((request, item) => {
+		const value = readPath(request, path);
+		if (!isBlank(value)) setPath(request, path.split('.'), normalise(value, failing(item, label)));
+	});
 
 /** An expression can resolve to anything; a text field accepts text and plain numbers only. */
 function asText(value: unknown, fail: Fail): string {
@@ -68,17 +65,11 @@ function asText(value: unknown, fail: Fail): string {
 const enterValue = (label: string) =>
 	`Enter a value for "${label}", or check that the expression mapped to it gives one.`;
 
-/** An expression can empty a required field. */
-export function requireField(path: string, label: string): PreSendAction {
-	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		if (isBlank(readPath(requestOptions, path)))
-			throw new NodeOperationError(this.getNode(), `${label} is required`, {
-				description: enterValue(label),
-				itemIndex: this.getItemIndex(),
-			});
-		return requestOptions;
-	};
-}
+export const requireField = (path: string, label: string) =>
+	preSend((request, item) => {
+		if (isBlank(readPath(request, path)))
+			throw itemError(item, `${label} is required`, enterValue(label));
+	});
 
 export const text = (path: string, label: string) => checkField(path, label, asText);
 
@@ -100,18 +91,14 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
 	);
 
 /** A required identifier for the URL path; fills the URL's `{<parameter>}`, trimmed and encoded. */
-export function pathId(parameter: string, label: string): PreSendAction {
-	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		const fail = failing(this, label);
-		const value = this.getNodeParameter(parameter, '', { extractValue: true }) as unknown;
+export const pathId = (parameter: string, label: string) =>
+	preSend((request, item) => {
+		const fail = failing(item, label);
+		const value = item.getNodeParameter(parameter, '', { extractValue: true }) as unknown;
 		const id = isBlank(value) ? '' : asText(value, fail);
 		if (id === '') fail('is required', enterValue(label));
-		const slot = `{${parameter}}`;
-		if (requestOptions.url.includes(slot))
-			requestOptions.url = requestOptions.url.split(slot).join(encodeURIComponent(id));
-		return requestOptions;
-	};
-}
+		request.url = request.url.split(`{${parameter}}`).join(encodeURIComponent(id));
+	});
 
 /**
  * Country code then number, digits only, fitting a numbering plan: a number typed without its
@@ -120,9 +107,8 @@ export function pathId(parameter: string, label: string): PreSendAction {
 export function normalisePhone(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);
 	let digits = typed.replace(/[\s\-.()/]/g, '');
-	const international = digits.startsWith('+') || digits.startsWith('00');
-	if (digits.startsWith('+')) digits = digits.slice(1);
-	else if (digits.startsWith('00')) digits = digits.slice(2);
+	const international = /^(\+|00)/.test(digits);
+	digits = digits.replace(/^(\+|00)/, '');
 	const fix = 'Use the country code followed by the number, e.g. 573001234567 or +57 300 123 4567.';
 	if (!/^[0-9]+$/.test(digits))
 		return fail(
@@ -168,16 +154,11 @@ export function normalisePhone(value: unknown, fail: Fail): string {
 
 export const phone = (path: string, label: string) => checkField(path, label, normalisePhone);
 
-const CHATAPP_SUFFIX = '@c.us';
-
 /** The CRM contact identifier: the phone digits followed by @c.us, typed with or without it. */
 export const chatappId = (path: string, label: string) =>
 	checkField(path, label, (value, fail) => {
-		const typed = asText(value, fail);
-		const number = typed.toLowerCase().endsWith(CHATAPP_SUFFIX)
-			? typed.slice(0, -CHATAPP_SUFFIX.length)
-			: typed;
-		return `${normalisePhone(number, fail)}${CHATAPP_SUFFIX}`;
+		const number = asText(value, fail).replace(/@c\.us$/i, '');
+		return `${normalisePhone(number, fail)}@c.us`;
 	});
 
 export function normaliseUrl(value: unknown, fail: Fail): string {
@@ -261,19 +242,18 @@ export const commaList = (path: string, label: string, allowed: string[]) =>
 	);
 
 /** Fails when `path` is set without `otherPath`, for fields the service only accepts together. */
-export function onlyWith(
+export const onlyWith = (
 	path: string,
 	label: string,
 	otherPath: string,
 	otherLabel: string,
 	why: string,
-): PreSendAction {
-	return async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		if (!isBlank(readPath(requestOptions, path)) && isBlank(readPath(requestOptions, otherPath)))
-			throw new NodeOperationError(this.getNode(), `${label} needs ${otherLabel}`, {
-				description: `${why} Add "${otherLabel}" under Additional Fields, or remove "${label}".`,
-				itemIndex: this.getItemIndex(),
-			});
-		return requestOptions;
-	};
-}
+) =>
+	preSend((request, item) => {
+		if (!isBlank(readPath(request, path)) && isBlank(readPath(request, otherPath)))
+			throw itemError(
+				item,
+				`${label} needs ${otherLabel}`,
+				`${why} Add "${otherLabel}" under Additional Fields, or remove "${label}".`,
+			);
+	});

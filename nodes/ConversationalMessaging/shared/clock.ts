@@ -6,7 +6,7 @@ export interface Clock {
 }
 
 /** n8n's sleep: nodes may not use timers of their own. */
-export const systemClock: Clock = {
+const systemClock: Clock = {
 	now: () => Date.now(),
 	sleep: async (ms) => await n8nSleep(ms),
 };

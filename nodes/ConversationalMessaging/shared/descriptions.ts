@@ -23,7 +23,6 @@ type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 	default?: INodeProperties['default'];
 	/** Where the value goes: `body.x` or `qs.x` (dots nest). Not sent when absent. */
 	sendTo?: string;
-	/** Checks run on the value in the request before it is sent. */
 	checks?: PreSendAction[];
 };
 
@@ -52,12 +51,7 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 }
 
 /** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */
-export function idField(
-	spec: Pick<
-		FieldSpec,
-		'displayName' | 'name' | 'description' | 'displayOptions' | 'placeholder' | 'hint' | 'sendTo'
-	>,
-): INodeProperties {
+export function idField(spec: Omit<FieldSpec, 'required' | 'checks'>): INodeProperties {
 	if (spec.sendTo)
 		return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
 	return {

@@ -2,8 +2,8 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IN8nHttpFullResponse,
-	INodeExecutionData,
 	JsonObject,
+	PostReceiveAction,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -12,7 +12,7 @@ import { REDIRECT_ADVICE, redirectMessage } from './redirects';
 import type { ItemContext } from './itemContext';
 
 /** The service does not document its lists' payload: the first array under one of these is read. */
-export const LIST_KEYS = ['data', 'items', 'results', 'records', 'contacts', 'campaigns'];
+const LIST_KEYS = ['data', 'items', 'results', 'records', 'contacts', 'campaigns'];
 
 export interface ServiceFailure {
 	message: string;
@@ -20,7 +20,7 @@ export interface ServiceFailure {
 	httpCode: string;
 }
 
-export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
+type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
 
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -60,10 +60,7 @@ function describeText(text: string): string {
 const NOT_THE_API =
 	'Check that the Base URL of the credential points at the Conversational Messaging API.';
 
-/**
- * Reads `{statusCode, body: {err, ...}}`. Failures: an HTTP error, `err: true` or an envelope
- * status other than 200 (even on HTTP 200), a body that is no envelope (a gateway's page), a redirect.
- */
+/** Reads `{statusCode, body: {err, ...}}`: `err: true` or a status not 200 fails, even on HTTP 200. */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const httpStatus = Number(response.statusCode) || 0;
 	const failed = (message: string, description: string, status = httpStatus) => ({
@@ -148,12 +145,8 @@ export async function failureError(
 	return error;
 }
 
-export async function throwFailure(
-	this: ItemContext,
-	failure: ServiceFailure,
-	credentials?: ICredentialDataDecryptedObject,
-): Promise<never> {
-	throw await failureError.call(this, failure, credentials);
+export async function throwFailure(this: ItemContext, failure: ServiceFailure): Promise<never> {
+	throw await failureError.call(this, failure);
 }
 
 export async function envelopePayload(
@@ -166,12 +159,8 @@ export async function envelopePayload(
 }
 
 /** A post-receive: one item per record of the envelope's payload. */
-const readItems = (records: (payload: IDataObject) => IDataObject[]) =>
-	async function (
-		this: ItemContext,
-		_items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
+const readItems = (records: (payload: IDataObject) => IDataObject[]): PostReceiveAction =>
+	async function (this: ItemContext, _items, response) {
 		const payload = await envelopePayload.call(this, response);
 		return records(payload).map((json) => ({ json, pairedItem: { item: this.getItemIndex() } }));
 	};

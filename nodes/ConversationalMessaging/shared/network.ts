@@ -1,9 +1,3 @@
-import type {
-	DeclarativeRestApiSettings,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
-} from 'n8n-workflow';
-
 import { CREDENTIAL_NAME } from './constants';
 import type { ServiceFailure } from './envelope';
 import { failureError } from './envelope';
@@ -19,8 +13,6 @@ const CUT_CODES = ['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
 const NO_ROUTE_CODES = ['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'];
 /** A connection cut, or its route lost, before the answer arrived. */
 const LOST_CODES = [...CUT_CODES, 'ECONNABORTED', ...NO_ROUTE_CODES];
-/** Network failures after which the service may have carried the request out. */
-const UNSURE_CODES = [...TIMEOUT_CODES, ...LOST_CODES];
 /** Failures of a connection being made (ECONNREFUSED aside): the request was not written. */
 const CONNECT_CODES = ['ETIMEDOUT', 'ECONNRESET', ...NO_ROUTE_CODES];
 const LOOKUP_CODES = ['ENOTFOUND', 'EAI_AGAIN'];
@@ -62,7 +54,6 @@ function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | 
 	return undefined;
 }
 
-/** A cut after connecting: the service was there. */
 export function cutAfterConnecting(error: unknown): boolean {
 	return networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
 }
@@ -106,20 +97,10 @@ function hostOf(baseUrl: unknown): string {
 export function mayHaveBeenCarriedOut(error: unknown): boolean {
 	if (typeof error === 'object' && error !== null && notSent.has(error)) return false;
 	const code = String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '');
-	return UNSURE_CODES.includes(code) || /^2\d\d$/.test(code);
+	return [...TIMEOUT_CODES, ...LOST_CODES].includes(code) || /^2\d\d$/.test(code);
 }
 
-interface ErrorLink {
-	errors?: unknown;
-	code?: unknown;
-	message?: unknown;
-	cause?: unknown;
-	isAxiosError?: unknown;
-	syscall?: unknown;
-	httpCode?: unknown;
-	messages?: unknown;
-	errorResponse?: unknown;
-}
+type ErrorLink = Record<string, unknown>;
 
 interface NetworkErrors {
 	codes: string[];
@@ -212,26 +193,9 @@ export async function readableError(this: ItemContext, error: unknown): Promise<
 	if (!network.codes.length && !network.messages.length) return error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const failure = describeNetworkFailure(network, hostOf(credentials.baseUrl));
-	if (!failure) return error;
-	return await failureError.call(this, failure, credentials);
+	return failure ? await failureError.call(this, failure, credentials) : error;
 }
 
 export async function throwReadable(this: ItemContext, error: unknown): Promise<never> {
 	throw await readableError.call(this, error);
-}
-
-export type Send = (
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-) => Promise<INodeExecutionData[]>;
-
-/** An operation's request, or a list operation's pages (`send`), with network failures made readable. */
-export function readableRequests(send?: Send): Send {
-	return async function (requestData) {
-		try {
-			return send ? await send.call(this, requestData) : await this.makeRoutingRequest(requestData);
-		} catch (error) {
-			return await throwReadable.call(this, error);
-		}
-	};
 }

@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IHttpRequestMethods,
+	IN8nRequestOperations,
 	INodeProperties,
 	INodePropertyOptions,
 	PostReceiveAction,
@@ -9,8 +10,10 @@ import type {
 
 import { BULK_OPERATIONS } from './bulkOperations';
 import { unwrapEnvelope } from './envelope';
-import type { Send } from './network';
-import { readableRequests } from './network';
+import { throwReadable } from './network';
+
+/** RoutingNode's hook around an operation's requests. */
+type Send = Extract<IN8nRequestOperations['pagination'], (...args: never[]) => unknown>;
 
 export interface OperationSpec {
 	name: string;
@@ -25,6 +28,17 @@ export interface OperationSpec {
 	postReceive?: PostReceiveAction[];
 	/** A list operation's own page walk. */
 	pagination?: Send;
+}
+
+/** An operation's request, or a list operation's pages (`send`), with network failures made readable. */
+function readableRequests(send?: Send): Send {
+	return async function (requestData) {
+		try {
+			return send ? await send.call(this, requestData) : await this.makeRoutingRequest(requestData);
+		} catch (error) {
+			return await throwReadable.call(this, error);
+		}
+	};
 }
 
 function operationOption(spec: OperationSpec, runByRoutingNode: boolean): INodePropertyOptions {

@@ -6,14 +6,8 @@ export type RequestPath = string[];
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object';
 
-export function readPath(request: object, path: RequestPath): unknown {
-	let current: unknown = request;
-	for (const key of path) {
-		if (!isObject(current)) return undefined;
-		current = current[key];
-	}
-	return current;
-}
+export const readPath = (request: object, path: RequestPath): unknown =>
+	path.reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), request);
 
 /** Makes the objects on the way. */
 export function setPath(request: object, path: RequestPath, value: unknown): void {

@@ -17,7 +17,6 @@ export interface SendOptions {
 	maxWait?: number;
 }
 
-/** One per resource with bulk operations: parameter names are unique in the node. */
 export function sendOptions(resource: string): INodeProperties {
 	return collection(
 		`${resource}SendOptions`,

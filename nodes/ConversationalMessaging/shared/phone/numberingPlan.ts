@@ -5,7 +5,7 @@ import { PLANS } from './plans';
  * (scripts/phone-plans.mjs): a known code, then a length and first digit its plan gives. No code
  * is the start of another (the generator checks), so the code is read off the first digits.
  */
-export type PlanFit = { fits: true; code: string } | { fits: false; code?: string; reason: string };
+type PlanFit = { fits: true; code: string } | { fits: false; code?: string; reason: string };
 
 const lengthsOf = (plan: Readonly<Record<number, string>>) => Object.keys(plan).map(Number);
 
@@ -24,7 +24,7 @@ function list(items: number[]): string {
 	const parts: string[] = [];
 	for (let i = 0; i < items.length; i++) {
 		let end = i;
-		while (end + 1 < items.length && items[end + 1] === items[end] + 1) end++;
+		while (items[end + 1] === items[end] + 1) end++;
 		if (end - i >= 2) {
 			parts.push(`${items[i]} to ${items[end]}`);
 			i = end;
@@ -43,20 +43,17 @@ export function fitPlan(digits: string): PlanFit {
 	const plan = PLANS[code];
 	const rest = digits.slice(code.length);
 	const firstDigits = plan[rest.length];
-	if (firstDigits === undefined) {
+	if (firstDigits === undefined)
 		return {
 			fits: false,
 			code,
 			reason: `after the country code ${code} come ${list(lengthsOf(plan))} digits, not ${rest.length}`,
 		};
-	}
-	if (!firstDigits.includes(rest[0])) {
-		const digitList = list([...firstDigits].map(Number));
+	if (!firstDigits.includes(rest[0]))
 		return {
 			fits: false,
 			code,
-			reason: `after the country code ${code}, a number of ${rest.length} digits starts with ${digitList}, not ${rest[0]}`,
+			reason: `after the country code ${code}, a number of ${rest.length} digits starts with ${list([...firstDigits].map(Number))}, not ${rest[0]}`,
 		};
-	}
 	return { fits: true, code };
 }
