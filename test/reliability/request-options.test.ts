@@ -17,6 +17,7 @@ import { join } from 'path';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
+import { onSkippingClock } from '../helpers/nodeClock';
 import { SEND_SMS as sms, useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();
@@ -97,6 +98,26 @@ describe('Proxy', () => {
 		expect(run.requests).toHaveLength(0);
 		expect(run.items.map((item) => item.error?.message)).toEqual(
 			Array(2).fill('Proxy: "my proxy" is not a proxy address'),
+		);
+	});
+
+	it('a proxy that is not running: each item fails unsent, naming the Proxy as a cause to check', async () => {
+		const closed = http.createServer();
+		const port = await listen(closed);
+		await new Promise((resolve) => closed.close(resolve));
+		// The first contact's 10 s, skipped (test/helpers/nodeClock.ts).
+		const run = await onSkippingClock(
+			async () =>
+				await suite.run(
+					{ ...sms, requestOptions: { proxy: `http://127.0.0.1:${port}` } },
+					{ items, continueOnFail: true },
+				),
+		);
+		expect(run.requests).toHaveLength(0);
+		expect(run.items.map((item) => item.error?.description)).toEqual(
+			Array(2).fill(
+				expect.stringContaining('Requests go through the Proxy (Settings > Request Options)'),
+			),
 		);
 	});
 

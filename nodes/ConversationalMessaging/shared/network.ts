@@ -71,14 +71,18 @@ export async function throwNotSent(
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const host = hostOf(credentials.baseUrl);
 	const waited = waitedMs >= 1000 ? ` for ${Math.round(waitedMs / 1000)} s` : '';
+	// The connection that failed may be the proxy's (n8n's errors do not say which).
+	const proxy = this.getNodeParameter('requestOptions.proxy', '')
+		? ' Requests go through the Proxy (Settings > Request Options): check that it is running too.'
+		: '';
 	const failure = firstContact
 		? {
 				message: `Could not connect to the service at ${host}${waited}: ${cause.reason}`,
-				description: `${NOT_SENT} Check the Base URL of the credential, and that the service is running.`,
+				description: `${NOT_SENT} Check the Base URL of the credential, and that the service is running.${proxy}`,
 			}
 		: {
 				message: `The service at ${host} could not be reached${waited} (${cause.reason}): this item was not sent`,
-				description: `${NOT_SENT} The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.`,
+				description: `${NOT_SENT} The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.${proxy}`,
 			};
 	const failed = await failureError.call(this, { ...failure, httpCode: cause.code }, credentials);
 	notSent.add(failed);
