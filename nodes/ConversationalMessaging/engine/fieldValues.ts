@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { isSafeObjectProperty } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
@@ -10,7 +10,7 @@ const CHUNK = 100;
 export const READ_AHEAD = 2 * CHUNK;
 
 /** An item's values, in the order of the plan's fields, or its own error (a failed expression). */
-export type Reading = { values: unknown[] } | { error: unknown };
+type Reading = { values: unknown[] } | { error: unknown };
 
 /** `{{ $json.a.b }}`, `{{ $json['first name'] }}`: keys by name or in quotes. */
 const JSON_READ =
@@ -18,40 +18,32 @@ const JSON_READ =
 const KEY = /\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
 
 /** A field's value as text and item paths: `=Hi {{ $json.name }}!` is `['Hi ', ['name'], '!']`. */
-export type Template = Array<string | string[]>;
+type Template = Array<string | string[]>;
 
 /**
  * The template a field's raw value is when every `{{ }}` in it only reads the item (keys n8n lets
  * an expression read) and its text holds no brace or backslash (which n8n's template syntax
  * gives meanings); else undefined, and n8n evaluates the value.
  */
-export function templateOf(raw: unknown): Template | undefined {
+function templateOf(raw: unknown): Template | undefined {
 	if (typeof raw !== 'string' || !raw.startsWith('=') || typeof isSafeObjectProperty !== 'function')
 		return undefined;
 	const template: Template = [];
 	let end = 1;
 	for (const read of raw.matchAll(JSON_READ)) {
-		template.push(
-			raw.slice(end, read.index),
-			[...read[1].matchAll(KEY)].map((key) => key[1] ?? key[2] ?? key[3]),
-		);
+		const path = [...read[1].matchAll(KEY)].map((key) => key[1] ?? key[2] ?? key[3]);
+		template.push(raw.slice(end, read.index), path);
 		end = read.index + read[0].length;
 	}
 	template.push(raw.slice(end));
 	const texts = template.filter((part): part is string => typeof part === 'string');
-	const paths = template.filter((part): part is string[] => typeof part !== 'string');
-	if (
-		!paths.length ||
-		texts.some((text) => /[{}\\]/.test(text)) ||
-		!paths.flat().every((key) => isSafeObjectProperty(key))
-	)
-		return undefined;
+	const keys = template.filter((part) => typeof part !== 'string').flat();
+	if (!keys.length || texts.some((text) => /[{}\\]/.test(text))) return undefined;
+	if (!keys.every((key) => isSafeObjectProperty(key))) return undefined;
 	return template.filter((part) => part !== '');
 }
 
-/**
- * This realm's plain objects, checked cheaply on the hot path (lodash's isPlainObject, also takes other realms'): anything else is left to n8n's engine, always right.
- */
+/** This realm's plain objects only, a cheap check (lodash's isPlainObject takes any realm's). */
 const isOwnRealmObject = (value: unknown): value is Record<string, unknown> => {
 	if (value === null || typeof value !== 'object') return false;
 	const proto = Object.getPrototypeOf(value) as object | null;
@@ -59,11 +51,10 @@ const isOwnRealmObject = (value: unknown): value is Record<string, unknown> => {
 };
 
 /**
- * The string, finite number or boolean at the path, through plain objects' own properties.
- * Undefined for anything else, which n8n then evaluates (objects, arrays, dates, null, missing
- * keys and errors keep n8n's own answer).
+ * The string, finite number or boolean at the path, through plain objects' own properties; anything
+ * else (objects, arrays, dates, null, missing keys, errors) is undefined, for n8n to evaluate.
  */
-export function primitiveAt(json: unknown, path: string[]): string | number | boolean | undefined {
+function primitiveAt(json: unknown, path: string[]): string | number | boolean | undefined {
 	let value = json;
 	for (const key of path) {
 		if (!isOwnRealmObject(value) || !Object.prototype.hasOwnProperty.call(value, key))
@@ -82,7 +73,7 @@ export function primitiveAt(json: unknown, path: string[]): string | number | bo
  * value itself, text around reads gives the text with each value as a string. Undefined when a
  * read finds no plain value.
  */
-export function fill(template: Template, json: unknown): string | number | boolean | undefined {
+function fill(template: Template, json: unknown): string | number | boolean | undefined {
 	const values = template.map((part) =>
 		typeof part === 'string' ? part : primitiveAt(json, part),
 	);
@@ -91,34 +82,27 @@ export function fill(template: Template, json: unknown): string | number | boole
 }
 
 /**
- * The values of the plan's fields, read a chunk of items at a time: n8n's expression engine
- * evaluates a run of items together markedly faster than one item between requests. Chunks are
- * read one after another, each after the answers that have come in meanwhile, so that reading
- * goes on while requests are on their way. Every item is read once, when it starts.
- *
- * A field whose expressions only read the item (`{{ $json.phone }}`, `Hi {{ $json.name }}!`) is
- * filled from the item when it holds strings, numbers or booleans there, with n8n's exact answer
- * (test/nodes/ConversationalMessaging/fieldValues.test.ts and test/e2e/resources.e2e.ts, on
- * both of n8n's expression engines): n8n's engine costs most of an item's time and, with the `vm`
- * engine, keeps every evaluation's data until its isolate collects garbage (docs/PERFORMANCE.md).
+ * The values of the plan's fields, read once per item, a chunk of items at a time (n8n's engine
+ * evaluates a run of items markedly faster than one item between requests), each chunk after the
+ * answers that came in meanwhile. A field whose expressions only read the item is filled from it
+ * when it holds a plain value there, with n8n's exact answer (on both of its engines:
+ * fieldValues.test.ts, resources.e2e.ts): n8n's engine costs most of an item's time
+ * (docs/PERFORMANCE.md).
  */
 export class FieldValues {
 	private readonly chunks = new Map<number, { readings: Promise<Reading[]>; left: number }>();
 	private lastRead: Promise<unknown> = Promise.resolve();
-	private readonly items: INodeExecutionData[];
-	private readonly templates: Array<Template | undefined>;
+	private readonly items = this.fns.getInputData();
+	private readonly templates = this.fields.map(({ parameter, locator }) =>
+		locator
+			? undefined
+			: templateOf(this.fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
+	);
 
 	constructor(
 		private readonly fns: IExecuteFunctions,
 		private readonly fields: SentField[],
-	) {
-		this.items = fns.getInputData();
-		this.templates = fields.map(({ parameter, locator }) =>
-			locator
-				? undefined
-				: templateOf(fns.getNodeParameter(parameter, 0, undefined, { rawExpressions: true })),
-		);
-	}
+	) {}
 
 	async read(itemIndex: number): Promise<Reading> {
 		const index = Math.floor(itemIndex / CHUNK);
@@ -139,32 +123,21 @@ export class FieldValues {
 	private value(field: number, itemIndex: number): unknown {
 		const template = this.templates[field];
 		const direct = template ? fill(template, this.items[itemIndex]?.json) : undefined;
+		if (direct !== undefined) return direct;
 		const { parameter, locator } = this.fields[field];
 		// As RoutingNode reads it: a resource locator's value extracted.
-		return (
-			direct ??
-			this.fns.getNodeParameter(
-				parameter,
-				itemIndex,
-				undefined,
-				locator ? { extractValue: true } : undefined,
-			)
-		);
+		const options = locator ? { extractValue: true } : undefined;
+		return this.fns.getNodeParameter(parameter, itemIndex, undefined, options);
 	}
 
 	private readChunk(chunk: number): Reading[] {
-		const readings: Reading[] = [];
-		for (
-			let itemIndex = chunk * CHUNK;
-			itemIndex < Math.min(this.items.length, (chunk + 1) * CHUNK);
-			itemIndex++
-		) {
+		const first = chunk * CHUNK;
+		return this.items.slice(first, first + CHUNK).map((_item, offset): Reading => {
 			try {
-				readings.push({ values: this.fields.map((_, field) => this.value(field, itemIndex)) });
+				return { values: this.fields.map((_, field) => this.value(field, first + offset)) };
 			} catch (error) {
-				readings.push({ error });
+				return { error };
 			}
-		}
-		return readings;
+		});
 	}
 }

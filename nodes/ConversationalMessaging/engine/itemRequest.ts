@@ -32,12 +32,9 @@ export interface SentField {
 }
 
 /**
- * One operation's request as the node's own builders declare it (../shared/descriptions.ts): the
- * operation's method, URL and constant body; the value of each shown field at its `sendTo`; the
- * checks of the operation and of its fields in the description's order; the envelope reader.
- * These are the only parts of `routing` the builders write for the operations the send engine
- * runs (test/nodes/ConversationalMessaging/description.test.ts keeps it so), and the same routing
- * is what RoutingNode runs for the other operations.
+ * One operation's request: method, URL, constant body, each shown field's place, the checks in the
+ * description's order, the envelope reader. The only parts of `routing` the node's builders write
+ * for the operations the engine runs (description.test.ts keeps it so).
  */
 export interface RequestForm {
 	method: IHttpRequestMethods;
@@ -51,10 +48,7 @@ export interface RequestForm {
 type Shown = INodeProperties | INodePropertyOptions;
 type PostReceiveFunction = Extract<PostReceiveAction, (...args: never[]) => unknown>;
 
-/**
- * The node's hooks are typed with n8n's IExecuteSingleFunctions, but use no more than ItemContext
- * (../shared/checks.ts, ../shared/envelope.ts are written against it), so ItemContext serves them.
- */
+/** The node's hooks are typed with IExecuteSingleFunctions but use no more than ItemContext. */
 const asHookContext = (item: ItemContext) => item as IExecuteSingleFunctions;
 
 /** The request form of the operation the parameters select, with the fields they show. */
@@ -71,13 +65,12 @@ export function requestForm(description: INodeTypeDescription, node: INode): Req
 	const visit = (property: Shown, prefix: string, value: unknown) => {
 		const routing = property.routing;
 		const path = prefix + property.name;
-		if ('type' in property && routing?.send?.property !== undefined) {
+		if ('type' in property && routing?.send?.property !== undefined)
 			form.fields.push({
 				parameter: path,
 				to: [routing.send.type === 'body' ? 'body' : 'qs', ...routing.send.property.split('.')],
 				locator: property.type === 'resourceLocator',
 			});
-		}
 		if (routing?.request) {
 			form.method = routing.request.method ?? form.method;
 			form.url = routing.request.url ?? form.url;
@@ -101,11 +94,7 @@ export function requestForm(description: INodeTypeDescription, node: INode): Req
 	return form;
 }
 
-/**
- * The item's request: the node's request defaults, the form's constants, each field's value at
- * its place and the request settings (./requestSettings.ts); then the checks, in order, which
- * may normalise values or fail the item by naming the field.
- */
+/** The item's request, then its checks in order (they may normalise values, or fail the item). */
 export async function buildRequest(
 	item: ItemContext,
 	form: RequestForm,

@@ -8,17 +8,16 @@ import { Pacer } from './pacer';
 import { Slots } from './slots';
 
 /**
- * The send loops of this process that send to one service account (one Base URL and token),
- * whatever execution runs them: they share one pace (./pacer.ts), since the service limits the
- * account, not the execution, and they wait out an outage together. A lane lives while an
- * execution sends through it, keyed by a hash of the account (no token, request or error kept).
+ * The send loops of this process that send to one service account (Base URL and token), whatever
+ * execution runs them, share one pace (./pacer.ts), since the service limits the account, and
+ * wait out an outage together. A lane lives while an execution sends through it, keyed by a hash
+ * of the account (no token, request or error kept).
  *
- * An outage: a request that never reached the service (../shared/network.ts) pauses every request
- * of the lane but one probe at a time, PROBE_FIRST_MS after the failure, then at intervals growing
- * by PROBE_GROWTH up to PROBE_MAX_MS (a probe that hangs longer lets another go). An answer to a
- * request sent since the outage began ends it. An execution waits at most its Max Wait over all
- * outages, and FIRST_CONTACT_MS while the lane has never been answered (a wrong Base URL should
- * not hold a workflow for minutes); then the items it has not sent fail, saying so.
+ * An outage (a request never reached the service) pauses the lane but for one probe at a time,
+ * PROBE_FIRST_MS after the failure, then at intervals growing by PROBE_GROWTH up to PROBE_MAX_MS
+ * (a probe that hangs longer lets another go); an answer to a request sent since it began ends it.
+ * An execution waits at most its Max Wait over all outages, and FIRST_CONTACT_MS while the lane was
+ * never answered (a wrong Base URL should not hold a workflow for minutes).
  */
 const PROBE_FIRST_MS = 250;
 const PROBE_GROWTH = 1.5;
@@ -92,10 +91,9 @@ class Lane {
 	/** The service answered (or cut a connection it had accepted): a request sent since the outage began ends it. */
 	reached(ticket: Ticket): void {
 		this.answered = true;
-		const outage = this.outage;
-		if (!outage || ticket.at < outage.since) return;
+		if (!this.outage || ticket.at < this.outage.since) return;
 		const now = clock.now();
-		for (const member of this.members) member.waitedOut(outage.since, now);
+		for (const member of this.members) member.waitedOut(this.outage.since, now);
 		this.outage = undefined;
 		this.outageEndedAt = now;
 		this.pacer.restart();
@@ -109,10 +107,9 @@ class Lane {
 			if (this.probed(ticket)) this.probeDone(true);
 		} else if (ticket.at >= this.outageEndedAt) {
 			const now = clock.now();
-			const outage = { since: now, cause, interval: PROBE_FIRST_MS, nextProbeAt: now, probeAt: 0 };
-			this.outage = outage;
+			this.outage = { since: now, cause, interval: PROBE_FIRST_MS, nextProbeAt: now, probeAt: 0 };
 			this.probeDone(false);
-			void this.tick(outage);
+			void this.tick(this.outage);
 		}
 	}
 
@@ -165,10 +162,7 @@ export class Member {
 		lane.members.add(this);
 	}
 
-	/**
-	 * Waits out an outage, then for a place among this execution's and the lane's requests and
-	 * for the pace. Instead of a place: why this execution stopped waiting.
-	 */
+	/** Waits out an outage, then for a place (this execution's and the lane's) and the pace. */
 	async acquire(): Promise<Ticket | GaveUp | Stopped> {
 		const probe = await this.passOutage();
 		if (typeof probe !== 'boolean') return probe;
@@ -201,7 +195,6 @@ export class Member {
 		return Math.max(this.waitedMs, this.gaveUp?.waitedMs ?? 0);
 	}
 
-	/** An outage that began at `since` ended at `now`. */
 	waitedOut(since: number, now: number): void {
 		this.waitedMs += now - Math.max(since, this.joinedAt);
 	}
@@ -244,6 +237,4 @@ export function joinLane(
 }
 
 /** How many lanes this process holds: none once no execution sends. */
-export function openLanes(): number {
-	return lanes.size;
-}
+export const openLanes = (): number => lanes.size;

@@ -3,30 +3,24 @@ import { Slots } from './slots';
 
 /**
  * How fast the sends to one service account may go, for every execution of this process that
- * sends to it (./lane.ts): how many requests at once, and, once the service has refused a
- * request for going too fast, how many a second.
+ * sends to it (./lane.ts); what was measured, and what did not work: docs/PERFORMANCE.md.
  *
- * At once: SLOW_START at first (the first round trips of a fresh process are slow: these keep
- * the service busy meanwhile, and a small burst allowance refuses some of them, not hundreds),
- * one more with every accepted request (doubling each round trip, as TCP's slow start does) up to
- * the largest Max Requests in Flight of the lane's executions. After the first refusal it grows
- * by one per round trip's worth of accepted requests; a 503 (overloaded) takes one off.
+ * At once: SLOW_START at first (the first round trips of a fresh process are slow: these keep the
+ * service busy meanwhile, and a small burst allowance refuses some of them, not hundreds), then
+ * one more per accepted request up to the lane's largest Max Requests in Flight; after the first
+ * refusal, one more per round trip's worth of accepted requests; a 503 takes one off.
  *
- * A second: no limit until the first refusal (the service's limits are not documented). A
- * service that refuses requests beyond its limit accepts just its limit, so at every refusal the
- * rate is set to what it accepted over the last WINDOW_MS; from SETTLE_MS after the first
- * refusal, counted from it (the burst allowance it used up left out), before that since the first
- * answer (FIRST_SPAN_MS at least: a guess on the high side, put right by the refusals it brings).
- * Set, not only lowered: a count taken low (a busy process sends unevenly) is put right by the
- * next one instead of staying. From HOLD_MS after a refusal the rate grows by RATE_GROWTH of
- * itself a second, probing for room come free (another process's share). A turn missed while
- * the process was busy is made up, within CATCH_UP_MS.
- *
- * In the tail (less than TAIL_MS of work left at the limit) a refusal would hold the end back by
- * a whole Retry-After: the rate stops growing and comes down to FINAL_PACE of the limit (at just
- * the limit the slightest jitter is refused), and no turn is made up.
- *
- * A refused request waits what the service asked (Retry-After) aside, then goes again in its turn.
+ * A second: no limit until the first refusal (the service's limits are not documented). A service
+ * that refuses requests beyond its limit accepts just its limit, so each refusal sets the rate (not
+ * only lowers it: a count taken low on a busy process is put right by the next) to what was
+ * accepted over the last WINDOW_MS: from SETTLE_MS after the first refusal, counted from it (the
+ * burst allowance left out), before that since the first answer (FIRST_SPAN_MS at least: a guess
+ * on the high side, put right by the refusals it brings). From HOLD_MS after a refusal the rate
+ * grows by RATE_GROWTH of itself a second, for room come free (another process's share). A turn
+ * missed while the process was busy is made up, within CATCH_UP_MS. In the tail (less than TAIL_MS
+ * of work left at the limit) a refusal would hold the end back by a whole Retry-After: the rate
+ * stops growing and comes down to FINAL_PACE of the limit (at just the limit the slightest jitter
+ * is refused), and no turn is made up.
  */
 const SLOW_START = 50;
 const RATE_GROWTH = 0.5;
@@ -126,12 +120,8 @@ export class Pacer {
 
 	/** The wait before a refused request is sent again: the service's Retry-After, or a backoff with jitter. */
 	static waitBeforeRetry(retryAfterSeconds: number | undefined, attempt: number): number {
-		if (
-			retryAfterSeconds !== undefined &&
-			Number.isFinite(retryAfterSeconds) &&
-			retryAfterSeconds >= 0
-		)
-			return retryAfterSeconds * 1000;
+		const asked = retryAfterSeconds ?? NaN;
+		if (Number.isFinite(asked) && asked >= 0) return asked * 1000;
 		return Math.min(30_000, 500 * 2 ** attempt) * (0.5 + Math.random());
 	}
 }

@@ -23,16 +23,17 @@ const WRITTEN_PORT =
 
 /** The proxy address, `http://user:password@host:port`. */
 function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Proxy {
+	const address = text.trim();
 	let url: URL | undefined;
 	try {
-		url = new URL(text.trim());
+		url = new URL(address);
 	} catch {
-		url = undefined;
+		// Not an address: refused below.
 	}
-	const port = WRITTEN_PORT.exec(text.trim())?.[1];
+	const port = WRITTEN_PORT.exec(address)?.[1];
 	if (!url?.hostname || !port) {
 		// Quoted without any user:password@, which the message would otherwise keep.
-		const shown = text.trim().replace(/\/\/[^/@]*@/, '//');
+		const shown = address.replace(/\/\/[^/@]*@/, '//');
 		throw new NodeOperationError(fns.getNode(), `Proxy: "${shown}" is not a proxy address`, {
 			itemIndex,
 			description:
@@ -71,22 +72,6 @@ function allowedDomains(
 	return domains;
 }
 
-function settingsOf(
-	fns: IExecuteFunctions,
-	options: RequestOptionsParameter,
-	credentials: ICredentialDataDecryptedObject,
-	itemIndex: number,
-): Partial<IHttpRequestOptions> {
-	const settings: Partial<IHttpRequestOptions> = {
-		timeout: options.timeout || DEFAULT_TIMEOUT_MS,
-	};
-	if (options.proxy) settings.proxy = parseProxy(fns, options.proxy, itemIndex);
-	if (options.allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
-	const allowed = allowedDomains(fns, credentials);
-	if (allowed) settings.allowedDomains = allowed;
-	return settings;
-}
-
 /**
  * Each item's Timeout, Proxy, Ignore SSL Issues and allowed domains. Read once, unless one of
  * them is an expression (it may differ per item); a failure fails each item with its own error.
@@ -95,13 +80,16 @@ export function settingsFor(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
 ): (itemIndex: number) => Partial<IHttpRequestOptions> {
-	const forItem = (itemIndex: number) =>
-		settingsOf(
-			fns,
-			fns.getNodeParameter('requestOptions', itemIndex, {}) as RequestOptionsParameter,
-			credentials,
-			itemIndex,
-		);
+	const forItem = (itemIndex: number) => {
+		const options = fns.getNodeParameter('requestOptions', itemIndex, {});
+		const { timeout, proxy, allowUnauthorizedCerts } = options as RequestOptionsParameter;
+		const settings: Partial<IHttpRequestOptions> = { timeout: timeout || DEFAULT_TIMEOUT_MS };
+		if (proxy) settings.proxy = parseProxy(fns, proxy, itemIndex);
+		if (allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
+		const allowed = allowedDomains(fns, credentials);
+		if (allowed) settings.allowedDomains = allowed;
+		return settings;
+	};
 	const raw = Object.values((fns.getNode().parameters.requestOptions ?? {}) as object);
 	if (raw.some((value) => typeof value === 'string' && value.startsWith('='))) return forItem;
 	let shared: Partial<IHttpRequestOptions> | undefined;

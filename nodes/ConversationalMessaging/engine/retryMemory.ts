@@ -76,8 +76,8 @@ interface NodeRun {
 export const IDLE_RUN_MS = 5_000 + 60_000;
 
 /**
- * A backstop for tries kept faster than the sweep frees them: past this many runs awaiting a try,
- * the longest idle go first. It counts runs: a run keeps its items' answers, as its output does.
+ * Past this many runs awaiting a try (kept faster than the sweep frees them), the longest idle go.
+ * Runs, not items: a run keeps its items' answers, as its output does.
  */
 export const MAX_IDLE_RUNS = 1_000;
 
@@ -93,10 +93,9 @@ let unsavedRuns = 0;
 
 /**
  * One run of one node, the same on each of its tries: execution id, node name, run index
- * (WorkflowExecute's retry loop keeps all three). Without an execution id (a context made outside
- * n8n's executions), the execute data n8n hands every try: never another run's memory, at worst
- * none if it were copied. A key shared by runs (the workflow id) could make a concurrent run with
- * the same items skip their sends: a message lost is worse than the risk it would cover.
+ * (WorkflowExecute's retry loop keeps all three); without an execution id, the execute data n8n
+ * hands every try (at worst no memory, were it copied). Not the workflow id: a concurrent run with
+ * the same items would skip their sends, and a message lost is worse.
  */
 function runKey(fns: IExecuteFunctions): string {
 	const executionId = fns.getExecutionId();
@@ -133,10 +132,9 @@ function sweep(now: number): void {
 }
 
 /**
- * Runs one try of the node with its run's memory (`step(name)`: one per send loop the try runs).
- * The memory goes when no try can follow: the try returned, Retry On Fail is off, or it was the
- * last try. n8n also runs the node again after a return whose first item has `json.error`
- * (WorkflowExecute's checkFailure): kept then.
+ * Runs one try of the node with its run's memory (`step(name)`: one per send loop the try runs),
+ * which goes when no try can follow. n8n also runs the node again after a return whose first item
+ * has `json.error` (WorkflowExecute's checkFailure): kept then.
  */
 export async function withRunMemory(
 	fns: IExecuteFunctions,

@@ -39,28 +39,22 @@ import type { Outcome, StepMemory } from './retryMemory';
 import { runIndexOf, withRunMemory } from './retryMemory';
 import type { SendSummary } from './sendSummary';
 
+type NodeError = NodeApiError | NodeOperationError;
+
 /** What every request of one run shares, read once. */
 interface Run {
 	fns: IExecuteFunctions;
-	description: INodeTypeDescription;
 	form: RequestForm;
 	credentials: ICredentialDataDecryptedObject;
-	/** Timeout, proxy, SSL and allowed domains for the item (./requestSettings.ts); throws for it. */
-	settings(itemIndex: number): Partial<IHttpRequestOptions>;
-	values: FieldValues;
 	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
 	lane: Member;
 	maxWaitMs: number;
-	/** What the service did to this run's requests, for the hint above the output (./sendSummary.ts). */
 	summary: SendSummary;
 	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
 }
 
-/**
- * Sends the item's request, again (that item only) while the service says "too fast", within
- * the limits; any other answer goes to the form's envelope reader.
- */
+/** Sends the item's request, and again (that item only) while the service says "too fast". */
 async function sendRequest(
 	run: Run,
 	item: ItemContext,
@@ -145,28 +139,7 @@ function stoppedError(fns: IExecuteFunctions, itemIndex: number): NodeOperationE
 	return error;
 }
 
-/** Builds the item's request, sends it, and reads the answer. */
-async function sendItem(
-	run: Run,
-	itemIndex: number,
-	values: unknown[],
-): Promise<INodeExecutionData[]> {
-	const item = itemContext(run.fns, itemIndex);
-	const request = await buildRequest(
-		item,
-		run.form,
-		run.description.requestDefaults,
-		values,
-		run.settings(itemIndex),
-	);
-	return await sendRequest(run, item, request);
-}
-
-function asNodeError(
-	fns: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
+function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(
 		fns.getNode(),
@@ -176,16 +149,10 @@ function asNodeError(
 }
 
 /**
- * The send loop: the operations users run over many items, as n8n's `customOperations`, driven
- * by the node's description (the same fields, routing, pre-send checks and envelope reader that
- * n8n's RoutingNode runs for the other operations). Unlike RoutingNode it reads each field once
- * per item, keeps a bounded number of requests in flight, adapts to the service's rate limits
- * (sending a refused item again, that item only) together with every other execution of this
- * process that sends to the same account, waits out an outage of the service (sending again only
- * what never reached it), and remembers what it sent, so that n8n's Retry On Fail sends no item
- * twice. It never sends a request again after a timeout or a cut connection: the service may
- * have carried it out. When the service slowed it down or items failed, it says so in a hint
- * above the output (./sendSummary.ts).
+ * The send loop: the bulk operations, as n8n's `customOperations`, from the node's description
+ * (the fields, routing, checks and envelope reader RoutingNode runs for the other operations).
+ * A request is never sent again after a timeout or a cut connection, which the service may have
+ * carried out: within a run, only refused items and those that never reached the service go again.
  */
 export function sendLoop(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -210,17 +177,15 @@ async function sendItems(
 	const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
-	const batchSize =
-		Number(requestOptions.batching?.batch?.batchSize) > 0
-			? Number(requestOptions.batching?.batch?.batchSize)
-			: 1;
-	const batchInterval = Number(requestOptions.batching?.batch?.batchInterval) || 0;
+	const batch = requestOptions.batching?.batch;
+	const batchSize = Number(batch?.batchSize) > 0 ? Number(batch?.batchSize) : 1;
+	const batchInterval = Number(batch?.batchInterval) || 0;
 	const continueOnFail = this.continueOnFail();
 	const summary = memory.summary;
 	memory.startTry(items);
 	const signal = this.getExecutionCancelSignal();
 	const results: INodeExecutionData[][] = new Array(items.length);
-	const failures = new Map<number, NodeApiError | NodeOperationError>();
+	const failures = new Map<number, NodeError>();
 	const startedAt = clock.now();
 	/** The next item to start; how many items have started and not settled; how many of those are not waiting aside. */
 	let next = 0;
@@ -229,10 +194,7 @@ async function sendItems(
 	let allSettled: () => void = () => {};
 	const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
-	const settle = (
-		itemIndex: number,
-		outcome: Outcome | { failed: NodeApiError | NodeOperationError },
-	) => {
+	const settle = (itemIndex: number, outcome: Outcome | { failed: NodeError }) => {
 		run.lane.remaining--;
 		if ('sent' in outcome) {
 			results[itemIndex] = outcome.sent;
@@ -249,7 +211,7 @@ async function sendItems(
 	};
 
 	const runItem = async (itemIndex: number) => {
-		const reading = await run.values.read(itemIndex);
+		const reading = await values.read(itemIndex);
 		const remembered = memory.get(itemIndex, items[itemIndex]);
 		if (remembered) {
 			if ('sent' in remembered) summary.reusedAnswer();
@@ -262,7 +224,11 @@ async function sendItems(
 			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
 			if (stopped()) throw stoppedError(this, itemIndex);
 			if ('error' in reading) throw reading.error;
-			const sent: Outcome = { sent: await sendItem(run, itemIndex, reading.values) };
+			const item = itemContext(this, itemIndex);
+			const defaults = description.requestDefaults;
+			const settings = itemSettings(itemIndex);
+			const request = await buildRequest(item, form, defaults, reading.values, settings);
+			const sent: Outcome = { sent: await sendRequest(run, item, request) };
 			memory.set(itemIndex, items[itemIndex], sent);
 			settle(itemIndex, sent);
 		} catch (error) {
@@ -273,9 +239,8 @@ async function sendItems(
 	};
 
 	/**
-	 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work
-	 * (items waiting aside do not count): the next items' values are read while requests are
-	 * on their way; the lane decides when each request goes.
+	 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work (items
+	 * waiting aside do not count): values are read while requests travel; the lane paces the sends.
 	 */
 	const startItems = () => {
 		// A stopped run starts no more items: the lane's pace no longer counts them.
@@ -297,14 +262,13 @@ async function sendItems(
 	};
 
 	const form = requestForm(description, node);
+	const values = new FieldValues(this, form.fields);
+	const itemSettings = settingsFor(this, credentials);
 	const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
 	const run: Run = {
 		fns: this,
-		description,
 		form,
 		credentials,
-		values: new FieldValues(this, form.fields),
-		settings: settingsFor(this, credentials),
 		lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 		maxWaitMs,
 		summary,
@@ -328,7 +292,7 @@ async function sendItems(
 
 	if (failures.size) {
 		const itemIndex = Math.min(...failures.keys());
-		const error = failures.get(itemIndex) as NodeApiError | NodeOperationError;
+		const error = failures.get(itemIndex) as NodeError;
 		// As RoutingNode marks the error it throws: the item and the run, for n8n's error view.
 		Object.assign(error.context, { itemIndex, runIndex: runIndexOf(this) });
 		throw error;

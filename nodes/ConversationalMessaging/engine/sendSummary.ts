@@ -3,15 +3,10 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 import { clock } from '../shared/clock';
 
 /**
- * What happened to one node run's requests (./sendLoop.ts), told to the user as an execution hint
- * above the output: how often the service refused a request for going too fast (429, or 503 with
- * Retry-After) and the longest a refused request then waited before it was sent again, how long
- * the service could not be reached, how many items Retry On Fail sent again, how many failed.
- * Nothing when the service never slowed the run down and no item failed.
- *
- * This execution's figures, not those of the account's lane (./lane.ts). Kept with the run's
- * Retry On Fail memory (./retryMemory.ts), one for all its tries: n8n shows the hints of the try
- * that returns (a try that fails loses its hints), so the figures cover every try.
+ * What happened to one node run's requests, as an execution hint above the output (nothing when
+ * the service never slowed the run down and no item failed). This execution's figures, not its
+ * lane's. One for all the run's tries (kept with its Retry On Fail memory): n8n shows the hints of
+ * the try that returns (a try that fails loses its hints), so the figures cover every try.
  */
 export class SendSummary {
 	private tries = 0;
@@ -61,7 +56,6 @@ export class SendSummary {
 		this.refusedAt.set(itemIndex, clock.now());
 	}
 
-	/** The item's request never reached the service. */
 	unreached(itemIndex: number): void {
 		this.notReached.add(itemIndex);
 	}
@@ -124,11 +118,9 @@ export class SendSummary {
 		}
 		if (retried) {
 			const what = [
-				...(this.sentOnRetry.size ? [`sent ${plural(this.sentOnRetry.size, 'item')} again`] : []),
-				...(this.reused
-					? [`skipped the ${count(this.reused)} the service had already accepted`]
-					: []),
-			];
+				this.sentOnRetry.size && `sent ${plural(this.sentOnRetry.size, 'item')} again`,
+				this.reused && `skipped the ${count(this.reused)} the service had already accepted`,
+			].filter(Boolean);
 			sentences.push(
 				`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`,
 			);
