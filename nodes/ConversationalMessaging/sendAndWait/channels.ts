@@ -9,13 +9,11 @@ export interface SendAndWaitChannel {
 	description: string;
 	resource: string;
 	operation: string;
-	/** Fixed for this use (e.g. a text message type). */
-	parameters: IDataObject;
-	/** Receives the question and the link. */
+	/** Fixed for this use, if any (e.g. a text message type). */
+	parameters?: IDataObject;
 	textParameter: string;
 	/** The plain send's instance and recipient fields, in form order, to their names here. */
 	fields: Record<string, string>;
-	/** SMS texts are short; the other channels send the full link. */
 	offersShortLink: boolean;
 }
 
@@ -38,7 +36,6 @@ export const SEND_AND_WAIT_CHANNELS = {
 		description: 'A message in a live chat session',
 		resource: 'liveChat',
 		operation: 'sendMessage',
-		parameters: {},
 		textParameter: 'liveChatMessage',
 		fields: {
 			liveChatInstance: 'sendAndWaitLiveChatInstance',
@@ -51,7 +48,6 @@ export const SEND_AND_WAIT_CHANNELS = {
 		description: 'A text message to a phone number',
 		resource: 'messaging',
 		operation: 'sendSms',
-		parameters: {},
 		textParameter: 'message',
 		fields: { instance: 'sendAndWaitSmsInstance', to: 'sendAndWaitSmsRecipient' },
 		offersShortLink: true,

@@ -18,9 +18,8 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem
 p.question{white-space:pre-wrap;font-size:1.1rem}button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem .6rem .3rem 0;border-radius:.4rem;border:1px solid #555;cursor:pointer}
 button.approve{background:#1f6feb;color:#fff;border-color:#1f6feb}textarea{width:100%;min-height:8rem;font:inherit}`;
 
-function page(title: string, body: string): string {
-	return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
-}
+const page = (title: string, body: string) =>
+	`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 
 /** No form action: it posts to the address it was opened at, signature included. */
 export function questionPage(content: PageContent): string {

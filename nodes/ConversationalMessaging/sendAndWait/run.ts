@@ -11,11 +11,11 @@ import { buildRequest, readAnswer, requestForm, sendOnce } from '../engine/itemR
 import { Pacer } from '../engine/pacer';
 import { refusal } from '../engine/refusal';
 import { settingsFor } from '../engine/requestSettings';
-import type { StepMemory } from '../engine/retryMemory';
+import type { StepOf } from '../engine/retryMemory';
 import { withRunMemory } from '../engine/retryMemory';
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
-import type { ItemContext, ParameterReader } from '../shared/itemContext';
+import type { ParameterReader } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
 import { mayHaveBeenCarriedOut, readableError } from '../shared/network';
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
@@ -25,53 +25,33 @@ import { waitTill } from './waitTill';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
 
-/** What precedes the link in the message. */
 const LINK_LEAD = 'Answer here:';
 
-/**
- * Where the Short Link endpoint's answer gives the short address. The service's description does
- * not show its answer (README, Assumptions); the sandbox answers `shortUrl`.
- */
-export const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
+/** Short Link's answer is not documented (README, Assumptions); the sandbox answers `shortUrl`. */
+const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
 
 /** A plain operation Send and Wait runs as a step: parameters fixed for it, fields read under other names. */
 type Step = Pick<SendAndWaitChannel, 'resource' | 'operation' | 'parameters' | 'fields'>;
-const SHORTEN_STEP: Step = {
-	resource: 'shortLink',
-	operation: 'create',
-	parameters: {},
-	fields: {},
-};
+const SHORTEN_STEP: Step = { resource: 'shortLink', operation: 'create', fields: {} };
 
-/** A step's request, built as its plain operation builds one (same fields, same checks), ready to send. */
-interface StepRequest {
-	name: string;
-	item: ItemContext;
-	form: ReturnType<typeof requestForm>;
-	request: Awaited<ReturnType<typeof buildRequest>>;
-}
-
-/** Builds the step's request from Send and Wait's values (`fixed`: the text, the long link); every check runs here. */
+/**
+ * The step's request, built as its plain operation builds one (same fields, same checks) from
+ * Send and Wait's values (`fixed`: the text, the long link); every check runs here.
+ */
 async function stepRequest(
 	fns: IExecuteFunctions,
 	description: INodeTypeDescription,
 	credentials: ICredentialDataDecryptedObject,
-	step: Step,
+	{ resource, operation, parameters: stepParameters, fields }: Step,
 	fixed: IDataObject,
-): Promise<StepRequest> {
+) {
 	const node = fns.getNode();
-	const parameters = {
-		...node.parameters,
-		resource: step.resource,
-		operation: step.operation,
-		...step.parameters,
-	};
+	const parameters = { ...node.parameters, resource, operation, ...stepParameters };
+	const given = { ...stepParameters, ...fixed };
 	const read: ParameterReader = (name, itemIndex, fallback, options) =>
-		name in fixed
-			? fixed[name]
-			: name in step.parameters
-				? step.parameters[name]
-				: fns.getNodeParameter(step.fields[name] ?? name, itemIndex, fallback, options);
+		name in given
+			? given[name]
+			: fns.getNodeParameter(fields[name] ?? name, itemIndex, fallback, options);
 	const form = requestForm(description, { ...node, parameters });
 	const item = itemContext(fns, 0, read);
 	const values = form.fields.map(({ parameter, locator }) =>
@@ -79,30 +59,28 @@ async function stepRequest(
 	);
 	const settings = settingsFor(fns, credentials)(0);
 	const request = await buildRequest(item, form, description.requestDefaults, values, settings);
-	return { name: `${step.resource}.${step.operation}`, item, form, request };
+	return { name: `${resource}.${operation}`, item, form, request };
 }
 
 /**
- * Sends the step's request and reads its answer with the plain operation's envelope reader;
- * network failures are named as every request of the node names them. A "too fast" answer
- * (not carried out) is sent again after the wait it asks, as a bulk send does, within the
- * default Max Wait. What it sent is remembered for Retry On Fail: a retry never sends the
- * message again when the service may have it (an accepted or unreadable answer, a timeout, a
- * cut connection).
+ * Sends the step's request and reads the answer with the plain operation's envelope reader. A
+ * "too fast" answer (not carried out) is sent again after the wait it asks, within the default
+ * Max Wait, as a bulk send does. Remembered for Retry On Fail: a retry never sends the message
+ * again when the service may have it (accepted or unreadable answer, timeout, cut connection).
  */
 async function sendStep(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
-	{ item, form, request }: StepRequest,
-	memory: StepMemory,
+	{ name, item, form, request }: Awaited<ReturnType<typeof stepRequest>>,
+	memoryOf: StepOf,
 ): Promise<INodeExecutionData[]> {
+	const memory = memoryOf(name);
 	const input = fns.getInputData()[0];
 	memory.startTry([input]);
 	const remembered = memory.get(0, input);
 	if (remembered && 'sent' in remembered) return remembered.sent;
 	if (remembered) throw remembered.unsure;
 	for (let attempt = 0, waitedMs = 0; ; attempt++) {
-		let sent: INodeExecutionData[];
 		try {
 			const response = await sendOnce(fns, credentials, request);
 			const refused = refusal(response);
@@ -112,14 +90,14 @@ async function sendStep(
 				await clock.sleep(wait);
 				continue;
 			}
-			sent = await readAnswer(item, form, response);
+			const sent = await readAnswer(item, form, response);
+			memory.set(0, input, { sent });
+			return sent;
 		} catch (error) {
 			const readable = (await readableError.call(item, error)) as Error;
 			if (mayHaveBeenCarriedOut(readable)) memory.set(0, input, { unsure: readable });
 			throw readable;
 		}
-		memory.set(0, input, { sent });
-		return sent;
 	}
 }
 
@@ -139,11 +117,10 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 }
 
 /**
- * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link
- * to this execution's answer page go out through the channel's plain send (that operation's
- * fields, checks and envelope reader), then the execution waits; the node's `webhook` gives its
- * output. Every check runs before the first request (the link is only shortened once the message
- * is known to be valid). The link carries n8n's signature, never the API token.
+ * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link to
+ * this execution's answer page go out through the channel's plain send, then the execution waits;
+ * the node's `webhook` gives its output. Every check runs before the first request (the link is
+ * shortened only once the message is known to be valid). The link never carries the API token.
  */
 export function sendAndWait(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -158,11 +135,11 @@ export function sendAndWait(description: INodeTypeDescription) {
 async function askOnce(
 	this: IExecuteFunctions,
 	description: INodeTypeDescription,
-	memory: (name: string) => StepMemory,
+	memory: StepOf,
 ): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
 	const items = this.getInputData();
-	if (items.length !== 1) {
+	if (items.length !== 1)
 		throw new NodeOperationError(
 			node,
 			`Send and Wait asks one question per execution; it received ${items.length} items`,
@@ -171,29 +148,24 @@ async function askOnce(
 					'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
 			},
 		);
-	}
 	const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as ChannelName;
 	const channel: SendAndWaitChannel | undefined = SEND_AND_WAIT_CHANNELS[channelName];
-	if (!channel) {
+	if (!channel)
 		throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
 			description: `Pick one of: ${CHANNEL_NAMES.join(', ')}.`,
 		});
-	}
 	const question = this.getNodeParameter('message', 0, '') as unknown;
-	if (typeof question !== 'string' || !question.trim()) {
+	if (typeof question !== 'string' || !question.trim())
 		throw new NodeOperationError(node, 'Message: is required', {
 			description:
 				'Enter the question the recipient answers, or check that the expression mapped to it gives text.',
 		});
-	}
 	const limit = waitTill(this);
 	const resumeUrl = this.getSignedResumeUrl();
-	const text = (link: string) => `${question.trim()}\n\n${LINK_LEAD} ${link}`;
-
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const message = async (link: string) =>
 		await stepRequest(this, description, credentials, channel, {
-			[channel.textParameter]: text(link),
+			[channel.textParameter]: `${question.trim()}\n\n${LINK_LEAD} ${link}`,
 		});
 	try {
 		let ready = await message(resumeUrl);
@@ -201,11 +173,9 @@ async function askOnce(
 			const shorten = await stepRequest(this, description, credentials, SHORTEN_STEP, {
 				longUrl: resumeUrl,
 			});
-			ready = await message(
-				shortUrlOf(this, await sendStep(this, credentials, shorten, memory(shorten.name))),
-			);
+			ready = await message(shortUrlOf(this, await sendStep(this, credentials, shorten, memory)));
 		}
-		await sendStep(this, credentials, ready, memory(ready.name));
+		await sendStep(this, credentials, ready, memory);
 	} catch (error) {
 		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 		const failed =

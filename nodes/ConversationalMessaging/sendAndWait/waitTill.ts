@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 const UNIT_MS: Record<string, number> = {
@@ -77,16 +77,9 @@ export const limitWaitTimeOption: INodeProperties = {
 	],
 };
 
-interface LimitWaitTime {
-	limitType?: 'afterTimeInterval' | 'atSpecifiedTime';
-	resumeAmount?: number;
-	resumeUnit?: string;
-	maxDateAndTime?: string;
-}
-
 /** Read before anything is sent, so a bad limit never leaves a question nobody waits for. */
 export function waitTill(fns: IExecuteFunctions): Date {
-	const limit = fns.getNodeParameter('options.limitWaitTime.values', 0, {}) as LimitWaitTime;
+	const limit = fns.getNodeParameter('options.limitWaitTime.values', 0, {}) as IDataObject;
 	const refuse = (message: string, description: string) =>
 		new NodeOperationError(fns.getNode(), `Limit Wait Time: ${message}`, { description });
 	if (!limit.limitType) return WAIT_INDEFINITELY;
@@ -100,7 +93,7 @@ export function waitTill(fns: IExecuteFunctions): Date {
 		return at;
 	}
 	const amount = Number(limit.resumeAmount ?? 0);
-	const unit = UNIT_MS[limit.resumeUnit ?? 'hours'];
+	const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
 	if (!(amount >= 0) || !unit)
 		throw refuse(
 			'the amount must be a number of 0 or more',

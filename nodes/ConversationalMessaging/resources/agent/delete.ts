@@ -12,13 +12,11 @@ export const agentDeleteOperation: OperationSpec = {
 	url: '/v1/agent',
 };
 
-export const agentDeleteFields: INodeProperties[] = [
-	idField({
-		displayName: 'Agent ID',
-		name: 'agentIdToDelete',
-		displayOptions: showFor('agent', ['delete']),
-		placeholder: 'ID from Agent > Create',
-		description: 'Identifier of the agent to delete, as returned by Agent > Create',
-		sendTo: 'body.id',
-	}),
-];
+export const agentDeleteField: INodeProperties = idField({
+	displayName: 'Agent ID',
+	name: 'agentIdToDelete',
+	displayOptions: showFor('agent', ['delete']),
+	placeholder: 'ID from Agent > Create',
+	description: 'Identifier of the agent to delete, as returned by Agent > Create',
+	sendTo: 'body.id',
+});

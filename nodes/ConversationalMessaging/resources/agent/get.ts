@@ -12,13 +12,11 @@ export const agentGetOperation: OperationSpec = {
 	url: '/v1/agent',
 };
 
-export const agentGetFields: INodeProperties[] = [
-	idField({
-		displayName: 'Agent ID',
-		name: 'agentId',
-		displayOptions: showFor('agent', ['get']),
-		placeholder: 'ID from Agent > Create',
-		description: 'Identifier of the agent, as returned by Agent > Create',
-		sendTo: 'qs.id',
-	}),
-];
+export const agentGetField: INodeProperties = idField({
+	displayName: 'Agent ID',
+	name: 'agentId',
+	displayOptions: showFor('agent', ['get']),
+	placeholder: 'ID from Agent > Create',
+	description: 'Identifier of the agent, as returned by Agent > Create',
+	sendTo: 'qs.id',
+});

@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationSelector } from '../../shared/operations';
 import { agentCreateFields, agentCreateOperation } from './create';
-import { agentDeleteFields, agentDeleteOperation } from './delete';
-import { agentGetFields, agentGetOperation } from './get';
+import { agentDeleteField, agentDeleteOperation } from './delete';
+import { agentGetField, agentGetOperation } from './get';
 
 export const agentDescription: INodeProperties[] = [
 	operationSelector(
@@ -12,6 +12,6 @@ export const agentDescription: INodeProperties[] = [
 		'create',
 	),
 	...agentCreateFields,
-	...agentDeleteFields,
-	...agentGetFields,
+	agentDeleteField,
+	agentGetField,
 ];

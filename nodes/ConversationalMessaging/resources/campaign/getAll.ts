@@ -26,8 +26,8 @@ export async function paginateCampaigns(
 		requestData.options.qs = { ...requestData.options.qs, page, limit: pageSize };
 		const records = await this.makeRoutingRequest(requestData);
 		const first = records.length ? JSON.stringify(records[0].json) : undefined;
-		if (first !== undefined && first === previousFirst) {
-			// A service that ignores `page` would otherwise be read forever.
+		// A service that ignores `page` would otherwise be read forever.
+		if (first !== undefined && first === previousFirst)
 			throw new NodeOperationError(
 				this.getNode(),
 				`Page ${page} of the campaigns repeats page ${page - 1}`,
@@ -37,7 +37,6 @@ export async function paginateCampaigns(
 					itemIndex: this.getItemIndex(),
 				},
 			);
-		}
 		previousFirst = first;
 		results.push(...records);
 		if (records.length < pageSize) break;

@@ -1,7 +1,6 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	INodeListSearchItems,
@@ -17,7 +16,7 @@ import { NO_REDIRECTS } from '../../shared/redirects';
 import { CAMPAIGN_PAGE_SIZE } from './getAll';
 
 /** The service does not document its records' fields: the first of these keys with a value is read. */
-export const CAMPAIGN_RECORD_FIELDS = {
+const CAMPAIGN_RECORD_FIELDS = {
 	id: ['id', '_id', 'campaignId', 'idCampaign'],
 	name: ['name', 'title', 'campaignName'],
 };
@@ -35,10 +34,10 @@ export const CAMPAIGN_ID_PATTERN = {
 export const SEARCH_CAMPAIGNS = 'searchCampaigns';
 
 /**
- * The service has no search: the node reads pages and matches the text itself, anew after every
- * pause in typing. It gathers more matches than n8n's dropdown shows (seven rows), as the editor
- * asks for the next page only once the list is scrolled. The caps bound one search's requests
- * (they count against the rate limit) and the spinner's time; a capped search answers what it has.
+ * The service has no search: the node reads pages and matches the text itself, gathering more
+ * than n8n's dropdown shows (seven rows), as the editor asks for the next page only once the list
+ * is scrolled. The caps bound one search's requests (they count against the rate limit) and the
+ * spinner's time; a capped search answers what it has.
  */
 export const SEARCH_SCREENFUL = 10;
 export const SEARCH_PAGE_CAP = 50;
@@ -46,9 +45,6 @@ export const SEARCH_TIME_CAP_MS = 10_000;
 
 export const TOKEN_REFUSED =
 	'The service refused the API token: check the Conversational Messaging credential';
-
-const REACH_ADVICE =
-	'Check the Base URL of the Conversational Messaging credential, and that the service is running.';
 
 /** Where the next search goes on; `previousFirst` spots a service that ignores `page`. */
 interface PageMark {
@@ -83,11 +79,6 @@ function listItem(record: IDataObject): INodeListSearchItems | undefined {
 	return { name: firstValue(record, CAMPAIGN_RECORD_FIELDS.name)?.trim() ?? id, value: id };
 }
 
-/** Without any user and password in it. */
-function shownBaseUrl(baseUrl: unknown): string {
-	return apiBaseUrl(baseUrl).replace(/\/\/[^/@]*@/, '//') || 'the Base URL';
-}
-
 /** In words the editor shows next to its "Check credential" link. */
 function listFailure(failure: ServiceFailure): ServiceFailure {
 	if (failure.httpCode !== '401' && failure.httpCode !== '403') return failure;
@@ -98,15 +89,17 @@ function listFailure(failure: ServiceFailure): ServiceFailure {
 	};
 }
 
-/** Only words are kept: the request's error holds the token. */
-function requestFailure(error: unknown, baseUrl: string): ServiceFailure {
+/** In words only, as the request's error holds the token; the Base URL without user:password. */
+function requestFailure(error: unknown, credentialBaseUrl: unknown): ServiceFailure {
+	const baseUrl = apiBaseUrl(credentialBaseUrl).replace(/\/\/[^/@]*@/, '//') || 'the Base URL';
 	const unreached = unreachedBy(error);
 	const words = error instanceof Error && error.message ? error.message : 'no answer';
 	return {
 		message: unreached
 			? `Could not reach the service at ${baseUrl}: ${unreached.reason}`
 			: `The service at ${baseUrl} did not give the list of campaigns: ${words}`,
-		description: REACH_ADVICE,
+		description:
+			'Check the Base URL of the Conversational Messaging credential, and that the service is running.',
 		httpCode: unreached?.code ?? '',
 	};
 }
@@ -116,31 +109,21 @@ async function readPage(
 	page: number,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject[]> {
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url: '/v1/campaigns',
-		qs: { page, limit: CAMPAIGN_PAGE_SIZE },
-		headers: { Accept: 'application/json' },
-		json: true,
-		returnFullResponse: true,
-		// The envelope says what went wrong (a 401 may come on HTTP 200): every answer is read.
-		ignoreHttpStatusErrors: true,
-		timeout: 20_000,
-		...NO_REDIRECTS,
-	};
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_NAME,
-			request,
-		)) as IN8nHttpFullResponse;
+		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+			method: 'GET',
+			url: '/v1/campaigns',
+			qs: { page, limit: CAMPAIGN_PAGE_SIZE },
+			headers: { Accept: 'application/json' },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: 20_000,
+			...NO_REDIRECTS,
+		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw await failureError.call(
-			this,
-			requestFailure(error, shownBaseUrl(credentials.baseUrl)),
-			credentials,
-		);
+		throw await failureError.call(this, requestFailure(error, credentials.baseUrl), credentials);
 	}
 	const reading = readEnvelope(response);
 	if ('failure' in reading)
@@ -157,16 +140,14 @@ export async function searchCampaigns(
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_NAME);
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const matches = (item: INodeListSearchItems) =>
-		!wanted ||
-		item.name.toLowerCase().includes(wanted) ||
-		String(item.value).toLowerCase().includes(wanted);
+		item.name.toLowerCase().includes(wanted) || String(item.value).toLowerCase().includes(wanted);
 	let { page, previousFirst } = readMark(paginationToken);
 	const results: INodeListSearchItems[] = [];
 	const started = Date.now();
 	for (let read = 1; ; read++) {
 		const records = await readPage.call(this, page, credentials);
 		const items = records.map(listItem);
-		if (records.length && items.every((item) => item === undefined)) {
+		if (records.length && items.every((item) => item === undefined))
 			throw await failureError.call(
 				this,
 				{
@@ -176,11 +157,8 @@ export async function searchCampaigns(
 				},
 				credentials,
 			);
-		}
 		const first = records.length
-			? items[0]
-				? String(items[0].value)
-				: JSON.stringify(records[0])
+			? String(items[0]?.value ?? JSON.stringify(records[0]))
 			: undefined;
 		// A service that ignores `page` answers page 1 again: the list ends there, not in a loop.
 		if (first !== undefined && first === previousFirst) return { results };
@@ -188,7 +166,6 @@ export async function searchCampaigns(
 		results.push(
 			...items.filter((item): item is INodeListSearchItems => item !== undefined && matches(item)),
 		);
-		// A page shorter than asked for is the last.
 		if (records.length < CAMPAIGN_PAGE_SIZE) return { results };
 		page++;
 		if (

@@ -13,10 +13,7 @@ async function addExtraValues(
 	this: ItemContext,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as Array<{
-		key?: unknown;
-		value?: unknown;
-	}>;
+	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as IDataObject[];
 	if (!extra.length) return requestOptions;
 	const body = requestOptions.body as IDataObject;
 	body.values = {

@@ -10,9 +10,6 @@ import {
 } from '../../shared/messageFields';
 import { coordinate } from '../../shared/checks';
 
-const show = showFor('legacyMessage', ['send']);
-const MEDIA_TYPES = ['audio', 'document', 'gif', 'image', 'video'];
-
 export const legacyMessageSendOperation: OperationSpec = {
 	name: 'Send',
 	value: 'send',
@@ -48,7 +45,7 @@ function coordinateField(
 export const legacyMessageSendFields: INodeProperties[] = [
 	messageTypeField(
 		'messageType',
-		show,
+		showFor('legacyMessage', ['send']),
 		[
 			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
 			{ name: 'Chat (Text)', value: 'chat', description: 'A text message' },
@@ -82,7 +79,7 @@ export const legacyMessageSendFields: INodeProperties[] = [
 		},
 		{
 			name: 'fileUrl',
-			types: MEDIA_TYPES,
+			types: ['audio', 'document', 'gif', 'image', 'video'],
 			displayName: 'File URL',
 			description: 'Public web address of the file to send',
 			isFileUrl: true,

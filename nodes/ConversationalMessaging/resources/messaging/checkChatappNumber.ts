@@ -14,12 +14,10 @@ export const checkChatappNumberOperation: OperationSpec = {
 	postReceive: [unwrapValidation],
 };
 
-export const checkChatappNumberFields: INodeProperties[] = [
-	phoneField({
-		resource: 'messaging',
-		operations: ['checkChatappNumber'],
-		displayName: 'Phone Number',
-		name: 'number',
-		sendTo: 'body.number',
-	}),
-];
+export const checkChatappNumberField: INodeProperties = phoneField({
+	resource: 'messaging',
+	operations: ['checkChatappNumber'],
+	displayName: 'Phone Number',
+	name: 'number',
+	sendTo: 'body.number',
+});

@@ -6,7 +6,7 @@ import { sendOptions } from '../../shared/sendOptions';
 import { channelFields } from '../../sendAndWait/channels';
 import { legacyMessageDescription } from '../legacyMessage';
 import { liveChatDescription } from '../liveChat';
-import { checkChatappNumberFields, checkChatappNumberOperation } from './checkChatappNumber';
+import { checkChatappNumberField, checkChatappNumberOperation } from './checkChatappNumber';
 import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
 import {
 	channelField,
@@ -14,7 +14,7 @@ import {
 	sendAndWaitFields,
 	sendAndWaitOperation,
 } from './sendAndWait';
-import { messageField, sendSmsFields, sendSmsOperation } from './sendSms';
+import { sendSmsFields, sendSmsOperation } from './sendSms';
 import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
 
 // One Instance for every operation: the value stays when the operation changes.
@@ -47,10 +47,9 @@ export const messagingDescription: INodeProperties[] = [
 		...liveChatDescription,
 	]),
 	...sendSmsFields,
-	messageField,
 	...sendSocialnetFields,
 	...injectCrmLeadFields,
-	...checkChatappNumberFields,
+	checkChatappNumberField,
 	...sendAndWaitFields,
 	sendOptions('messaging'),
 ];

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
+import { collection, showFor } from '../../shared/descriptions';
 import { messageTextField } from '../../shared/messageFields';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../sendAndWait/channels';
 import { limitWaitTimeOption } from '../../sendAndWait/waitTill';
@@ -25,28 +25,11 @@ export const channelField: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	displayOptions: show,
-	options: CHANNEL_NAMES.map((value) => ({
-		name: SEND_AND_WAIT_CHANNELS[value].displayName,
-		value,
-		description: SEND_AND_WAIT_CHANNELS[value].description,
-	})),
+	options: Object.entries(SEND_AND_WAIT_CHANNELS).map(
+		([value, { displayName: name, description }]) => ({ name, value, description }),
+	),
 	default: 'sms',
 	description: 'Where the question goes',
-};
-
-const shortenLinkField: INodeProperties = {
-	displayName: 'Shorten Link',
-	name: 'shortenLink',
-	type: 'boolean',
-	noDataExpression: true,
-	default: true,
-	displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], {
-		sendAndWaitChannel: CHANNEL_NAMES.filter(
-			(name) => SEND_AND_WAIT_CHANNELS[name].offersShortLink,
-		),
-	}),
-	description:
-		"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 };
 
 export const oneQuestionNotice: INodeProperties = {
@@ -127,14 +110,19 @@ export const sendAndWaitFields: INodeProperties[] = [
 			},
 		],
 	},
-	shortenLinkField,
 	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: show,
-		options: [limitWaitTimeOption],
+		displayName: 'Shorten Link',
+		name: 'shortenLink',
+		type: 'boolean',
+		noDataExpression: true,
+		default: true,
+		displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], {
+			sendAndWaitChannel: CHANNEL_NAMES.filter(
+				(name) => SEND_AND_WAIT_CHANNELS[name].offersShortLink,
+			),
+		}),
+		description:
+			"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 	},
+	collection('options', 'Options', show, [limitWaitTimeOption], 'Add option'),
 ];

@@ -21,13 +21,12 @@ export const sendSmsFields: INodeProperties[] = [
 		name: 'to',
 		sendTo: 'body.to',
 	}),
+	// Send and Wait's question shares its name (`message`, n8n's name for it), not its meaning.
+	messageTextField({
+		resource: 'messaging',
+		operation: 'sendSms',
+		name: 'message',
+		sendTo: 'body.body',
+		description: 'Text of the SMS',
+	}),
 ];
-
-/** The SMS text. Send and Wait's question shares its name (`message`, n8n's name for it), not its meaning. */
-export const messageField: INodeProperties = messageTextField({
-	resource: 'messaging',
-	operation: 'sendSms',
-	name: 'message',
-	sendTo: 'body.body',
-	description: 'Text of the SMS',
-});

@@ -7,12 +7,8 @@ export const COMPLETION_FIELDS = ['output', 'progress'];
 
 /** The service does not document when a run is finished: progress 100, or an output. */
 export function researchIsComplete(researcher: IDataObject): boolean {
-	const output = researcher.output;
-	const hasOutput =
-		output !== undefined &&
-		output !== null &&
-		output !== '' &&
-		!(typeof output === 'object' && Object.keys(output).length === 0);
+	const output = researcher.output ?? '';
+	const hasOutput = output !== '' && !(typeof output === 'object' && !Object.keys(output).length);
 	return Number(researcher.progress) >= 100 || hasOutput;
 }
 

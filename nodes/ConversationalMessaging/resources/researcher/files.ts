@@ -15,12 +15,11 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 		: fail('expected a list of files', 'Add files with Add File.');
 	return files.map((file: { url?: unknown; name?: unknown; type?: unknown }, index: number) => {
 		const label = (problem: string, fix: string) => fail(`file ${index + 1}: ${problem}`, fix);
-		if (!RESEARCHER_FILE_TYPES.includes(String(file.type))) {
+		if (!RESEARCHER_FILE_TYPES.includes(String(file.type)))
 			label(
 				`type "${String(file.type)}" is not one of ${RESEARCHER_FILE_TYPES.join(', ')}`,
 				'Pick a type from the list.',
 			);
-		}
 		const name = String(file.name ?? '').trim();
 		if (!name) label('has no name', 'Enter a Name for every file; the service needs one.');
 		return { url: normaliseUrl(file.url, label), name, type: file.type };

@@ -47,16 +47,14 @@ export const researcherIdField: INodeProperties = idField({
 	description: 'Identifier of the researcher, as returned by Researcher > Create',
 });
 
-export const researcherGetFields: INodeProperties[] = [
-	field({
-		displayName: 'Fields',
-		name: 'fields',
-		type: 'multiOptions',
-		options: RESEARCHER_READABLE_FIELDS.map((value) => ({ name: titleCase(value), value })),
-		default: [],
-		displayOptions: showFor('researcher', ['get']),
-		description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map((name) => titleCase(name)).join(' and ')} among them.`,
-		sendTo: 'qs.fields',
-		checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
-	}),
-];
+export const researcherFieldsField: INodeProperties = field({
+	displayName: 'Fields',
+	name: 'fields',
+	type: 'multiOptions',
+	options: RESEARCHER_READABLE_FIELDS.map((value) => ({ name: titleCase(value), value })),
+	default: [],
+	displayOptions: showFor('researcher', ['get']),
+	description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map((name) => titleCase(name)).join(' and ')} among them.`,
+	sendTo: 'qs.fields',
+	checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
+});

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationSelector } from '../../shared/operations';
 import { researcherAddFilesFields, researcherAddFilesOperation } from './addFiles';
 import { researcherCreateFields, researcherCreateOperation } from './create';
-import { researcherGetFields, researcherGetOperation, researcherIdField } from './get';
+import { researcherFieldsField, researcherGetOperation, researcherIdField } from './get';
 import { researcherRunFields, researcherRunOperation } from './run';
 
 export const researcherDescription: INodeProperties[] = [
@@ -19,7 +19,7 @@ export const researcherDescription: INodeProperties[] = [
 	),
 	researcherIdField,
 	...researcherCreateFields,
-	...researcherGetFields,
+	researcherFieldsField,
 	...researcherAddFilesFields,
 	...researcherRunFields,
 ];

@@ -15,10 +15,9 @@ import { NO_REDIRECTS } from '../../shared/redirects';
 import { researchIsComplete } from './completion';
 import { researcherUrl } from './get';
 
-export const POLL_INTERVAL_GROWS_AFTER_MS = 60_000;
-export const POLL_GROWTH = 1.5;
-/** Or the builder's interval, if longer. */
-export const MAX_POLL_INTERVAL_MS = 60_000;
+const POLL_INTERVAL_GROWS_AFTER_MS = 60_000;
+const POLL_GROWTH = 1.5;
+const MAX_POLL_INTERVAL_MS = 60_000;
 
 /** The builder's interval for the first minute, then growing. */
 export function nextPollDelay(
@@ -30,20 +29,9 @@ export function nextPollDelay(
 	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
 }
 
-interface RunOptions {
-	waitForCompletion?: boolean;
-	pollInterval?: number;
-	timeout?: number;
-}
-
-async function readResearcher(
-	this: IExecuteSingleFunctions,
-	baseURL: string,
-	id: string,
-): Promise<IDataObject> {
+async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
 	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 		method: 'GET',
-		baseURL,
 		url: `/v1/researcher/${encodeURIComponent(id)}`,
 		json: true,
 		returnFullResponse: true,
@@ -59,15 +47,13 @@ export async function waitForResearch(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const started = await envelopePayload.call(this, response);
-	const options = this.getNodeParameter('runOptions', {}) as RunOptions;
+	const options = this.getNodeParameter('runOptions', {}) as IDataObject;
 	const pairedItem = { item: this.getItemIndex() };
 	if (!options.waitForCompletion) return [{ json: started, pairedItem }];
 
 	const id = String(this.getNodeParameter('researcherId'));
-	const { baseUrl } = await this.getCredentials(CREDENTIAL_NAME);
-	const baseMs = (options.pollInterval ?? 5) * 1000;
-	const timeoutMs = (options.timeout ?? 30) * 60_000;
-	const signal = this.getExecutionCancelSignal();
+	const baseMs = Number(options.pollInterval ?? 5) * 1000;
+	const timeoutMs = Number(options.timeout ?? 30) * 60_000;
 	const startedAt = Date.now();
 	let delay: number | undefined;
 	let polls = 0;
@@ -75,12 +61,12 @@ export async function waitForResearch(
 		const waited = Date.now() - startedAt;
 		delay = nextPollDelay(baseMs, delay, waited);
 		await sleep(Math.max(0, Math.min(delay, timeoutMs - waited)));
-		if (signal?.aborted)
+		if (this.getExecutionCancelSignal()?.aborted)
 			throw new NodeOperationError(
 				this.getNode(),
 				'The execution was cancelled while waiting for the researcher',
 			);
-		const researcher = await readResearcher.call(this, String(baseUrl), id);
+		const researcher = await readResearcher.call(this, id);
 		polls++;
 		if (researchIsComplete(researcher)) {
 			const waitedSeconds = Math.round((Date.now() - startedAt) / 1000);
