@@ -18,7 +18,6 @@ import { deepCopy, NodeHelpers } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
 import type { ItemContext } from '../shared/itemContext';
-import type { RequestPath } from '../shared/requestPath';
 import { setPath } from '../shared/requestPath';
 
 /** A field whose value the request carries. */
@@ -26,7 +25,7 @@ export interface SentField {
 	/** Its path among the node's parameters (`leadFields.tags`). */
 	parameter: string;
 	/** Where the value goes: `body` or `qs`, then the keys under it. */
-	to: RequestPath;
+	to: string[];
 	/** A resource locator: its value is read as n8n extracts it, whichever the mode. */
 	locator: boolean;
 }

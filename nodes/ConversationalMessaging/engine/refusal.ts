@@ -20,9 +20,7 @@ export function refusal(
 	const reading = readEnvelope(response);
 	if (!('failure' in reading)) return undefined;
 	const retryAfter = retryAfterSeconds(response.headers);
-	const { httpCode } = reading.failure;
-	if (httpCode === '429') return { failure: reading.failure, overloaded: false, retryAfter };
-	if (httpCode === '503' && retryAfter !== undefined)
-		return { failure: reading.failure, overloaded: true, retryAfter };
-	return undefined;
+	const overloaded = reading.failure.httpCode === '503' && retryAfter !== undefined;
+	if (reading.failure.httpCode !== '429' && !overloaded) return undefined;
+	return { failure: reading.failure, overloaded, retryAfter };
 }

@@ -24,12 +24,7 @@ const WRITTEN_PORT =
 /** The proxy address, `http://user:password@host:port`. */
 function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Proxy {
 	const address = text.trim();
-	let url: URL | undefined;
-	try {
-		url = new URL(address);
-	} catch {
-		// Not an address: refused below.
-	}
+	const url = URL.canParse(address) ? new URL(address) : undefined;
 	const port = WRITTEN_PORT.exec(address)?.[1];
 	if (!url?.hostname || !port) {
 		// Quoted without any user:password@, which the message would otherwise keep.

@@ -10,14 +10,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
-import { throwFailure } from '../shared/envelope';
+import { failureError } from '../shared/envelope';
 import type { ItemContext } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
 import {
 	cutAfterConnecting,
 	mayHaveBeenCarriedOut,
+	readableError,
 	throwNotSent,
-	throwReadable,
 	unreachedBy,
 } from '../shared/network';
 import type { SendOptions } from '../shared/sendOptions';
@@ -74,7 +74,7 @@ async function sendRequest(
 		run.summary.refused(item.getItemIndex(), refused.overloaded);
 		const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
 		if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > run.maxWaitMs) {
-			return await throwFailure.call(item, {
+			throw await failureError.call(item, {
 				...refused.failure,
 				description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`}; it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.`,
 			});
@@ -119,7 +119,7 @@ async function sendInTurn(
 	run.summary.reached(item.getItemIndex());
 	if (cutAfterConnecting(failure)) run.lane.reached(ticket);
 	else run.lane.inconclusive(ticket);
-	return await throwReadable.call(item, failure);
+	throw await readableError.call(item, failure);
 }
 
 /** The errors of items not sent because the execution stopped: they do not stand for its failure. */

@@ -21,7 +21,9 @@ function isBlank(value: unknown): boolean {
 }
 
 /** A pre-send that checks the request, or changes it in place. */
-const preSend = (check: (request: IHttpRequestOptions, item: ItemContext) => void): PreSendAction =>
+export const preSend = (
+	check: (request: IHttpRequestOptions, item: ItemContext) => void,
+): PreSendAction =>
 	async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		check(requestOptions, this);
 		return requestOptions;

@@ -18,7 +18,7 @@ export function showFor(
 	};
 }
 
-type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
+export type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 	type?: INodeProperties['type'];
 	default?: INodeProperties['default'];
 	/** Where the value goes: `body.x` or `qs.x` (dots nest). Not sent when absent. */

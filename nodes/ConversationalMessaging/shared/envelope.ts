@@ -145,16 +145,12 @@ export async function failureError(
 	return error;
 }
 
-export async function throwFailure(this: ItemContext, failure: ServiceFailure): Promise<never> {
-	throw await failureError.call(this, failure);
-}
-
 export async function envelopePayload(
 	this: ItemContext,
 	response: IN8nHttpFullResponse,
 ): Promise<IDataObject> {
 	const reading = readEnvelope(response);
-	if ('failure' in reading) return await throwFailure.call(this, reading.failure);
+	if ('failure' in reading) throw await failureError.call(this, reading.failure);
 	return reading.payload;
 }
 

@@ -1,18 +1,15 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { FieldSpec } from './descriptions';
 import { field, showFor } from './descriptions';
 import { phone, url } from './checks';
 
-export function instanceField(
-	resource: string,
-	operations: string[],
-	name: string,
-): INodeProperties {
+export function instanceField(name: string, displayOptions: IDisplayOptions): INodeProperties {
 	return field({
 		displayName: 'Instance',
 		name,
 		required: true,
-		displayOptions: showFor(resource, operations),
+		displayOptions,
 		placeholder: 'ID of a connected line',
 		description: 'Identifier of the instance (connected channel line) to use',
 		hint: "Copy it from the service's dashboard: the API cannot list instances",
@@ -41,14 +38,11 @@ export function messageTypeField(
 	});
 }
 
-interface BodyVariant {
-	name: string;
-	/** The message types that show it. */
+/** `types`: the message types that show it. */
+type BodyVariant = Pick<FieldSpec, 'name' | 'displayName' | 'description'> & {
 	types: string[];
-	displayName: string;
-	description: string;
 	isFileUrl?: boolean;
-}
+};
 
 /** `body` means text for some types and a file URL for others: one field per meaning. */
 export function messageBodyFields(
@@ -72,21 +66,18 @@ export function messageBodyFields(
 	);
 }
 
-export function phoneField(spec: {
-	resource: string;
-	operations: string[];
-	displayName: string;
-	name: string;
-	sendTo: string;
-	description?: string;
-	required?: boolean;
-}): INodeProperties {
+type PhoneSpec = Pick<
+	FieldSpec,
+	'displayName' | 'name' | 'displayOptions' | 'description' | 'required'
+>;
+
+export function phoneField(spec: PhoneSpec & { sendTo: string }): INodeProperties {
 	return field({
 		displayName: spec.displayName,
 		name: spec.name,
 		required: spec.required ?? true,
 		placeholder: '573001234567',
-		displayOptions: showFor(spec.resource, spec.operations),
+		displayOptions: spec.displayOptions,
 		description: `${spec.description ?? ''}Country code followed by the number. Spaces, dashes and + are removed before sending.`,
 		sendTo: spec.sendTo,
 		checks: [phone(spec.sendTo, spec.displayName)],
@@ -94,20 +85,18 @@ export function phoneField(spec: {
 }
 
 /** The text of a message; without `sendTo`, a custom operation reads it. */
-export function messageTextField(spec: {
-	resource: string;
-	operation: string;
-	name: string;
-	sendTo?: string;
-	description?: string;
-}): INodeProperties {
-	const { resource, operation, name, sendTo, description = 'Text of the message' } = spec;
+export function messageTextField({
+	name,
+	displayOptions,
+	sendTo,
+	description = 'Text of the message',
+}: Pick<FieldSpec, 'name' | 'displayOptions' | 'sendTo' | 'description'>): INodeProperties {
 	return field({
 		displayName: 'Message',
 		name,
 		required: true,
 		typeOptions: { rows: 3 },
-		displayOptions: showFor(resource, [operation]),
+		displayOptions,
 		description,
 		sendTo,
 	});

@@ -28,10 +28,7 @@ export interface Unreached {
  * may follow a request the service carried out.
  */
 export function unreachedBy(error: unknown): Unreached | undefined {
-	return unreachedIn(networkErrorsIn(error));
-}
-
-function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | undefined {
+	const { codes, messages, syscalls } = networkErrorsIn(error);
 	const code = (wanted: string[]) => codes.find((found) => wanted.includes(found));
 	const lookup = code(LOOKUP_CODES);
 	if (lookup) return { reason: 'its host name could not be resolved', code: lookup };
@@ -150,10 +147,11 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 }
 
 /** What went wrong on the network, in words a user can act on; undefined for other errors. */
-function describeNetworkFailure(errors: NetworkErrors, host: string): ServiceFailure | undefined {
+function describeNetworkFailure(error: unknown, host: string): ServiceFailure | undefined {
+	const errors = networkErrorsIn(error);
 	const has = (wanted: string[]) => errors.codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => errors.messages.some((message) => pattern.test(message));
-	const unreached = unreachedIn(errors);
+	const unreached = unreachedBy(error);
 	if (has(['ECONNREFUSED']))
 		return {
 			message: `Could not connect to the service at ${host}: the connection was refused`,
@@ -196,10 +194,6 @@ export async function readableError(this: ItemContext, error: unknown): Promise<
 	const network = networkErrorsIn(error);
 	if (!network.codes.length && !network.messages.length) return error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const failure = describeNetworkFailure(network, hostOf(credentials.baseUrl));
+	const failure = describeNetworkFailure(error, hostOf(credentials.baseUrl));
 	return failure ? await failureError.call(this, failure, credentials) : error;
-}
-
-export async function throwReadable(this: ItemContext, error: unknown): Promise<never> {
-	throw await readableError.call(this, error);
 }

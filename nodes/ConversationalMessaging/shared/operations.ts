@@ -10,7 +10,7 @@ import type {
 
 import { BULK_OPERATIONS } from './bulkOperations';
 import { unwrapEnvelope } from './envelope';
-import { throwReadable } from './network';
+import { readableError } from './network';
 
 /** RoutingNode's hook around an operation's requests. */
 type Send = Extract<IN8nRequestOperations['pagination'], (...args: never[]) => unknown>;
@@ -36,7 +36,7 @@ function readableRequests(send?: Send): Send {
 		try {
 			return send ? await send.call(this, requestData) : await this.makeRoutingRequest(requestData);
 		} catch (error) {
-			return await throwReadable.call(this, error);
+			throw await readableError.call(this, error);
 		}
 	};
 }

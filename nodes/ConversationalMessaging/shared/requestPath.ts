@@ -1,16 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** A place in a request: `body.to` as ['body', 'to']. */
-export type RequestPath = string[];
-
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object';
 
-export const readPath = (request: object, path: RequestPath): unknown =>
+/** `path`: the keys of a place in a request, ['body', 'to'] for `body.to`. */
+export const readPath = (request: object, path: string[]): unknown =>
 	path.reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), request);
 
 /** Makes the objects on the way. */
-export function setPath(request: object, path: RequestPath, value: unknown): void {
+export function setPath(request: object, path: string[], value: unknown): void {
 	let current = request as IDataObject;
 	for (const key of path.slice(0, -1)) {
 		if (!isObject(current[key])) current[key] = {};

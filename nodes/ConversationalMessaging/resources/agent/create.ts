@@ -26,10 +26,9 @@ export const agentCreateFields: INodeProperties[] = [
 		sendTo: 'body.name',
 	}),
 	phoneField({
-		resource: 'agent',
-		operations: ['create'],
 		displayName: 'Phone',
 		name: 'agentPhone',
+		displayOptions: show,
 		sendTo: 'body.phone',
 		description: 'Phone of the agent. ',
 	}),

@@ -1,27 +1,22 @@
-import type { IDataObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { phoneField } from '../../shared/messageFields';
-import { requireField } from '../../shared/checks';
-import type { ItemContext } from '../../shared/itemContext';
+import { preSend, requireField } from '../../shared/checks';
 
 const show = showFor('contact', ['add']);
 
 /** Routed as `values.<name>`, a field named "12" made n8n build `values` as a list, losing Phone and Name. */
-async function addExtraValues(
-	this: ItemContext,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const extra = this.getNodeParameter('contactFields.extraValues.value', []) as IDataObject[];
-	if (!extra.length) return requestOptions;
-	const body = requestOptions.body as IDataObject;
+const addExtraValues = preSend((request, item) => {
+	const extra = item.getNodeParameter('contactFields.extraValues.value', []) as IDataObject[];
+	if (!extra.length) return;
+	const body = request.body as IDataObject;
 	body.values = {
 		...(body.values as IDataObject),
 		...Object.fromEntries(extra.map(({ key, value }) => [String(key ?? ''), value])),
 	};
-	return requestOptions;
-}
+});
 
 export const contactAddOperation: OperationSpec = {
 	name: 'Add to List',
@@ -45,10 +40,9 @@ export const contactAddFields: INodeProperties[] = [
 		sendTo: 'body.idList',
 	}),
 	phoneField({
-		resource: 'contact',
-		operations: ['add'],
 		displayName: 'Phone',
 		name: 'phone',
+		displayOptions: show,
 		sendTo: 'body.values.phone',
 		required: false,
 	}),

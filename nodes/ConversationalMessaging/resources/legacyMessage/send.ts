@@ -63,13 +63,12 @@ export const legacyMessageSendFields: INodeProperties[] = [
 		'chat',
 	),
 	phoneField({
-		resource: 'legacyMessage',
-		operations: ['send'],
 		displayName: 'Recipient Phone',
 		name: 'recipient',
+		displayOptions: showFor('legacyMessage', ['send']),
 		sendTo: 'body.to',
 	}),
-	instanceField('legacyMessage', ['send'], 'legacyInstance'),
+	instanceField('legacyInstance', showFor('legacyMessage', ['send'])),
 	...messageBodyFields('legacyMessage', 'send', 'messageType', [
 		{
 			name: 'chatText',

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { showFor } from '../../shared/descriptions';
 import { operationSelector } from '../../shared/operations';
 import { instanceField } from '../../shared/messageFields';
 import { sendOptions } from '../../shared/sendOptions';
@@ -12,7 +13,7 @@ export const liveChatDescription: INodeProperties[] = [
 		[liveChatCreateSessionOperation, liveChatSendMessageOperation],
 		'createSession',
 	),
-	instanceField('liveChat', ['createSession', 'sendMessage'], 'liveChatInstance'),
+	instanceField('liveChatInstance', showFor('liveChat', ['createSession', 'sendMessage'])),
 	...liveChatCreateSessionFields,
 	...liveChatSendMessageFields,
 	sendOptions('liveChat'),

@@ -28,9 +28,8 @@ export const liveChatSendMessageFields: INodeProperties[] = [
 		sendTo: 'body.to',
 	}),
 	messageTextField({
-		resource: 'liveChat',
-		operation: 'sendMessage',
 		name: 'liveChatMessage',
+		displayOptions: show,
 		sendTo: 'body.body',
 	}),
 	additionalFields('liveChatMessageFields', show, [

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { unwrapValidation } from '../../shared/envelope';
 import { phoneField } from '../../shared/messageFields';
@@ -15,9 +16,8 @@ export const checkChatappNumberOperation: OperationSpec = {
 };
 
 export const checkChatappNumberField: INodeProperties = phoneField({
-	resource: 'messaging',
-	operations: ['checkChatappNumber'],
 	displayName: 'Phone Number',
 	name: 'number',
+	displayOptions: showFor('messaging', ['checkChatappNumber']),
 	sendTo: 'body.number',
 });

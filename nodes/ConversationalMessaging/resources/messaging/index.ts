@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { showFor } from '../../shared/descriptions';
 import { operationSelector } from '../../shared/operations';
 import { instanceField } from '../../shared/messageFields';
 import { sendOptions } from '../../shared/sendOptions';
@@ -19,9 +20,8 @@ import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
 
 // One Instance for every operation: the value stays when the operation changes.
 const instance = instanceField(
-	'messaging',
-	['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet'],
 	'instance',
+	showFor('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet']),
 );
 
 export const messagingDescription: INodeProperties[] = [

@@ -66,9 +66,8 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		checks: [chatappId('body.to', 'Contact Phone')],
 	}),
 	messageTextField({
-		resource: 'messaging',
-		operation: 'injectCrmLead',
 		name: 'leadMessage',
+		displayOptions: show,
 		sendTo: 'body.text',
 		description: 'Text of the lead, such as the message the contact left in a form',
 	}),

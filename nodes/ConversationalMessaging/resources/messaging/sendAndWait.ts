@@ -44,9 +44,8 @@ export const oneQuestionNotice: INodeProperties = {
 
 export const sendAndWaitFields: INodeProperties[] = [
 	messageTextField({
-		resource: 'messaging',
-		operation: SEND_AND_WAIT_OPERATION,
 		name: 'message',
+		displayOptions: show,
 		description: 'The question to ask. The link to the answer page is added after it.',
 	}),
 	{

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { messageTextField, phoneField } from '../../shared/messageFields';
+
+const show = showFor('messaging', ['sendSms']);
 
 export const sendSmsOperation: OperationSpec = {
 	name: 'Send SMS',
@@ -15,17 +18,15 @@ export const sendSmsOperation: OperationSpec = {
 
 export const sendSmsFields: INodeProperties[] = [
 	phoneField({
-		resource: 'messaging',
-		operations: ['sendSms'],
 		displayName: 'Recipient Phone',
 		name: 'to',
+		displayOptions: show,
 		sendTo: 'body.to',
 	}),
 	// Send and Wait's question shares its name (`message`, n8n's name for it), not its meaning.
 	messageTextField({
-		resource: 'messaging',
-		operation: 'sendSms',
 		name: 'message',
+		displayOptions: show,
 		sendTo: 'body.body',
 		description: 'Text of the SMS',
 	}),

@@ -56,8 +56,7 @@ export async function waitForResearch(
 	const timeoutMs = Number(options.timeout ?? 30) * 60_000;
 	const startedAt = Date.now();
 	let delay: number | undefined;
-	let polls = 0;
-	for (;;) {
+	for (let polls = 1; ; polls++) {
 		const waited = Date.now() - startedAt;
 		delay = nextPollDelay(baseMs, delay, waited);
 		await sleep(Math.max(0, Math.min(delay, timeoutMs - waited)));
@@ -67,7 +66,6 @@ export async function waitForResearch(
 				'The execution was cancelled while waiting for the researcher',
 			);
 		const researcher = await readResearcher.call(this, id);
-		polls++;
 		if (researchIsComplete(researcher)) {
 			const waitedSeconds = Math.round((Date.now() - startedAt) / 1000);
 			return [{ json: { id, ...researcher, waitedSeconds, polls }, pairedItem }];
