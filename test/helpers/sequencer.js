@@ -7,8 +7,14 @@
  */
 const Sequencer = require('@jest/test-sequencer').default;
 
-/** The longest files to run, longest first (measured with `jest --json`, on two cores). */
-const LONGEST = ['test/reliability/load.test.ts', 'test/reliability/bad-input.test.ts'];
+/** The longest files to run, longest first (measured with `jest --json`, on two cores), of either config. */
+const LONGEST = [
+	'test/reliability/load.test.ts',
+	'test/reliability/bad-input.test.ts',
+	// The end-to-end suites (jest.e2e.config.js): the restart waits twice 70 s; the editor drives a browser.
+	'test/e2e/research-restart.e2e.ts',
+	'test/e2e/editor.e2e.ts',
+];
 
 class LongestFirst extends Sequencer {
 	sort(tests) {
