@@ -16,6 +16,7 @@ import type { OperationCase } from './operations';
 import { OPERATIONS } from './operations';
 import type { RedirectRow } from './results';
 import { canaryToken, collectResults } from './results';
+import { onSkippingClock } from '../helpers/nodeClock';
 
 const token = canaryToken();
 // More campaigns than one page holds, so that Get Many asks for page 2.
@@ -108,13 +109,15 @@ describe('a redirect to another host', () => {
 		async (status) => {
 			const before = suite.sandbox.requests.length;
 			for (const continueOnFail of [false, true]) {
-				const run = await runUnder(
-					researcherRun,
-					{ kind: 'redirect', status, match: { operationId: 'researcherGet' } },
-					continueOnFail,
-					{
-						runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 },
-					},
+				// The poll's wait, skipped (test/helpers/nodeClock.ts).
+				const run = await onSkippingClock(
+					async () =>
+						await runUnder(
+							researcherRun,
+							{ kind: 'redirect', status, match: { operationId: 'researcherGet' } },
+							continueOnFail,
+							{ runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 } },
+						),
 				);
 				expectRedirectError(run, status, continueOnFail);
 				expect(tokenLeaks(run, token)).toEqual([]);

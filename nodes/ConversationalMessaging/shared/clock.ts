@@ -13,7 +13,7 @@ const systemClock: Clock = {
 
 let current: Clock = systemClock;
 
-/** The send engine's one clock, so tests drive time instead of waiting on the machine's load. */
+/** The node's one clock (its waits and time limits), so tests drive time instead of waiting on the machine's load. */
 export const clock: Clock = {
 	now: () => current.now(),
 	sleep: async (ms) => await current.sleep(ms),

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { apiBaseUrl } from '../../shared/baseUrl';
+import { clock } from '../../shared/clock';
 import { CREDENTIAL_NAME } from '../../shared/constants';
 import type { ServiceFailure } from '../../shared/envelope';
 import { failureError, listRecords, readEnvelope } from '../../shared/envelope';
@@ -143,7 +144,7 @@ export async function searchCampaigns(
 		item.name.toLowerCase().includes(wanted) || String(item.value).toLowerCase().includes(wanted);
 	let { page, previousFirst } = readMark(paginationToken);
 	const results: INodeListSearchItems[] = [];
-	const started = Date.now();
+	const started = clock.now();
 	for (let read = 1; ; read++) {
 		const records = await readPage.call(this, page, credentials);
 		const items = records.map(listItem);
@@ -172,7 +173,7 @@ export async function searchCampaigns(
 			!wanted ||
 			results.length >= SEARCH_SCREENFUL ||
 			read >= SEARCH_PAGE_CAP ||
-			Date.now() - started >= SEARCH_TIME_CAP_MS
+			clock.now() - started >= SEARCH_TIME_CAP_MS
 		)
 			break;
 	}

@@ -5,8 +5,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { clock } from '../../shared/clock';
 import { CREDENTIAL_NAME } from '../../shared/constants';
 import { collection, field, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
@@ -54,12 +55,12 @@ export async function waitForResearch(
 	const id = String(this.getNodeParameter('researcherId'));
 	const baseMs = Number(options.pollInterval ?? 5) * 1000;
 	const timeoutMs = Number(options.timeout ?? 30) * 60_000;
-	const startedAt = Date.now();
+	const startedAt = clock.now();
 	let delay: number | undefined;
 	for (let polls = 1; ; polls++) {
-		const waited = Date.now() - startedAt;
+		const waited = clock.now() - startedAt;
 		delay = nextPollDelay(baseMs, delay, waited);
-		await sleep(Math.max(0, Math.min(delay, timeoutMs - waited)));
+		await clock.sleep(Math.max(0, Math.min(delay, timeoutMs - waited)));
 		if (this.getExecutionCancelSignal()?.aborted)
 			throw new NodeOperationError(
 				this.getNode(),
@@ -67,10 +68,10 @@ export async function waitForResearch(
 			);
 		const researcher = await readResearcher.call(this, id);
 		if (researchIsComplete(researcher)) {
-			const waitedSeconds = Math.round((Date.now() - startedAt) / 1000);
+			const waitedSeconds = Math.round((clock.now() - startedAt) / 1000);
 			return [{ json: { id, ...researcher, waitedSeconds, polls }, pairedItem }];
 		}
-		if (Date.now() - startedAt >= timeoutMs)
+		if (clock.now() - startedAt >= timeoutMs)
 			throw new NodeOperationError(
 				this.getNode(),
 				`The researcher was still running after ${options.timeout ?? 30} min (progress ${String(researcher.progress ?? 'unknown')})`,
