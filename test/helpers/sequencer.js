@@ -1,7 +1,7 @@
 /**
  * Jest's order, with one hint for a run that has no timings yet (a fresh clone: jest keeps each
  * file's last duration in its cache, per checkout). Jest then starts the biggest files first, and
- * the 10,000-item load test, a small file but the longest on the CPU, would start last and run
+ * the load test, a small file but among the longest on the CPU, would start last and run
  * alone on one core while the other idles. Files named here start first when jest has no timing
  * for them; once it has, its own order (longest first) holds.
  */
