@@ -271,26 +271,14 @@ function report(files: ResultsFile[]): string {
 			'## Batching',
 			'',
 			table(
-				[
-					'Items',
-					'Items per batch',
-					'Interval',
-					'Batches',
-					'Duration',
-					'Minimum',
-					'Requests early',
-					'Most requests within one interval',
-				],
+				['Items', 'Items per batch', 'Interval', 'Batches', 'Requests early'],
 				[
 					[
 						batching.items,
 						batching.batchSize,
 						`${batching.batchIntervalMs} ms`,
 						batching.batches,
-						`${batching.durationMs} ms`,
-						`${batching.minimumDurationMs} ms`,
 						batching.earlyArrivals,
-						batching.maxArrivalsWithinInterval,
 					],
 				],
 			),

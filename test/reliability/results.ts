@@ -102,10 +102,7 @@ export interface BatchingFigures {
 	batchSize: number;
 	batchIntervalMs: number;
 	batches: number;
-	durationMs: number;
-	minimumDurationMs: number;
 	earlyArrivals: number;
-	maxArrivalsWithinInterval: number;
 }
 
 export interface Results {

@@ -167,7 +167,12 @@ export class Member {
 		const probe = await this.passOutage();
 		if (typeof probe !== 'boolean') return probe;
 		await this.slots.take();
-		return { probe, at: await this.lane.pacer.acquire() };
+		const ticket = { probe, at: await this.lane.pacer.acquire() };
+		if (!this.stopped()) return ticket;
+		// Stopped while it waited for the pace: nothing is sent, and a probe it took may go again.
+		this.release();
+		this.lane.inconclusive(ticket);
+		return new Stopped();
 	}
 
 	release(): void {
@@ -204,9 +209,9 @@ export class Member {
 	/** Whether this request is the outage's probe; or why this execution stopped waiting. */
 	private async passOutage(): Promise<boolean | GaveUp | Stopped> {
 		for (;;) {
+			if (this.stopped()) return new Stopped();
 			const outage = this.lane.outage;
 			if (this.gaveUp || !outage) return this.gaveUp ?? false;
-			if (this.stopped()) return new Stopped();
 			const now = clock.now();
 			const firstContact = !this.lane.answered;
 			const waited = this.waitedMs + now - Math.max(outage.since, this.joinedAt);

@@ -249,4 +249,20 @@ describe('an outage', () => {
 		expect(run.stopped.every((end) => end instanceof Stopped)).toBe(true);
 		expect(openLanes()).toBe(0);
 	});
+
+	it('an execution stopped while its items wait for the pace (On Error: Stop, a cancel): none of them is sent', async () => {
+		const account = service({ perSecond: 10, burst: 5 });
+		let stopped = false;
+		const run = execution(account, 40, { stopped: () => stopped });
+		// Refused once, the items go at the pace the service accepts: most of them still wait.
+		await runClock(clock, () => account.refusedAt.length > 0 && clock.now() >= 2000);
+		const sentBefore = account.sentAt.length;
+		stopped = true;
+		await runClock(clock, ended(run));
+		expect(account.sentAt.length).toBe(sentBefore);
+		expect(run.stopped.length).toBeGreaterThan(20);
+		expect(run.stopped.every((end) => end instanceof Stopped)).toBe(true);
+		expect(run.accepted + run.stopped.length).toBe(40);
+		expect(openLanes()).toBe(0);
+	});
 });
