@@ -496,7 +496,10 @@ function machine(): string {
 }
 
 function versions(): string {
-	const runtime = join(ROOT, '.cache/n8n-runtime/node_modules');
+	const runtime = join(
+		process.env.N8N_RUNTIME_DIR ?? join(ROOT, '.cache/n8n-runtime'),
+		'node_modules',
+	);
 	const version = (name: string) =>
 		(JSON.parse(readFileSync(join(runtime, name, 'package.json'), 'utf8')) as { version: string })
 			.version;

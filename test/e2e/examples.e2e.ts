@@ -18,6 +18,7 @@ import {
 	outputOf,
 	REPO_ROOT,
 	removeUserFolder,
+	RUNTIME_DIR,
 	sandboxCredential,
 } from './lib/n8n';
 
@@ -98,16 +99,7 @@ function runnableFromCli(workflow: WorkflowJson): WorkflowJson {
 
 /** The latest version of each node type of n8n-nodes-base in the installed n8n. */
 function installedBaseNodeVersions(): Map<string, number> {
-	const file = join(
-		REPO_ROOT,
-		'.cache',
-		'n8n-runtime',
-		'node_modules',
-		'n8n-nodes-base',
-		'dist',
-		'types',
-		'nodes.json',
-	);
+	const file = join(RUNTIME_DIR, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json');
 	const types = JSON.parse(readFileSync(file, 'utf8')) as Array<{
 		name: string;
 		version: number | number[];

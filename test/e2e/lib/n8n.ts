@@ -3,7 +3,7 @@
  * scripts/n8n.sh on 127.0.0.1, with this repo's package linked in as an installed community
  * package, in a fresh user folder per suite.
  */
-import { execFile, spawn } from 'child_process';
+import { execFile, execFileSync, spawn } from 'child_process';
 import { randomUUID } from 'crypto';
 import type { ChildProcess } from 'child_process';
 import {
@@ -36,6 +36,15 @@ export const N8N_VERSION = (
 	) as { dependencies: { n8n: string } }
 ).dependencies.n8n;
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+/** Where the default n8n runtime is installed: the machine's cache, named for its pins (scripts/n8n-env.sh). */
+export const RUNTIME_DIR = (
+	/^export N8N_RUNTIME_DIR=(.*)$/m.exec(
+		execFileSync('bash', [join(REPO_ROOT, 'scripts', 'n8n-env.sh')], {
+			env: { ...process.env, N8N_RUNTIME: '' },
+			encoding: 'utf8',
+		}),
+	) as RegExpExecArray
+)[1];
 const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
 
 export const OWNER = {
