@@ -31,6 +31,12 @@ const runs = (name: string) =>
 /** A linter per file: the WebAssembly instance is not reused across inputs. */
 const lint = async (input: string, path: string) => (await createLinter())(input, path);
 
+/** A job's first two commands (its `run` steps). */
+const firstCommands = (steps: Array<{ run?: string }>) =>
+	steps
+		.map((step) => step.run)
+		.filter(Boolean)
+		.slice(0, 2);
 describe('GitHub Actions workflows', () => {
 	it('are the CI, the publish, the newest-n8n and the research-load workflows', () => {
 		expect(files.sort()).toEqual(['ci.yml', 'newest-n8n.yml', 'publish.yml', 'research-load.yml']);
@@ -83,12 +89,7 @@ describe('GitHub Actions workflows', () => {
 		expect(Object.keys(newest.on)).toContain('workflow_dispatch');
 		const steps = newest.jobs['newest-n8n'].steps;
 		// Only the newest-n8n part of test:compat (not the real n8n 1.x e2e); its exit code fails the job.
-		expect(
-			steps
-				.map((step) => step.run)
-				.filter(Boolean)
-				.slice(0, 2),
-		).toEqual(['npm ci', 'npm run test:compat -- --latest']);
+		expect(firstCommands(steps)).toEqual(['npm ci', 'npm run test:compat -- --latest']);
 		const summary = steps.at(-1);
 		expect(summary?.if).toBe('always()');
 		expect(summary?.run).toContain('.tmp/compat-latest/verdict.md >> "$GITHUB_STEP_SUMMARY"');
@@ -99,12 +100,7 @@ describe('GitHub Actions workflows', () => {
 		expect(research.on.schedule?.[0].cron).toMatch(/^\S+ \S+ \* \* \d$/);
 		expect(Object.keys(research.on)).toContain('workflow_dispatch');
 		const steps = research.jobs['research-load'].steps;
-		expect(
-			steps
-				.map((step) => step.run)
-				.filter(Boolean)
-				.slice(0, 2),
-		).toEqual(['npm ci', 'npm run test:research']);
+		expect(firstCommands(steps)).toEqual(['npm ci', 'npm run test:research']);
 		const kept = steps.filter((step) => step.if === 'always()');
 		expect(kept.map((step) => step.run ?? step.uses)).toEqual([
 			expect.stringContaining('.tmp/research/scale.md >> "$GITHUB_STEP_SUMMARY"'),
