@@ -58,7 +58,8 @@ export class Pacer {
 		await this.atOnce.take();
 		// In line, each at the rate of its turn, so that a change of rate holds for the requests already waiting.
 		const turn = this.line.then(async () => {
-			this.inTail = this.lane.remaining() <= (this.limit * TAIL_MS) / 1000;
+			this.inTail =
+				Number.isFinite(this.limit) && this.lane.remaining() <= (this.limit * TAIL_MS) / 1000;
 			if (this.inTail) this.rate = Math.max(1, Math.min(this.rate, this.limit * FINAL_PACE));
 			const now = clock.now();
 			const at = Math.max(this.nextTurn, now - (this.inTail ? 0 : CATCH_UP_MS));
