@@ -55,7 +55,7 @@ describe('GitHub Actions workflows', () => {
 		]);
 	});
 
-	it('CI runs lint, scan and both jest tiers on every supported Node.js major', () => {
+	it('CI runs the type check, lint, scan and both jest tiers on every supported Node.js major', () => {
 		const engines = (
 			JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
 				engines: { node: string };
@@ -66,6 +66,7 @@ describe('GitHub Actions workflows', () => {
 		expect(runs('ci.yml')).toEqual(
 			expect.arrayContaining([
 				'npm ci',
+				'npm run typecheck',
 				'npm run lint',
 				'npm run scan',
 				'npm test',
