@@ -80,11 +80,11 @@ it(`sends ${ITEMS} items in batches of ${BATCH_SIZE}, each batch ${BATCH_INTERVA
 }, 60_000);
 
 it('On Error: Stop: once an item fails, the batches still waiting send nothing', async () => {
-	const phones = ['573100000001', '573100000002', '573100000003'];
+	// The first batch's one item fails its check (no request); the others wait for their batches.
+	// Its failure involves no I/O: it is settled before the test sees the others waiting.
+	const phones = ['not a phone', '573100000002', '573100000003'];
 	const { clock, restore } = nodeOnFakeClock();
 	const before = suite.sandbox.requests.length;
-	// The first item's request fails (a service error); the others wait for their batches.
-	suite.sandbox.injectFault({ kind: 'status', status: 500, times: 1, match: { path: '/v1/sms' } });
 	try {
 		const running = suite.run(
 			{
@@ -97,16 +97,11 @@ it('On Error: Stop: once an item fails, the batches still waiting send nothing',
 			},
 			{ items: phones.map((phone) => ({ phone })) },
 		);
-		await until(
-			() => suite.sandbox.requests.length === before + 1 && clock.pending === 2,
-			'the first batch sent, the others waiting',
-		);
+		await until(() => clock.pending === 2, 'the later batches waiting');
 		clock.advance(2000);
 		const run = await running;
-		expect(run.error?.message).toMatch(/500/);
-		expect(suite.sandbox.requests.slice(before).map((request) => request.body)).toEqual([
-			expect.objectContaining({ to: phones[0] }),
-		]);
+		expect(run.error?.message).toMatch(/not a phone/);
+		expect(suite.sandbox.requests.length).toBe(before);
 	} finally {
 		restore();
 	}
