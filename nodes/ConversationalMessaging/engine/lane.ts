@@ -55,9 +55,18 @@ interface Outage {
 
 class Lane {
 	readonly members = new Set<Member>();
+	// Asked at every request: read in place, without copying the members.
 	readonly pacer = new Pacer({
-		maxInFlight: () => Math.max(...[...this.members].map((member) => member.maxInFlight)),
-		remaining: () => [...this.members].reduce((sum, member) => sum + member.remaining, 0),
+		maxInFlight: () => {
+			let max = -Infinity;
+			for (const member of this.members) max = Math.max(max, member.maxInFlight);
+			return max;
+		},
+		remaining: () => {
+			let remaining = 0;
+			for (const member of this.members) remaining += member.remaining;
+			return remaining;
+		},
 	});
 	/** Whether the service has answered a request of this lane. */
 	answered = false;
