@@ -754,11 +754,19 @@ describe('the editor', () => {
 		const listError = async (search: string) => {
 			// Escape would close the node's panel: the list opens from its input, and stays open.
 			const searchBox = page.locator('[data-test-id="rlc-search"]');
-			if (!(await searchBox.isVisible()))
-				await params()
-					.locator('[data-test-id="resource-locator-campaignId"] [data-test-id="rlc-input"]')
-					.click();
-			await searchBox.fill(search);
+			// The list can close between looking and typing (in CI its box was detached for 30 s): open it again.
+			for (let attempt = 1; ; attempt++) {
+				if (!(await searchBox.isVisible()))
+					await params()
+						.locator('[data-test-id="resource-locator-campaignId"] [data-test-id="rlc-input"]')
+						.click();
+				try {
+					await searchBox.fill(search, { timeout: 5_000 });
+					break;
+				} catch (error) {
+					if (attempt === 5) throw error;
+				}
+			}
 			const error = page.locator('[data-test-id="rlc-error-container"]:visible');
 			await error.waitFor({ timeout: 30_000 });
 			const text = await error.innerText();
