@@ -16,6 +16,7 @@ import {
 	REDIRECT_STATUSES,
 } from '../nodes/ConversationalMessaging/shared/redirects';
 import { apiBaseUrl } from '../nodes/ConversationalMessaging/shared/baseUrl';
+import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/shared/phone/defaultCountry';
 
 /** Methods whose body n8n drops, so the token has to travel in the query string. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -116,6 +117,7 @@ export class ConversationalMessagingApi implements ICredentialType {
 			required: true,
 			description: 'The client API token, from the dashboard settings (API section)',
 		},
+		credentialDefaultCountry,
 	];
 
 	authenticate: IAuthenticate = authenticateWithToken;

@@ -12,6 +12,7 @@ import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
 import { customOperations } from './customOperations';
+import { nodeDefaultCountry } from './shared/phone/defaultCountry';
 import { NO_REDIRECTS } from './shared/redirects';
 import { requestOptions } from './shared/requestOptions';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './sendAndWait/webhook';
@@ -99,6 +100,22 @@ export class ConversationalMessaging implements INodeType {
 			...productDescription,
 			...researcherDescription,
 			...shortLinkDescription,
+			// The operations with a phone field (a test keeps the list so); not Send and Wait's other channels.
+			nodeDefaultCountry({
+				show: {
+					resource: ['agent', 'contact', 'legacyMessage', 'messaging'],
+					operation: [
+						'add',
+						'checkChatappNumber',
+						'create',
+						'injectCrmLead',
+						'send',
+						'sendAndWait',
+						'sendSms',
+					],
+				},
+				hide: { sendAndWaitChannel: ['liveChat', 'socialnet'] },
+			}),
 			requestOptions,
 		],
 	};

@@ -680,15 +680,20 @@ describe('the editor', () => {
 			expect(chat.labels).not.toContain(hidden);
 	});
 
-	it('shows in the output panel how the service slowed a bulk send down', async () => {
+	it('shows in the output panel how the service slowed a bulk send down, and the countries its numbers went to', async () => {
 		const session = await RestSession.asOwner(server.url);
 		const { data: credentials } = await session.request<{
 			data: Array<{ id: string; name: string }>;
 		}>('GET', '/rest/credentials');
-		const phones = Array.from(
-			{ length: BULK_SIZE },
-			(_, index) => `57300${String(index + 1).padStart(7, '0')}`,
-		);
+		// Two US numbers typed without +1, as at home: without a Default Country, they read as Egypt's (+20).
+		const phones = [
+			...Array.from(
+				{ length: BULK_SIZE - 2 },
+				(_, index) => `57300${String(index + 1).padStart(7, '0')}`,
+			),
+			'201 555 0123',
+			'201 555 0124',
+		];
 		const { data: workflow } = await session.request<{ data: { id: string } }>(
 			'POST',
 			'/rest/workflows',
@@ -713,6 +718,14 @@ describe('the editor', () => {
 			const text = await hint.first().innerText();
 			expect(text).toContain(`The service pushed back ${refused} times (rate limit)`);
 			expect(text).toContain('No item failed.');
+			// Issue 30: the countries the numbers went to, and what to set when they were typed without their code.
+			const countries = await hint
+				.filter({ hasText: 'Phone numbers:' })
+				.first()
+				.innerText({ timeout: 30_000 });
+			expect(countries).toContain(
+				`Phone numbers: ${BULK_SIZE - 2} to Colombia (+57), 2 to Egypt (+20): set the Default Country in the credential if numbers are typed without their country code.`,
+			);
 			await bulk.screenshot({ path: join(SHOTS, 'bulk-send-hint.png') });
 		} finally {
 			sandbox.setRateLimit(null);

@@ -587,6 +587,8 @@ const context = {
 	getNode: () => node,
 	getItemIndex: () => 0,
 	getNodeParameter: (_name: string, fallback: unknown) => fallback,
+	// A credential without a Default Country: numbers must start with their country code.
+	getCredentials: async () => ({}),
 } as unknown as IExecuteSingleFunctions;
 
 type Outcome = 'accepted' | 'refused';

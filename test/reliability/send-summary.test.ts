@@ -45,8 +45,11 @@ const itemsFor = (run: string, count: number) =>
 	}));
 
 /** The hints n8n stored for the node's run. */
+/** The send summary's hints (the countries reached have their own: phonePlans.test.ts). */
 const hintsOf = (result: RunResult): NodeExecutionHint[] =>
-	result.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
+	(result.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? []).filter(
+		(hint) => !hint.message.startsWith('Phone numbers:'),
+	);
 
 /** The one hint of the run: in the output panel. */
 function onlyHint(result: RunResult): NodeExecutionHint {

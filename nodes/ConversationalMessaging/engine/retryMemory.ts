@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
 
+import { CountriesReached } from '../shared/phone/countriesReached';
 import { SendSummary } from './sendSummary';
 
 /** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
@@ -22,6 +23,7 @@ export type Outcome = { sent: INodeExecutionData[] } | { unsure: Error };
 /** One send loop's share of a node run: the node's operation, or one step of Send and Wait. */
 export class StepMemory {
 	readonly summary = new SendSummary();
+	readonly countries = new CountriesReached();
 	private readonly outcomes = new Map<number, { input: string; outcome: Outcome }>();
 	private inputLength?: number;
 

@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
+import { phoneReadings } from '../shared/checks';
 import { failureError } from '../shared/envelope';
 import type { ItemContext } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
@@ -224,11 +225,12 @@ async function sendItems(
 			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
 			if (stopped()) throw stoppedError(this, itemIndex);
 			if ('error' in reading) throw reading.error;
-			const item = itemContext(this, itemIndex);
+			const item = itemContext(this, itemIndex, { credentials });
 			const defaults = description.requestDefaults;
 			const settings = itemSettings(itemIndex);
 			const request = await buildRequest(item, form, defaults, reading.values, settings);
 			const sent: Outcome = { sent: await sendRequest(run, item, request) };
+			memory.countries.sent(itemIndex, phoneReadings.get(item));
 			memory.set(itemIndex, items[itemIndex], sent);
 			settle(itemIndex, sent);
 		} catch (error) {
@@ -300,7 +302,8 @@ async function sendItems(
 	if (signal?.aborted)
 		throw new NodeOperationError(node, 'The execution was cancelled while sending');
 	// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
-	const hint = summary.hint();
-	if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
+	const hints = [summary.hint(), memory.countries.hint()].filter((hint) => hint !== undefined);
+	if (hints.length && typeof this.addExecutionHints === 'function')
+		this.addExecutionHints(...hints);
 	return [results.flat()];
 }

@@ -53,7 +53,7 @@ async function stepRequest(
 			? given[name]
 			: fns.getNodeParameter(fields[name] ?? name, itemIndex, fallback, options);
 	const form = requestForm(description, { ...node, parameters });
-	const item = itemContext(fns, 0, read);
+	const item = itemContext(fns, 0, { read });
 	const values = form.fields.map(({ parameter, locator }) =>
 		read(parameter, 0, undefined, locator ? { extractValue: true } : undefined),
 	);

@@ -2,7 +2,9 @@ import type { IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readPath as readAt, setPath } from './requestPath';
-import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './phone/numberingPlan';
+import { homeCountry } from './phone/defaultCountry';
+import type { PhoneReading } from './phone/reading';
+import { readPhone } from './phone/reading';
 import type { ItemContext } from './itemContext';
 
 /** A bad item fails alone, naming its field and the fix, instead of reaching the service. */
@@ -22,10 +24,10 @@ function isBlank(value: unknown): boolean {
 
 /** A pre-send that checks the request, or changes it in place. */
 export const preSend = (
-	check: (request: IHttpRequestOptions, item: ItemContext) => void,
+	check: (request: IHttpRequestOptions, item: ItemContext) => void | Promise<void>,
 ): PreSendAction =>
 	async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		check(requestOptions, this);
+		await check(requestOptions, this);
 		return requestOptions;
 	};
 
@@ -102,66 +104,36 @@ export const pathId = (parameter: string, label: string) =>
 		request.url = request.url.split(`{${parameter}}`).join(encodeURIComponent(id));
 	});
 
-/**
- * Country code then number, digits only, fitting a numbering plan: a number typed without its
- * country code (`300 123 4567` for +57 ...) would otherwise go out as another number.
- */
-export function normalisePhone(value: unknown, fail: Fail): string {
-	const typed = asText(value, fail);
-	let digits = typed.replace(/[\s\-.()/]/g, '');
-	const international = /^(\+|00)/.test(digits);
-	digits = digits.replace(/^(\+|00)/, '');
-	const fix = 'Use the country code followed by the number, e.g. 573001234567 or +57 300 123 4567.';
-	if (!/^[0-9]+$/.test(digits))
-		return fail(
-			`"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`,
-			fix,
-		);
-	if (digits.startsWith('0')) return fail(`"${typed}" has no country code (it starts with 0)`, fix);
-	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
-	if (digits.length < SHORTEST_NUMBER)
-		return fail(
-			`"${typed}" has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
-			fix,
-		);
-	if (digits.length > E164_MAX_DIGITS)
-		return fail(
-			`"${typed}" has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
-			fix,
-		);
-	const plan = fitPlan(digits);
-	if (plan.fits) return digits;
-	// "+44 (0)20 ...": the national prefix 0 is dialled only within the country.
-	const { code } = plan;
-	const prefixFix =
-		code !== undefined &&
-		digits[code.length] === '0' &&
-		fitPlan(code + digits.slice(code.length + 1)).fits
-			? `Leave out the 0 after the country code ${code}: it is dialled only within the country.`
-			: undefined;
-	if (international)
-		return fail(
-			`"${typed}" fits no country's numbering plan: ${plan.reason}`,
-			prefixFix ?? 'Check the country code and the digits of the number.',
-		);
-	const codeFirst = 'Put the country code first, e.g. +57 300 123 4567 for Colombia.';
-	return fail(
-		`"${typed}" fits no country's numbering plan: it looks like a number without its country code`,
-		prefixFix ??
-			(code === undefined
-				? codeFirst
-				: `${codeFirst} If ${code} is its country code, check the digits: ${plan.reason}.`),
-	);
-}
+/** How each item's phone was read, by the item's context: the send loop names the countries reached. */
+export const phoneReadings = new WeakMap<object, PhoneReading>();
 
-export const phone = (path: string, label: string) => checkField(path, label, normalisePhone);
+/**
+ * A phone: country code then number, digits only (./phone/reading.ts), read with the item's
+ * Default Country; `write` puts it in the form the field is sent in.
+ */
+const phoneField = (
+	path: string,
+	label: string,
+	write: (digits: string) => string,
+	suffix?: RegExp,
+) =>
+	preSend(async (request, item) => {
+		const value = readPath(request, path);
+		if (isBlank(value)) return;
+		const fail = failing(item, label);
+		const typed = asText(value, fail).replace(suffix ?? '', '');
+		const home = await homeCountry(item, failing(item, 'Default Country'));
+		const reading = readPhone(typed, home);
+		if ('problem' in reading) return fail(reading.problem, reading.fix);
+		phoneReadings.set(item, reading);
+		setPath(request, path.split('.'), write(reading.digits));
+	});
+
+export const phone = (path: string, label: string) => phoneField(path, label, (digits) => digits);
 
 /** The CRM contact identifier: the phone digits followed by @c.us, typed with or without it. */
 export const chatappId = (path: string, label: string) =>
-	checkField(path, label, (value, fail) => {
-		const number = asText(value, fail).replace(/@c\.us$/i, '');
-		return `${normalisePhone(number, fail)}@c.us`;
-	});
+	phoneField(path, label, (digits) => `${digits}@c.us`, /@c\.us$/i);
 
 export function normaliseUrl(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);

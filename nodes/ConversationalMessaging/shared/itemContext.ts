@@ -1,4 +1,8 @@
-import type { IExecuteFunctions, IExecuteSingleFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+} from 'n8n-workflow';
 
 /** What the node's hooks may use of an item's context: all the send engine gives, as RoutingNode does. */
 export type ItemContext = Pick<
@@ -14,18 +18,24 @@ export type ParameterReader = (
 	options?: { extractValue?: boolean },
 ) => unknown;
 
+/**
+ * `credentials`: the ones the caller read for the run, if it sends with them (the send loop reads
+ * them once, not once per item); else n8n reads them per item, as RoutingNode does.
+ */
 export function itemContext(
 	fns: IExecuteFunctions,
 	itemIndex: number,
-	read: ParameterReader = (...args) => fns.getNodeParameter(...args),
+	{
+		read = (...args) => fns.getNodeParameter(...args),
+		credentials,
+	}: { read?: ParameterReader; credentials?: ICredentialDataDecryptedObject } = {},
 ): ItemContext {
 	return {
 		getNode: () => fns.getNode(),
 		getItemIndex: () => itemIndex,
 		getNodeParameter: ((name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
 			read(name, itemIndex, fallback, options)) as ItemContext['getNodeParameter'],
-		// n8n reads credentials per item (an expression in them may differ).
 		getCredentials: (async (type: string) =>
-			await fns.getCredentials(type, itemIndex)) as ItemContext['getCredentials'],
+			credentials ?? (await fns.getCredentials(type, itemIndex))) as ItemContext['getCredentials'],
 	};
 }

@@ -1,8 +1,10 @@
 /**
- * Phone fields are checked against the world's numbering plans (issue 22): the table
- * scripts/phone-plans.mjs compiles from libphonenumber-js's metadata admits every example number
- * the library ships and every number it deems valid, refuses `300 123 4567` (a Colombian number
- * typed without +57) in every phone field by name, stays small in dist/, and is never stale.
+ * Phone fields are checked against the world's numbering plans (issue 22) and read with a Default
+ * Country (issue 30): the tables scripts/phone-plans.mjs compiles from libphonenumber-js's
+ * metadata admit every example number the library ships and every number it deems valid; without
+ * a Default Country `300 123 4567` (a Colombian number typed without +57) is refused in every
+ * phone field by name; with one, every example number typed as at home is sent with its country
+ * code; a bulk send names the countries reached; the tables stay small in dist/ and never stale.
  */
 import { spawnSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
@@ -10,7 +12,8 @@ import { join } from 'path';
 import parsePhoneNumberFromString from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import metadata from 'libphonenumber-js/metadata.max.json';
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import {
 	fitPlan,
@@ -20,23 +23,22 @@ import {
 	LIBPHONENUMBER_VERSION,
 	PLANS,
 } from '../../../nodes/ConversationalMessaging/shared/phone/plans';
-import { normalisePhone } from '../../../nodes/ConversationalMessaging/shared/checks';
+import { COUNTRIES } from '../../../nodes/ConversationalMessaging/shared/phone/countries';
+import { readPhone } from '../../../nodes/ConversationalMessaging/shared/phone/reading';
+import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import type { RunResult } from '../../helpers/engine';
 import { sentBody, useSandbox } from '../../helpers/sandbox';
 
 const root = join(__dirname, '../../..');
 const suite = useSandbox();
 
-/** normalisePhone's answer: the digits, or the problem and the fix it failed with. */
-function check(typed: string): { digits: string } | { problem: string; fix: string } {
-	try {
-		return {
-			digits: normalisePhone(typed, (problem, fix) => {
-				throw Object.assign(new Error(problem), { fix });
-			}),
-		};
-	} catch (error) {
-		return { problem: (error as Error).message, fix: (error as Error & { fix: string }).fix };
-	}
+/** The reading of a phone: the digits sent, or the problem and the fix it fails with. */
+function check(
+	typed: string,
+	home?: string,
+): { digits: string } | { problem: string; fix: string } {
+	const reading = readPhone(typed, home);
+	return 'problem' in reading ? reading : { digits: reading.digits };
 }
 
 const codeOf = (region: string) =>
@@ -123,16 +125,16 @@ describe('the numbering plans', () => {
 		expect(check('300 123 4567')).toEqual({
 			problem:
 				'"300 123 4567" fits no country\'s numbering plan: it looks like a number without its country code',
-			fix: 'Put the country code first, e.g. +57 300 123 4567 for Colombia. If 30 is its country code, check the digits: after the country code 30 come 10 to 12 digits, not 8.',
+			fix: 'Write the country code first, then the number: e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are typed as at home, set Default Country in the credential.',
 		});
 		expect(check('+57 300 123 456')).toEqual({
 			problem:
-				'"+57 300 123 456" fits no country\'s numbering plan: after the country code 57 come 8, 10 or 11 digits, not 9',
+				'"+57 300 123 456" fits no country\'s numbering plan: a number of Colombia (+57) has 8, 10 or 11 digits after the country code, not 9',
 			fix: 'Check the country code and the digits of the number.',
 		});
 		expect(check('+57 200 123 4567')).toMatchObject({
 			problem: expect.stringContaining(
-				'after the country code 57, a number of 10 digits starts with 3, 6 or 9, not 2',
+				'a number of Colombia (+57) with 10 digits after the country code starts with 3, 6 or 9, not 2',
 			),
 		});
 		expect(check('+28 1234 5678')).toMatchObject({
@@ -183,8 +185,14 @@ describe('the numbering plans', () => {
 
 	it('are a small generated module of the build, with no runtime dependency', () => {
 		const table = join(root, 'dist/nodes/ConversationalMessaging/shared/phone/plans.js');
-		expect(existsSync(table)).toBe(true);
-		expect(statSync(table).size).toBeLessThan(30 * 1024);
+		const countries = join(root, 'dist/nodes/ConversationalMessaging/shared/phone/countries.js');
+		expect(existsSync(table) && existsSync(countries)).toBe(true);
+		// Issue 30: the tables under 40 KB in dist/.
+		const size = statSync(table).size + statSync(countries).size;
+		console.log(
+			`phone tables in dist/: ${(size / 1024).toFixed(1)} KB (plans.js and countries.js)`,
+		);
+		expect(size).toBeLessThan(40 * 1024);
 		expect(readFileSync(table, 'utf8')).toContain(
 			`LIBPHONENUMBER_VERSION = '${LIBPHONENUMBER_VERSION}'`,
 		);
@@ -223,105 +231,107 @@ describe('the numbering plans', () => {
 	});
 });
 
+/** The operations with a phone field, as a builder fills them in, with a number typed without its country code. */
+const nationalOnly = '300 123 4567';
+const fields: Array<[string, string, INodeParameters]> = [
+	[
+		'Send SMS',
+		'Recipient Phone',
+		{
+			resource: 'messaging',
+			operation: 'sendSms',
+			to: nationalOnly,
+			instance: 'line-1',
+			message: 'Hi',
+		},
+	],
+	[
+		'Inject CRM Lead',
+		'Contact Phone',
+		{
+			resource: 'messaging',
+			operation: 'injectCrmLead',
+			contactPhone: nationalOnly,
+			instance: 'line-1',
+			leadMessage: 'x',
+			channel: 'chatapp',
+		},
+	],
+	[
+		'Check Chatapp Number',
+		'Phone Number',
+		{
+			resource: 'messaging',
+			operation: 'checkChatappNumber',
+			number: nationalOnly,
+			instance: 'line-1',
+		},
+	],
+	[
+		'Contact Add to List',
+		'Phone',
+		{
+			resource: 'contact',
+			operation: 'add',
+			listId: 'list-2',
+			phone: nationalOnly,
+			contactName: 'Ana',
+		},
+	],
+	[
+		'Agent Create',
+		'Phone',
+		{
+			resource: 'agent',
+			operation: 'create',
+			agentName: 'Ana',
+			agentPhone: nationalOnly,
+			email: 'ana@example.com',
+		},
+	],
+	[
+		'Legacy Chatapp Send',
+		'Recipient Phone',
+		{
+			resource: 'legacyMessage',
+			operation: 'send',
+			recipient: nationalOnly,
+			legacyInstance: 'qr-1',
+			messageType: 'chat',
+			chatText: 'Hi',
+		},
+	],
+	[
+		'Send and Wait by SMS',
+		'Recipient Phone',
+		{
+			resource: 'messaging',
+			operation: 'sendAndWait',
+			message: 'OK?',
+			responseType: 'approval',
+			sendAndWaitChannel: 'sms',
+			sendAndWaitSmsInstance: 'line-1',
+			sendAndWaitSmsRecipient: nationalOnly,
+		},
+	],
+	[
+		'Send and Wait by chatapp',
+		'Recipient Phone',
+		{
+			resource: 'messaging',
+			operation: 'sendAndWait',
+			message: 'OK?',
+			responseType: 'approval',
+			sendAndWaitChannel: 'chatapp',
+			sendAndWaitChatappInstance: 'qr-1',
+			sendAndWaitChatappRecipient: nationalOnly,
+		},
+	],
+];
+
 describe('every phone field', () => {
-	const nationalOnly = '300 123 4567';
 	const refusal = (label: string) =>
 		`${label}: "${nationalOnly}" fits no country's numbering plan: it looks like a number without its country code`;
-	const fields: Array<[string, string, INodeParameters]> = [
-		[
-			'Send SMS',
-			'Recipient Phone',
-			{
-				resource: 'messaging',
-				operation: 'sendSms',
-				to: nationalOnly,
-				instance: 'line-1',
-				message: 'Hi',
-			},
-		],
-		[
-			'Inject CRM Lead',
-			'Contact Phone',
-			{
-				resource: 'messaging',
-				operation: 'injectCrmLead',
-				contactPhone: nationalOnly,
-				instance: 'line-1',
-				leadMessage: 'x',
-				channel: 'chatapp',
-			},
-		],
-		[
-			'Check Chatapp Number',
-			'Phone Number',
-			{
-				resource: 'messaging',
-				operation: 'checkChatappNumber',
-				number: nationalOnly,
-				instance: 'line-1',
-			},
-		],
-		[
-			'Contact Add to List',
-			'Phone',
-			{
-				resource: 'contact',
-				operation: 'add',
-				listId: 'list-2',
-				phone: nationalOnly,
-				contactName: 'Ana',
-			},
-		],
-		[
-			'Agent Create',
-			'Phone',
-			{
-				resource: 'agent',
-				operation: 'create',
-				agentName: 'Ana',
-				agentPhone: nationalOnly,
-				email: 'ana@example.com',
-			},
-		],
-		[
-			'Legacy Chatapp Send',
-			'Recipient Phone',
-			{
-				resource: 'legacyMessage',
-				operation: 'send',
-				recipient: nationalOnly,
-				legacyInstance: 'qr-1',
-				messageType: 'chat',
-				chatText: 'Hi',
-			},
-		],
-		[
-			'Send and Wait by SMS',
-			'Recipient Phone',
-			{
-				resource: 'messaging',
-				operation: 'sendAndWait',
-				message: 'OK?',
-				responseType: 'approval',
-				sendAndWaitChannel: 'sms',
-				sendAndWaitSmsInstance: 'line-1',
-				sendAndWaitSmsRecipient: nationalOnly,
-			},
-		],
-		[
-			'Send and Wait by chatapp',
-			'Recipient Phone',
-			{
-				resource: 'messaging',
-				operation: 'sendAndWait',
-				message: 'OK?',
-				responseType: 'approval',
-				sendAndWaitChannel: 'chatapp',
-				sendAndWaitChatappInstance: 'qr-1',
-				sendAndWaitChatappRecipient: nationalOnly,
-			},
-		],
-	];
 
 	it.each(fields)(
 		'%s refuses a number without its country code, naming %s, and sends nothing',
@@ -330,7 +340,7 @@ describe('every phone field', () => {
 			expect(run.requests).toHaveLength(0);
 			expect(run.error?.message).toBe(refusal(label));
 			expect(run.error?.description).toMatch(
-				/^Put the country code first, e\.g\. \+57 300 123 4567 for Colombia\./,
+				/^Write the country code first, then the number: e\.g\. \+1 201 555 0123 for the United States or \+44 7400 123456 for the United Kingdom\./,
 			);
 		},
 	);
@@ -367,6 +377,264 @@ describe('every phone field', () => {
 			null,
 			refusal('Recipient Phone'),
 			null,
+		]);
+	});
+});
+
+const NODE_NAME = 'Conversational Messaging';
+const hintsOf = (run: { run: RunResult['run'] }): NodeExecutionHint[] =>
+	run.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
+const national = (code: string, number: string) =>
+	parsePhoneNumberFromString(`+${code}${number}`)!.formatNational();
+
+describe('a Default Country', () => {
+	it('reads every example number typed as at home (national prefix included) as a number of that country', () => {
+		const read = exampleNumbers.map(({ region, code, national: number }) => ({
+			region,
+			typed: national(code, number),
+			expected: `${code}${number}`,
+			got: check(national(code, number), region),
+		}));
+		const wrong = read.filter(({ expected, got }) => !('digits' in got) || got.digits !== expected);
+		// Without their national prefix too (figure only: the plans, not the prefix, decide those).
+		const bare = exampleNumbers.filter(
+			({ region, code, national: number }) =>
+				(check(number, region) as { digits?: string }).digits === `${code}${number}`,
+		).length;
+		console.log(
+			`Default Country: ${read.length - wrong.length} of ${read.length} example mobile numbers typed as at home (formatNational) sent with their country code; ${bare} of ${exampleNumbers.length} typed without their national prefix`,
+		);
+		expect(wrong).toEqual([]);
+		expect(read.length).toBe(Object.keys(COUNTRIES).length);
+	});
+
+	it('keeps every international form, whatever the Default Country', () => {
+		const wrong: string[] = [];
+		for (const home of Object.keys(COUNTRIES))
+			for (const { code, national: number } of exampleNumbers)
+				for (const typed of [`+${code} ${number}`, `00${code}${number}`]) {
+					const got = check(typed, home);
+					if (!('digits' in got) || got.digits !== `${code}${number}`)
+						wrong.push(`${typed} with ${home}`);
+				}
+		expect(wrong).toEqual([]);
+	});
+
+	it('never sends a number of its own country written as the service writes it to another: read so, or refused as ambiguous', () => {
+		const refused: string[] = [];
+		const wrong = exampleNumbers.flatMap(({ region, code, national: number }) => {
+			const got = check(`${code}${number}`, region);
+			if (!('digits' in got)) {
+				refused.push(`${region} ${code}${number}`);
+				return [];
+			}
+			return got.digits === `${code}${number}` ? [] : [`${region} ${code}${number}: ${got.digits}`];
+		});
+		console.log(
+			`Default Country: ${exampleNumbers.length - refused.length} of ${exampleNumbers.length} example numbers written as the service writes them (country code first, no +) read so with their own country as Default Country; ${refused.length} refused as ambiguous: ${refused.join(', ')}`,
+		);
+		expect(wrong).toEqual([]);
+		expect(check('4915123456789', 'DE')).toEqual({
+			problem:
+				'"4915123456789" could be a number of Germany (+49) typed as at home (+494915123456789) or with its country code first (+4915123456789)',
+			fix: 'Write it with + and its country code, e.g. +4915123456789.',
+		});
+		expect(check('+49 1512 3456789', 'DE')).toEqual({ digits: '4915123456789' });
+	});
+
+	it("gives its own country's example when a number fits neither reading", () => {
+		expect(check('12345678901234', 'CO')).toEqual({
+			problem:
+				'"12345678901234" is not a number of Colombia (+57), and fits no country\'s numbering plan with its first digits as the country code',
+			fix: 'Write the country code first, then the number: e.g. 321 1234567 or +57 321 1234567 for Colombia. If 1 is its country code, check the digits: a number of United States and others (+1) has 7 or 10 digits after the country code, not 13.',
+		});
+		expect(check('0300', 'GB')).toMatchObject({
+			problem: `"0300" is not a number of United Kingdom (+44), and has no country code (it starts with 0)`,
+		});
+		expect(check('+57 300', 'CO')).toEqual({
+			problem: `"+57 300" has 5 digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			fix: 'Write the country code first, then the number: e.g. 321 1234567 or +57 321 1234567 for Colombia.',
+		});
+	});
+});
+
+describe('the Default Country of the credential and of the node', () => {
+	const sendSms = (to: string, extra: INodeParameters = {}): INodeParameters => ({
+		resource: 'messaging',
+		operation: 'sendSms',
+		to,
+		instance: 'line-1',
+		message: 'Hi',
+		...extra,
+	});
+
+	it.each(fields)(
+		"%s reads a number typed as at home with the credential's Default Country",
+		async (_operation, _label, parameters) => {
+			const run = await suite.run(parameters, { credentials: { defaultCountry: 'CO' } });
+			expect(run.error).toBeUndefined();
+			// Send and Wait by SMS also shortens its link first.
+			const sent = run.requests.filter((request) =>
+				JSON.stringify(sentBody(request)).includes('"573001234567'),
+			);
+			expect(sent).toHaveLength(1);
+		},
+	);
+
+	it("the node's setting wins: another country, none, or a country per item by expression", async () => {
+		const us = await suite.run(sendSms('(201) 555-0123', { defaultCountry: 'US' }), {
+			credentials: { defaultCountry: 'CO' },
+		});
+		expect(sentBody(us.requests[0]).to).toBe('12015550123');
+		const none = await suite.run(sendSms('300 123 4567', { defaultCountry: 'none' }), {
+			credentials: { defaultCountry: 'CO' },
+		});
+		expect(none.requests).toHaveLength(0);
+		expect(none.error?.message).toMatch(/^Recipient Phone: "300 123 4567" fits no country's/);
+		const perItem = await suite.run(
+			sendSms('={{ $json.phone }}', { defaultCountry: '={{ $json.country }}' }),
+			{
+				items: [
+					{ phone: '300 123 4567', country: 'co' },
+					{ phone: '(201) 555-0123', country: 'US' },
+					{ phone: '07400 123456', country: 'GB' },
+				],
+			},
+		);
+		expect(perItem.requests.map((request) => sentBody(request).to).sort()).toEqual([
+			'12015550123',
+			'447400123456',
+			'573001234567',
+		]);
+		const unknown = await suite.run(sendSms('300 123 4567', { defaultCountry: '={{ "XX" }}' }));
+		expect(unknown.requests).toHaveLength(0);
+		expect(unknown.error?.message).toBe('Default Country: "XX" is not a country of the list');
+	});
+
+	it('is a setting of exactly the operations with a phone field', () => {
+		const nodeType = new ConversationalMessaging();
+		const { description } = nodeType;
+		const setting = description.properties.find((property) => property.name === 'defaultCountry')!;
+		expect(setting.isNodeSetting).toBe(true);
+		const shows = (parameters: INodeParameters) => {
+			const full =
+				NodeHelpers.getNodeParameters(
+					description.properties,
+					parameters,
+					true,
+					false,
+					{
+						typeVersion: 1,
+					},
+					description,
+				) ?? {};
+			return NodeHelpers.displayParameter(full, setting, { typeVersion: 1 }, description);
+		};
+		const withPhone = fields.map(([, , parameters]) => parameters);
+		const resources = description.properties.find((property) => property.name === 'resource')!
+			.options as INodePropertyOptions[];
+		const all = resources.flatMap(({ value: resource }) =>
+			description.properties
+				.filter(
+					(property) =>
+						property.name === 'operation' &&
+						(property.displayOptions?.show?.resource as string[]).includes(String(resource)),
+				)
+				.flatMap((property) => property.options as INodePropertyOptions[])
+				.map(({ value: operation }) => ({ resource, operation }) as INodeParameters),
+		);
+		const sendAndWaitChannels = ['chatapp', 'liveChat', 'sms', 'socialnet'].map(
+			(channel) =>
+				({
+					resource: 'messaging',
+					operation: 'sendAndWait',
+					sendAndWaitChannel: channel,
+				}) as INodeParameters,
+		);
+		const hasPhone = (parameters: INodeParameters) =>
+			withPhone.some(
+				(phone) =>
+					phone.resource === parameters.resource &&
+					phone.operation === parameters.operation &&
+					(phone.sendAndWaitChannel ?? null) === (parameters.sendAndWaitChannel ?? null),
+			);
+		const forms = [
+			...all.filter((parameters) => parameters.operation !== 'sendAndWait'),
+			...sendAndWaitChannels,
+		];
+		expect(forms.filter(shows)).toEqual(forms.filter(hasPhone));
+		expect(forms.filter(hasPhone)).toHaveLength(withPhone.length);
+	});
+});
+
+describe('a bulk send names the countries its numbers went to', () => {
+	const bulk = (phones: string[]) =>
+		suite.run(
+			{
+				resource: 'messaging',
+				operation: 'sendSms',
+				to: '={{ $json.phone }}',
+				instance: 'line-1',
+				message: 'Hi',
+			},
+			{ items: phones.map((phone) => ({ phone })), continueOnFail: true },
+		);
+
+	it('without a Default Country, the 19 example numbers typed without their country code that pass, with their country', async () => {
+		const run = await bulk(exampleNumbers.map(({ national: number }) => number));
+		const passed = exampleNumbers.filter(({ national: number }) => 'digits' in check(number));
+		expect(passed).toHaveLength(19);
+		expect(run.requests).toHaveLength(19);
+		const phoneHints = hintsOf(run).filter((hint) => hint.message.startsWith('Phone numbers:'));
+		expect(phoneHints).toHaveLength(1);
+		const counts = new Map<string, number>();
+		for (const { national: number } of passed) {
+			const { code } = fitPlan(number) as { code: string };
+			counts.set(code, (counts.get(code) ?? 0) + 1);
+		}
+		for (const [code, count] of counts)
+			expect(phoneHints[0].message).toMatch(new RegExp(`${count} to [^,]+\\(\\+${code}\\)`));
+		expect(phoneHints[0].message).toContain(
+			'set the Default Country in the credential if numbers are typed without their country code',
+		);
+		console.log(`hint: ${phoneHints[0].message}`);
+	});
+
+	it('with a Default Country: a hint only when the numbers went to more than one country', async () => {
+		const home = await suite.run(
+			{
+				resource: 'messaging',
+				operation: 'sendSms',
+				to: '={{ $json.phone }}',
+				instance: 'line-1',
+				message: 'Hi',
+			},
+			{
+				items: ['300 123 4567', '+57 300 123 4568', '573001234569'].map((phone) => ({ phone })),
+				credentials: { defaultCountry: 'CO' },
+			},
+		);
+		expect(home.requests).toHaveLength(3);
+		expect(hintsOf(home)).toEqual([]);
+		const abroad = await suite.run(
+			{
+				resource: 'messaging',
+				operation: 'sendSms',
+				to: '={{ $json.phone }}',
+				instance: 'line-1',
+				message: 'Hi',
+			},
+			{
+				items: ['300 123 4567', '301 123 4567', '+20 10 01234567'].map((phone) => ({ phone })),
+				credentials: { defaultCountry: 'CO' },
+			},
+		);
+		expect(hintsOf(abroad)).toEqual([
+			{
+				message: 'Phone numbers: 2 to Colombia (+57), 1 to Egypt (+20).',
+				type: 'info',
+				location: 'outputPane',
+			},
 		]);
 	});
 });

@@ -1,3 +1,4 @@
+import { countryLabel } from './countryList';
 import { PLANS } from './plans';
 
 /**
@@ -47,13 +48,13 @@ export function fitPlan(digits: string): PlanFit {
 		return {
 			fits: false,
 			code,
-			reason: `after the country code ${code} come ${list(lengthsOf(plan))} digits, not ${rest.length}`,
+			reason: `a number of ${countryLabel(code)} has ${list(lengthsOf(plan))} digits after the country code, not ${rest.length}`,
 		};
 	if (!firstDigits.includes(rest[0]))
 		return {
 			fits: false,
 			code,
-			reason: `after the country code ${code}, a number of ${rest.length} digits starts with ${list([...firstDigits].map(Number))}, not ${rest[0]}`,
+			reason: `a number of ${countryLabel(code)} with ${rest.length} digits after the country code starts with ${list([...firstDigits].map(Number))}, not ${rest[0]}`,
 		};
 	return { fits: true, code };
 }
