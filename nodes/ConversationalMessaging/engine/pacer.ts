@@ -30,7 +30,7 @@ const FIRST_SPAN_MS = 50;
 const HOLD_MS = 1000;
 const CATCH_UP_MS = 50;
 const TAIL_MS = 1000;
-const FINAL_PACE = 0.9;
+const FINAL_PACE = 0.95;
 
 export class Pacer {
 	private readonly atOnce = new Slots(SLOW_START);

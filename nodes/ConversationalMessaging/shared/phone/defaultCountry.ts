@@ -39,14 +39,19 @@ export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INo
 	};
 }
 
-type Reader = Pick<IExecuteSingleFunctions, 'getNodeParameter' | 'getCredentials'>;
+type Reader = Pick<IExecuteSingleFunctions, 'getNode' | 'getNodeParameter' | 'getCredentials'>;
 
 /** The Default Country of an item: the node's, else the credential's; undefined for none. `fail` names the field. */
 export async function homeCountry(
 	item: Reader,
 	fail: (problem: string, fix: string) => never,
 ): Promise<string | undefined> {
-	const own = item.getNodeParameter(DEFAULT_COUNTRY, '') as unknown;
+	// A plain value is read as it is: n8n's parameter reader costs a bulk send's every item.
+	const raw = item.getNode().parameters[DEFAULT_COUNTRY] ?? '';
+	const own =
+		typeof raw === 'string' && !raw.startsWith('=')
+			? raw
+			: (item.getNodeParameter(DEFAULT_COUNTRY, '') as unknown);
 	const chosen =
 		own === NO_COUNTRY
 			? ''
