@@ -248,7 +248,7 @@ function renderCountries() {
 					prefix || '',
 					forParsing && forParsing !== prefix ? forParsing : '',
 					transform || '',
-					example.formatNational(),
+					plan[2],
 					example.formatInternational(),
 				];
 				return `\t${region}: [${fields.map(quote).join(', ')}],`;
@@ -258,8 +258,8 @@ function renderCountries() {
 //
 // Per region: calling code, English name, national (trunk) prefix, the pattern that reads the
 // prefix off a number typed as at home when it is not just the prefix (capturing what the
-// transform keeps), the transform ($1, $2: the captured groups), and the region's example mobile
-// number typed as at home and internationally.
+// transform keeps), the transform ($1, $2: the captured groups), the pattern of the region's
+// national numbers (what follows the country code), and its example mobile number.
 
 export type CountryRow = readonly [
 	code: string,
@@ -267,8 +267,8 @@ export type CountryRow = readonly [
 	nationalPrefix: string,
 	prefixPattern: string,
 	prefixTransform: string,
-	nationalExample: string,
-	internationalExample: string,
+	nationalPattern: string,
+	example: string,
 ];
 
 // prettier-ignore

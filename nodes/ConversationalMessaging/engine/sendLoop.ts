@@ -225,7 +225,7 @@ async function sendItems(
 			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
 			if (stopped()) throw stoppedError(this, itemIndex);
 			if ('error' in reading) throw reading.error;
-			const item = itemContext(this, itemIndex, { credentials });
+			const item = itemContext(this, itemIndex, { credentials, node });
 			const defaults = description.requestDefaults;
 			const settings = itemSettings(itemIndex);
 			const request = await buildRequest(item, form, defaults, reading.values, settings);

@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
+	INode,
 } from 'n8n-workflow';
 
 /** What the node's hooks may use of an item's context: all the send engine gives, as RoutingNode does. */
@@ -28,10 +29,16 @@ export function itemContext(
 	{
 		read = (...args) => fns.getNodeParameter(...args),
 		credentials,
-	}: { read?: ParameterReader; credentials?: ICredentialDataDecryptedObject } = {},
+		node,
+	}: {
+		read?: ParameterReader;
+		credentials?: ICredentialDataDecryptedObject;
+		/** The node as read once for the run: n8n's getNode copies it at every call. */
+		node?: INode;
+	} = {},
 ): ItemContext {
 	return {
-		getNode: () => fns.getNode(),
+		getNode: () => node ?? fns.getNode(),
 		getItemIndex: () => itemIndex,
 		getNodeParameter: ((name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
 			read(name, itemIndex, fallback, options)) as ItemContext['getNodeParameter'],

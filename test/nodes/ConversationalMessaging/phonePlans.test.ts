@@ -125,7 +125,7 @@ describe('the numbering plans', () => {
 		expect(check('300 123 4567')).toEqual({
 			problem:
 				'"300 123 4567" fits no country\'s numbering plan: it looks like a number without its country code',
-			fix: 'Write the country code first, then the number: e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are typed as at home, set Default Country in the credential.',
+			fix: "Write the country code first, then the number: e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are typed as at home, set Default Country (in the credential, or in the node's Settings).",
 		});
 		expect(check('+57 300 123 456')).toEqual({
 			problem:
@@ -442,6 +442,34 @@ describe('a Default Country', () => {
 		expect(check('+49 1512 3456789', 'DE')).toEqual({ digits: '4915123456789' });
 	});
 
+	it('sends a number written country code first (no +) as written, unless it is a national number of the Default Country: then never silently', () => {
+		// Every Default Country with every other country's example written as the service writes it.
+		let pairs = 0;
+		let atHome = 0;
+		let validAtHome = 0;
+		const silent: string[] = [];
+		for (const home of Object.keys(COUNTRIES))
+			for (const { region, code, national: number } of exampleNumbers) {
+				if (code === COUNTRIES[home][0]) continue;
+				pairs++;
+				const reading = readPhone(`${code}${number}`, home);
+				if (!('problem' in reading) && reading.digits === `${code}${number}`) continue;
+				if ('problem' in reading) {
+					silent.push(`${region} ${code}${number} with ${home}: refused, ${reading.problem}`);
+					continue;
+				}
+				atHome++;
+				if (parsePhoneNumberFromString(`${code}${number}`, home as never)?.isValid()) validAtHome++;
+				// Read at home: the reading says which other country it fits, and the bulk send's hint warns of it.
+				if (reading.alsoAbroad !== code)
+					silent.push(`${region} ${code}${number} with ${home}: ${reading.digits}`);
+			}
+		console.log(
+			`Default Country: ${pairs - atHome} of ${pairs} (Default Country, another country's example written country code first) sent as written; ${atHome} fit the Default Country's national number pattern and are read as its numbers (${validAtHome} of them valid there by libphonenumber's stricter rules), each named in the bulk send's warning`,
+		);
+		expect(silent).toEqual([]);
+	});
+
 	it("gives its own country's example when a number fits neither reading", () => {
 		expect(check('12345678901234', 'CO')).toEqual({
 			problem:
@@ -568,7 +596,7 @@ describe('the Default Country of the credential and of the node', () => {
 });
 
 describe('a bulk send names the countries its numbers went to', () => {
-	const bulk = (phones: string[]) =>
+	const bulk = (phones: string[], defaultCountry?: string) =>
 		suite.run(
 			{
 				resource: 'messaging',
@@ -577,7 +605,11 @@ describe('a bulk send names the countries its numbers went to', () => {
 				instance: 'line-1',
 				message: 'Hi',
 			},
-			{ items: phones.map((phone) => ({ phone })), continueOnFail: true },
+			{
+				items: phones.map((phone) => ({ phone })),
+				continueOnFail: true,
+				credentials: defaultCountry ? { defaultCountry } : {},
+			},
 		);
 
 	it('without a Default Country, the 19 example numbers typed without their country code that pass, with their country', async () => {
@@ -600,35 +632,30 @@ describe('a bulk send names the countries its numbers went to', () => {
 		console.log(`hint: ${phoneHints[0].message}`);
 	});
 
+	it("a number read as the Default Country's that also fits another country written code first: a warning that names it", async () => {
+		// 2015550123: a US number typed as at home, and Egypt's +20 15550123 as the service writes numbers.
+		const run = await bulk(['(201) 555-0123', '+1 202 555 0123'], 'US');
+		expect(run.requests.map((request) => sentBody(request).to).sort()).toEqual([
+			'12015550123',
+			'12025550123',
+		]);
+		expect(hintsOf(run)).toEqual([
+			{
+				message:
+					'Phone numbers: 2 to United States (+1). Read as numbers of the Default Country, some were also numbers written with their country code first (1 of Egypt (+20)): if those were meant, write them with +.',
+				type: 'warning',
+				location: 'outputPane',
+			},
+		]);
+		// Without a Default Country, numbers all with + give no hint.
+		expect(hintsOf(await bulk(['+57 300 123 4567', '+57 300 123 4568']))).toEqual([]);
+	});
+
 	it('with a Default Country: a hint only when the numbers went to more than one country', async () => {
-		const home = await suite.run(
-			{
-				resource: 'messaging',
-				operation: 'sendSms',
-				to: '={{ $json.phone }}',
-				instance: 'line-1',
-				message: 'Hi',
-			},
-			{
-				items: ['300 123 4567', '+57 300 123 4568', '573001234569'].map((phone) => ({ phone })),
-				credentials: { defaultCountry: 'CO' },
-			},
-		);
+		const home = await bulk(['300 123 4567', '+57 300 123 4568', '573001234569'], 'CO');
 		expect(home.requests).toHaveLength(3);
 		expect(hintsOf(home)).toEqual([]);
-		const abroad = await suite.run(
-			{
-				resource: 'messaging',
-				operation: 'sendSms',
-				to: '={{ $json.phone }}',
-				instance: 'line-1',
-				message: 'Hi',
-			},
-			{
-				items: ['300 123 4567', '301 123 4567', '+20 10 01234567'].map((phone) => ({ phone })),
-				credentials: { defaultCountry: 'CO' },
-			},
-		);
+		const abroad = await bulk(['300 123 4567', '301 123 4567', '+20 10 01234567'], 'CO');
 		expect(hintsOf(abroad)).toEqual([
 			{
 				message: 'Phone numbers: 2 to Colombia (+57), 1 to Egypt (+20).',

@@ -10,6 +10,8 @@ const NAMED_COUNTRIES = 20;
  * The countries a bulk send's numbers went to, as a hint above the output when they are not all
  * one country, or when a number was read without + and no Default Country was set: a number
  * typed without its country code may have reached another country (201 555 0123 is Egypt's).
+ * Numbers read as the Default Country's that another country's plan also fits, written country
+ * code first, are named too: a warning, as is a country guessed without a Default Country.
  */
 export class CountriesReached {
 	private readonly byItem = new Map<number, PhoneReading>();
@@ -29,7 +31,10 @@ export class CountriesReached {
 			if (atHome) country.home = home;
 			byCode.set(code, country);
 		}
-		if (byCode.size < 2 && !guessed) return undefined;
+		const abroad = new Map<string, number>();
+		for (const { alsoAbroad } of readings)
+			if (alsoAbroad) abroad.set(alsoAbroad, (abroad.get(alsoAbroad) ?? 0) + 1);
+		if (byCode.size < 2 && !guessed && !abroad.size) return undefined;
 		const counted = [...byCode].sort(([, a], [, b]) => b.count - a.count);
 		const named = counted
 			.slice(0, NAMED_COUNTRIES)
@@ -42,9 +47,13 @@ export class CountriesReached {
 		const advice = guessed
 			? ': set the Default Country in the credential if numbers are typed without their country code'
 			: '';
+		const also = [...abroad].map(([code, count]) => `${count} of ${countryLabel(code)}`).join(', ');
+		const doubt = abroad.size
+			? ` Read as numbers of the Default Country, some were also numbers written with their country code first (${also}): if those were meant, write them with +.`
+			: '';
 		return {
-			message: `Phone numbers: ${named.join(', ')}${advice}.`,
-			type: guessed && byCode.size > 1 ? 'warning' : 'info',
+			message: `Phone numbers: ${named.join(', ')}${advice}.${doubt}`,
+			type: guessed || abroad.size ? 'warning' : 'info',
 			location: 'outputPane',
 		};
 	}

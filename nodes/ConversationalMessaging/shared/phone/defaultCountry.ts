@@ -30,7 +30,7 @@ export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INo
 		isNodeSetting: true,
 		displayOptions: show,
 		options: [
-			{ name: "The Credential's", value: '' },
+			{ name: 'From Credential', value: '' },
 			{ name: 'None (Country Code Required)', value: NO_COUNTRY },
 			...COUNTRY_OPTIONS,
 		],

@@ -12,32 +12,38 @@ export interface PhoneReading {
 	home?: string;
 	/** Read as typed in the Default Country. */
 	atHome: boolean;
+	/** Read as at home, though written country code first it fits this other country's plan too. */
+	alsoAbroad?: string;
 }
 
 export type PhoneProblem = { problem: string; fix: string };
 
-/** "(201) 555-0123 or +1 201 555 0123 for United States"; without a Default Country, two well-known forms. */
+/** "321 1234567 or +57 321 1234567 for Colombia"; without a Default Country, two well-known forms. */
 function example(home: string | undefined): string {
 	if (!home)
 		return 'e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom';
-	const [, name, , , , national, international] = COUNTRIES[home];
-	return `e.g. ${national} or ${international} for ${name}`;
+	const [code, name, , , , , international] = COUNTRIES[home];
+	return `e.g. ${international.slice(code.length + 2)} or ${international} for ${name}`;
 }
 
 const patterns = new Map<string, RegExp>();
+const compiled = (source: string) => {
+	let pattern = patterns.get(source);
+	if (!pattern) patterns.set(source, (pattern = new RegExp(source)));
+	return pattern;
+};
 
 /**
  * The number as typed in `home`, its national (trunk) prefix read off as libphonenumber does:
  * the prefix pattern, with its transform when it captured something, else the digits as typed.
- * Undefined unless the result fits home's plan.
+ * Undefined unless the result is a national number of home (its plan's pattern, as libphonenumber's).
  */
 function readAtHome(digits: string, home: string): string | undefined {
-	const [code, , prefix, prefixPattern, transform] = COUNTRIES[home];
+	const [code, , prefix, prefixPattern, transform, nationalPattern] = COUNTRIES[home];
 	const candidates: string[] = [];
 	const source = prefixPattern || prefix;
 	if (source) {
-		let pattern = patterns.get(source);
-		if (!pattern) patterns.set(source, (pattern = new RegExp(`^(?:${source})`)));
+		const pattern = compiled(`^(?:${source})`);
 		const match = pattern.exec(digits);
 		if (match) {
 			const captured = match.length > 1 && match[match.length - 1];
@@ -47,9 +53,11 @@ function readAtHome(digits: string, home: string): string | undefined {
 		}
 	}
 	candidates.push(digits);
-	return candidates
-		.map((national) => code + national)
-		.find((whole) => whole.length <= E164_MAX_DIGITS && fitPlan(whole).fits);
+	const national = compiled(`^(?:${nationalPattern})$`);
+	const found = candidates.find(
+		(number) => code.length + number.length <= E164_MAX_DIGITS && national.test(number),
+	);
+	return found === undefined ? undefined : code + found;
 }
 
 /**
@@ -64,7 +72,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 	digits = digits.replace(/^(\+|00)/, '');
 	const setHome = home
 		? ''
-		: ' If your numbers are typed as at home, set Default Country in the credential.';
+		: " If your numbers are typed as at home, set Default Country (in the credential, or in the node's Settings).";
 	const codeFirst = `Write the country code first, then the number: ${example(home)}.`;
 	const fix = codeFirst + setHome;
 	if (!/^[0-9]+$/.test(digits))
@@ -82,7 +90,17 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 				problem: `"${typed}" could be a number of ${countryLabel(code, home)} typed as at home (+${atHome}) or with its country code first (+${digits})`,
 				fix: `Write it with + and its country code, e.g. +${digits}.`,
 			};
-		if (atHome) return { digits: atHome, code, international, home, atHome: true };
+		if (atHome)
+			return {
+				digits: atHome,
+				code,
+				international,
+				home,
+				atHome: true,
+				...(asWritten && asWritten.fits && asWritten.code !== code
+					? { alsoAbroad: asWritten.code }
+					: {}),
+			};
 	}
 	const atHomeToo =
 		home && !international
