@@ -234,6 +234,7 @@ function renderCountries() {
 		JSON.stringify(text ?? '')
 			.replace(/^"|"$/g, "'")
 			.replace(/\\"/g, '"');
+	const prefixWritten = [];
 	const rows = Object.entries(metadata.country_calling_codes)
 		.sort(([a], [b]) => Number(a) - Number(b))
 		.flatMap(([code, regions]) =>
@@ -242,6 +243,8 @@ function renderCountries() {
 				const [prefix, forParsing, transform] = [plan[5], plan[7], plan[8]];
 				const example = parsePhoneNumber(examples[region], region);
 				if (!example.isValid()) throw new Error(`phone-plans: ${region}'s example is not valid`);
+				if (prefix && example.formatNational().replace(/\D/g, '').startsWith(prefix))
+					prefixWritten.push(region);
 				const fields = [
 					code,
 					names.of(region),
@@ -275,6 +278,9 @@ export type CountryRow = readonly [
 export const COUNTRIES: Readonly<Record<string, CountryRow>> = {
 ${rows.join('\n')}
 };
+
+/** The regions whose numbers are written at home with their national prefix (07400 123456, not 7400 123456). */
+export const PREFIX_WRITTEN: ReadonlySet<string> = new Set('${prefixWritten.join(' ')}'.split(' '));
 `;
 }
 

@@ -264,3 +264,10 @@ export const COUNTRIES: Readonly<Record<string, CountryRow>> = {
 	KG: ['996', 'Kyrgyzstan', '0', '', '', '8\\d{9}|[235-9]\\d{8}', '+996 700 123 456'],
 	UZ: ['998', 'Uzbekistan', '', '', '', '(?:20|33|[5-9]\\d)\\d{7}', '+998 91 234 56 78'],
 };
+
+/** The regions whose numbers are written at home with their national prefix (07400 123456, not 7400 123456). */
+export const PREFIX_WRITTEN: ReadonlySet<string> = new Set(
+	'RU KZ EG ZA NL BE FR HU RO CH AT GB GG IM JE SE DE CU AR VE MY AU CC CX ID PH NZ TH JP KR VN TR IN PK AF LK MM IR SS MA EH DZ LY LR SL GH NG CD SD RW ET KE TZ UG ZM MG RE YT ZW NA MW ER IE AL FI AX BG LT MD AM BY MC UA RS ME XK HR SI BA MK SK PM GP BL MF EC GF PY MQ UY KP KH LA BD TW JO SY IQ SA YE PS AE IL TM AZ KG'.split(
+		' ',
+	),
+);

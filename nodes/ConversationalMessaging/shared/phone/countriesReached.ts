@@ -47,13 +47,20 @@ export class CountriesReached {
 		const advice = guessed
 			? ': set the Default Country in the credential if numbers are typed without their country code'
 			: '';
-		const also = [...abroad].map(([code, count]) => `${count} of ${countryLabel(code)}`).join(', ');
-		const doubt = abroad.size
-			? ` Read as numbers of the Default Country, some were also numbers written with their country code first (${also}): if those were meant, write them with +.`
+		const doubtful = [...abroad.values()].reduce((sum, count) => sum + count, 0);
+		const also = [...abroad]
+			.sort(([, a], [, b]) => b - a)
+			.slice(0, NAMED_COUNTRIES)
+			.map(([code]) => countryLabel(code))
+			.join(', ');
+		const doubt = doubtful
+			? ` ${doubtful === 1 ? "1 number read as the Default Country's is" : `${doubtful} numbers read as the Default Country's are`} also, written country code first, a number of ${also}: write other countries' numbers with +.`
 			: '';
+		// Numbers of other countries without + in the same run make a home reading doubtful.
+		const writtenAbroad = readings.some((reading) => !reading.international && !reading.atHome);
 		return {
 			message: `Phone numbers: ${named.join(', ')}${advice}.${doubt}`,
-			type: guessed || abroad.size ? 'warning' : 'info',
+			type: (guessed && byCode.size > 1) || (doubtful && writtenAbroad) ? 'warning' : 'info',
 			location: 'outputPane',
 		};
 	}

@@ -1,4 +1,4 @@
-import { COUNTRIES } from './countries';
+import { COUNTRIES, PREFIX_WRITTEN } from './countries';
 import { countryLabel } from './countryList';
 import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './numberingPlan';
 
@@ -84,11 +84,25 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 		const code = COUNTRIES[home][0];
 		const atHome = readAtHome(digits, home);
 		const asWritten = digits.length <= E164_MAX_DIGITS && fitPlan(digits);
+		const abroad = asWritten && asWritten.fits ? asWritten.code : undefined;
 		// "4915123456789" in Germany: a German number as typed there, or +49 1512 ... as the service writes it.
-		if (atHome && asWritten && asWritten.fits && asWritten.code === code && digits !== atHome)
+		if (atHome && abroad === code && digits !== atHome)
 			return {
 				problem: `"${typed}" could be a number of ${countryLabel(code, home)} typed as at home (+${atHome}) or with its country code first (+${digits})`,
 				fix: `Write it with + and its country code, e.g. +${digits}.`,
+			};
+		// "447400123456" in Germany, where numbers are written with their 0: rather the UK's +44 7400 ...
+		const [, , prefix] = COUNTRIES[home];
+		if (
+			atHome &&
+			abroad &&
+			abroad !== code &&
+			PREFIX_WRITTEN.has(home) &&
+			!digits.startsWith(prefix)
+		)
+			return {
+				problem: `"${typed}" could be a number of ${countryLabel(code, home)} typed without its national prefix ${prefix} (+${atHome}) or of ${countryLabel(abroad)} written with its country code first (+${digits})`,
+				fix: `Write it with + and its country code (+${digits}), or, for ${COUNTRIES[home][1]}, with its ${prefix} (${prefix}${digits}).`,
 			};
 		if (atHome)
 			return {
@@ -97,9 +111,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 				international,
 				home,
 				atHome: true,
-				...(asWritten && asWritten.fits && asWritten.code !== code
-					? { alsoAbroad: asWritten.code }
-					: {}),
+				...(abroad && abroad !== code ? { alsoAbroad: abroad } : {}),
 			};
 	}
 	const atHomeToo =
