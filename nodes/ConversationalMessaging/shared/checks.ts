@@ -111,7 +111,7 @@ export const phoneReadings = new WeakMap<object, PhoneReading>();
  * A phone: country code then number, digits only (./phone/reading.ts), read with the item's
  * Default Country; `write` puts it in the form the field is sent in.
  */
-const phoneField = (
+const phoneCheck = (
 	path: string,
 	label: string,
 	write: (digits: string) => string,
@@ -129,11 +129,11 @@ const phoneField = (
 		setPath(request, path.split('.'), write(reading.digits));
 	});
 
-export const phone = (path: string, label: string) => phoneField(path, label, (digits) => digits);
+export const phone = (path: string, label: string) => phoneCheck(path, label, (digits) => digits);
 
 /** The CRM contact identifier: the phone digits followed by @c.us, typed with or without it. */
 export const chatappId = (path: string, label: string) =>
-	phoneField(path, label, (digits) => `${digits}@c.us`, /@c\.us$/i);
+	phoneCheck(path, label, (digits) => `${digits}@c.us`, /@c\.us$/i);
 
 export function normaliseUrl(value: unknown, fail: Fail): string {
 	const typed = asText(value, fail);
