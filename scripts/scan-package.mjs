@@ -5,7 +5,7 @@
 // Usage: node scripts/scan-package.mjs [package folder, default: this repo]
 // The folder's dist must be built; exits 1 when either way finds a violation.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -20,7 +20,10 @@ const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 
 const packageDir = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
-const work = mkdtempSync(join(tmpdir(), 'scan-package-'));
+// Digits only: n8n's lint plugin exempts a credential from a rule when its path merely contains
+// "S3", "Aws", "Imap"..., as mkdtemp's random letters may.
+const work = join(tmpdir(), `scan-package-${process.pid}-${Date.now()}`);
+mkdirSync(work);
 try {
 	const [packed] = JSON.parse(
 		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {

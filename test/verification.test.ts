@@ -5,7 +5,7 @@
  * parsed package.json differently once let the package.json rules check nothing.
  */
 import { spawnSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join, relative } from 'path';
 
@@ -79,8 +79,19 @@ const EXPECTED_RULES: Record<string, string[]> = {
 
 let fixture: string;
 
+/**
+ * eslint-plugin-n8n-nodes-base exempts a credential from the API-suffix rule when its path merely
+ * contains "S3", "Aws", "Imap"...: mkdtemp's random letters once did so, and the gate looked off.
+ * Hence a folder named with digits only.
+ */
+const digitsOnlyFolder = (prefix: string) => {
+	const folder = join(tmpdir(), `${prefix}${process.pid}-${Date.now()}`);
+	mkdirSync(folder);
+	return folder;
+};
+
 beforeAll(() => {
-	fixture = mkdtempSync(join(tmpdir(), 'lint-fixture-'));
+	fixture = digitsOnlyFolder('lint-fixture-');
 	for (const [path, text] of Object.entries(FIXTURE)) {
 		mkdirSync(dirname(join(fixture, path)), { recursive: true });
 		writeFileSync(join(fixture, path), text);
@@ -131,7 +142,7 @@ describe("n8n's verification gates", () => {
 	});
 
 	it('`npm run lint` fails on a file Prettier would format differently, before the n8n rules run', () => {
-		const folder = mkdtempSync(join(tmpdir(), 'format-fixture-'));
+		const folder = digitsOnlyFolder('format-fixture-');
 		try {
 			for (const file of ['.prettierrc.js', '.prettierignore'])
 				writeFileSync(join(folder, file), readFileSync(join(root, file)));
