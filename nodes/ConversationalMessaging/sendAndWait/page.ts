@@ -1,11 +1,31 @@
-/** Plain HTML, every value escaped, no script. */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { FormField } from './customForm';
+
+/**
+ * The answer page is n8n's own form page: its `form-trigger` view, which n8n's server renders for
+ * its form nodes and its send-and-wait nodes, given the data n8n-nodes-base's prepareFormData
+ * gives it (the view's contract, on n8n 1.x and 2.x alike). The view's script checks required
+ * fields and posts the form as multipart/form-data to the address the page was opened at.
+ */
+export const FORM_VIEW = 'form-trigger';
+
+/** What the page shows, from the node's parameters (./webhook.ts). */
 export interface PageContent {
 	question: string;
-	responseType: 'approval' | 'freeText';
-	approveLabel: string;
-	declineLabel?: string;
+	title: string;
+	description?: string;
+	buttonLabel: string;
+	fields: FormField[];
+	customCss?: string;
+	appendAttribution: boolean;
 }
 
+/**
+ * The view prints the description and the custom CSS unescaped (`{{{ }}}`): the question is
+ * escaped here, and the CSS loses anything that could close its style element. Labels and
+ * values the view escapes itself.
+ */
 const escapeHtml = (text: string) =>
 	text
 		.replace(/&/g, '&amp;')
@@ -14,29 +34,93 @@ const escapeHtml = (text: string) =>
 		.replace(/"/g, '&quot;')
 		.replace(/'/g, '&#39;');
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
-p.question{white-space:pre-wrap;font-size:1.1rem}button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem .6rem .3rem 0;border-radius:.4rem;border:1px solid #555;cursor:pointer}
-button.approve{background:#1f6feb;color:#fff;border-color:#1f6feb}textarea{width:100%;min-height:8rem;font:inherit}`;
-
-const page = (title: string, body: string) =>
-	`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
-
-/** No form action: it posts to the address it was opened at, signature included. */
-export function questionPage(content: PageContent): string {
-	const decline = content.declineLabel
-		? `<button type="submit" name="decision" value="decline">${escapeHtml(content.declineLabel)}</button>`
-		: '';
-	const answer =
-		content.responseType === 'freeText'
-			? '<textarea name="text" required aria-label="Your answer"></textarea><p><button class="approve" type="submit">Send</button></p>'
-			: `<button class="approve" type="submit" name="decision" value="approve">${escapeHtml(content.approveLabel)}</button>${decline}`;
-	return page(
-		'Your answer',
-		`<p class="question">${escapeHtml(content.question)}</p><form method="post">${answer}</form>`,
+/** Custom HTML is shown as its text: the node carries no HTML sanitizer (no runtime dependency). */
+const textOf = (html: string) =>
+	escapeHtml(
+		html
+			.replace(/<[^>]*>?/g, ' ')
+			.replace(/[ \t]+/g, ' ')
+			.trim(),
 	);
+
+/** The input the view draws for one field (n8n-nodes-base Form utils, prepareFormData). */
+function viewField(field: FormField, index: number): IDataObject {
+	const input: IDataObject = {
+		id: `field-${index}`,
+		errorId: `error-field-${index}`,
+		label: field.fieldLabel,
+		inputRequired: field.requiredField ? 'form-required' : '',
+		defaultValue: '',
+		placeholder: field.placeholder,
+	};
+	const options = (field.fieldOptions?.values ?? []).map((value) => String(value.option));
+	switch (field.fieldType) {
+		case 'checkbox':
+		case 'radio':
+			return {
+				...input,
+				isMultiSelect: true,
+				multiSelectOptions: options.map((label, i) => ({ id: `option${i}_field-${index}`, label })),
+				...(field.fieldType === 'radio' ? { radioSelect: 'radio' } : {}),
+			};
+		case 'dropdown':
+			return { ...input, isSelect: true, selectOptions: options };
+		case 'file':
+			return {
+				...input,
+				isFileInput: true,
+				acceptFileTypes: field.acceptFileTypes,
+				multipleFiles: field.multipleFiles === false ? '' : 'multiple',
+			};
+		case 'textarea':
+			return { ...input, isTextarea: true };
+		case 'html':
+			return { ...input, isHtml: true, html: textOf(String(field.html ?? '')) };
+		case 'hiddenField':
+			return { ...input, isHidden: true, hiddenValue: field.fieldValue ?? '' };
+		default:
+			return { ...input, isInput: true, type: field.fieldType };
+	}
 }
 
-export const ANSWERED_PAGE = page(
-	'Answer recorded',
-	'<p>Thank you: your answer was recorded. You can close this page.</p>',
-);
+/** The view's data: n8n's form page with the question above the fields. */
+export function formPageData(content: PageContent): IDataObject {
+	const description = content.description ?? content.question;
+	return {
+		testRun: false,
+		formTitle: content.title,
+		formDescription: escapeHtml(description).replace(/\r?\n/g, '<br>'),
+		formDescriptionMetadata: description.slice(0, 150),
+		formSubmittedHeader: 'Got it, thanks',
+		formSubmittedText: 'Your answer was recorded. You can close this page.',
+		n8nWebsiteLink: 'https://n8n.io/?utm_source=n8n-internal&utm_medium=form-trigger',
+		formFields: content.fields.map(viewField),
+		useResponseData: false,
+		appendAttribution: content.appendAttribution,
+		buttonLabel: content.buttonLabel,
+		dangerousCustomCss: content.customCss?.replace(/</g, '') || undefined,
+	};
+}
+
+/**
+ * The view's own script and style are inline, with n8n's font from Google Fonts; nothing else may
+ * load, the answer goes back only to this address, and no other site may frame the page.
+ */
+export const PAGE_HEADERS: Record<string, string> = {
+	'Content-Security-Policy': [
+		"default-src 'none'",
+		"script-src 'unsafe-inline'",
+		"style-src 'unsafe-inline' https://fonts.googleapis.com",
+		'font-src https://fonts.gstatic.com',
+		'img-src https://n8n.io data:',
+		"connect-src 'self'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+		"base-uri 'none'",
+	].join('; '),
+	'Cache-Control': 'no-store',
+	'X-Robots-Tag': 'noindex',
+};
+
+/** The answer to the form's POST: the view's script shows its own "Got it, thanks" on a 200. */
+export const ANSWERED_PAGE = 'Your answer was recorded. You can close this page.';

@@ -21,11 +21,11 @@ import { mayHaveBeenCarriedOut, readableError } from '../shared/network';
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
 import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
+import { messageIdIn, rememberQuestion } from './asked';
+import { readFormFields } from './customForm';
 import { waitTill } from './waitTill';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
-
-const LINK_LEAD = 'Answer here:';
 
 /** Short Link's answer is not documented (README, Assumptions); the sandbox answers `shortUrl`. */
 const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
@@ -116,6 +116,33 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 	);
 }
 
+/** The answer page must be one the recipient can fill in: checked before anything is sent. */
+function checkAnswerPage(fns: IExecuteFunctions): void {
+	const responseType = fns.getNodeParameter('responseType', 0, 'approval');
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(fns.getNode(), message, { description, itemIndex: 0 });
+	if (responseType === 'customForm') {
+		const defineForm = fns.getNodeParameter('defineForm', 0, 'fields');
+		const read = readFormFields(
+			defineForm,
+			defineForm === 'json'
+				? fns.getNodeParameter('jsonOutput', 0, '[]')
+				: fns.getNodeParameter('formFields.values', 0, []),
+		);
+		if ('problem' in read) throw refuse(read.problem, read.fix);
+	}
+	const approval = fns.getNodeParameter('approvalOptions.values', 0, {}) as IDataObject;
+	if (
+		responseType === 'approval' &&
+		approval.approvalType === 'double' &&
+		String(approval.approveLabel || 'Approve') === String(approval.disapproveLabel || 'Decline')
+	)
+		throw refuse(
+			'Approval Options: the two buttons have the same label',
+			'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
+		);
+}
+
 /**
  * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link to
  * this execution's answer page go out through the channel's plain send, then the execution waits;
@@ -160,12 +187,14 @@ async function askOnce(
 			description:
 				'Enter the question the recipient answers, or check that the expression mapped to it gives text.',
 		});
+	checkAnswerPage(this);
 	const limit = waitTill(this);
 	const resumeUrl = this.getSignedResumeUrl();
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const lead = String(this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here');
 	const message = async (link: string) =>
 		await stepRequest(this, description, credentials, channel, {
-			[channel.textParameter]: `${question.trim()}\n\n${LINK_LEAD} ${link}`,
+			[channel.textParameter]: `${question.trim()}\n\n${lead}: ${link}`,
 		});
 	try {
 		let ready = await message(resumeUrl);
@@ -175,7 +204,14 @@ async function askOnce(
 			});
 			ready = await message(shortUrlOf(this, await sendStep(this, credentials, shorten, memory)));
 		}
-		await sendStep(this, credentials, ready, memory);
+		const answer = await sendStep(this, credentials, ready, memory);
+		const body = (ready.request.body ?? {}) as IDataObject;
+		rememberQuestion(this, {
+			channel: channelName,
+			instance: body.instance === undefined ? undefined : String(body.instance),
+			recipient: body.to === undefined ? undefined : String(body.to),
+			messageId: messageIdIn(answer[0]?.json),
+		});
 	} catch (error) {
 		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 		const failed =

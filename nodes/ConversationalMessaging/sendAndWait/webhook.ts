@@ -1,12 +1,17 @@
 import type {
+	IBinaryData,
 	IDataObject,
+	INodeExecutionData,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { ANSWERED_PAGE, questionPage } from './page';
+import { questionAsked } from './asked';
+import type { FormField } from './customForm';
+import { CHOICE_TYPES, readFormFields } from './customForm';
 import type { PageContent } from './page';
+import { ANSWERED_PAGE, FORM_VIEW, formPageData, PAGE_HEADERS } from './page';
 
 /** GET shows the page, POST answers, as in n8n's send-and-wait nodes. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map(
@@ -21,54 +26,202 @@ export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as
 	}),
 );
 
-/** Nothing but the page may run or be framed; its form posts back to where it came from. */
-const PAGE_HEADERS: Record<string, string> = {
-	'Content-Type': 'text/html; charset=utf-8',
-	'Content-Security-Policy':
-		"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-	'Cache-Control': 'no-store',
-	'X-Robots-Tag': 'noindex',
-};
+/** A file as n8n's multipart parser (formidable) gives it. */
+interface UploadedFile {
+	filepath: string;
+	originalFilename?: string | null;
+	newFilename?: string;
+	mimetype?: string | null;
+	size?: number;
+}
 
+/** The page the parameters describe, and what each response type asks. */
 function pageContent(fns: IWebhookFunctions): PageContent {
+	const options = fns.getNodeParameter('options', {}) as IDataObject;
+	const question = String(fns.getNodeParameter('message', ''));
+	const submit = String(options.responseFormButtonLabel || 'Submit');
+	const content = {
+		question,
+		title: String(options.responseFormTitle ?? ''),
+		description: options.responseFormDescription
+			? String(options.responseFormDescription)
+			: undefined,
+		customCss: options.responseFormCustomCss ? String(options.responseFormCustomCss) : undefined,
+		appendAttribution: options.appendAttribution !== false,
+	};
+	const responseType = fns.getNodeParameter('responseType', 'approval');
+	if (responseType === 'freeText')
+		return {
+			...content,
+			buttonLabel: submit,
+			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
+		};
+	if (responseType === 'customForm') {
+		const defineForm = fns.getNodeParameter('defineForm', 'fields');
+		const read = readFormFields(
+			defineForm,
+			defineForm === 'json'
+				? fns.getNodeParameter('jsonOutput', '[]')
+				: fns.getNodeParameter('formFields.values', []),
+		);
+		// Checked before the question was sent (./run.ts); an expression can only change it since.
+		if ('problem' in read) throw new Error(`${read.problem}. ${read.fix}`);
+		return { ...content, buttonLabel: submit, fields: read.fields };
+	}
 	const approval = fns.getNodeParameter('approvalOptions.values', {}) as IDataObject;
+	const approve = String(approval.approveLabel || 'Approve');
+	if (approval.approvalType !== 'double') return { ...content, buttonLabel: approve, fields: [] };
 	return {
-		question: String(fns.getNodeParameter('message', '')),
-		responseType:
-			fns.getNodeParameter('responseType', 'approval') === 'freeText' ? 'freeText' : 'approval',
-		approveLabel: String(approval.approveLabel || 'Approve'),
-		...(approval.approvalType === 'double'
-			? { declineLabel: String(approval.disapproveLabel || 'Decline') }
-			: {}),
+		...content,
+		buttonLabel: submit,
+		fields: [
+			{
+				fieldLabel: 'Your answer',
+				fieldType: 'radio',
+				requiredField: true,
+				fieldOptions: {
+					values: [{ option: approve }, { option: String(approval.disapproveLabel || 'Decline') }],
+				},
+			},
+		],
 	};
 }
 
-/** Undefined when the POST holds no answer: the page is shown again. */
-function answerOf(content: PageContent, body: IDataObject): IDataObject | undefined {
-	if (content.responseType === 'freeText') {
-		const text = typeof body.text === 'string' ? body.text.trim() : '';
-		return text ? { text } : undefined;
-	}
-	if (body.decision === 'approve') return { approved: true };
-	if (body.decision === 'decline' && content.declineLabel) return { approved: false };
-	return undefined;
+/** A field's posted value: the view posts choices as a JSON list; a plain form may post text. */
+function postedValue(field: FormField, raw: unknown): unknown {
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (typeof value !== 'string') return undefined;
+	if (!CHOICE_TYPES.includes(field.fieldType) || field.fieldType === 'dropdown') return value;
+	let chosen: unknown = value;
+	if (value.trim().startsWith('['))
+		try {
+			chosen = JSON.parse(value);
+		} catch {
+			return undefined;
+		}
+	const list = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
+	const offered = (field.fieldOptions?.values ?? []).map((option) => String(option.option));
+	// Only what the form offers: anything else is not an answer to it.
+	if (!list.every((entry) => offered.includes(entry))) return undefined;
+	return field.fieldType === 'radio' ? list[0] : list;
 }
 
-/** A GET (a person, or a link preview) only shows the page; the form's POST resumes the execution. */
+const isEmpty = (value: unknown) =>
+	value === undefined || value === '' || (Array.isArray(value) && !value.length);
+
+/**
+ * The answers by field name, as n8n's form gives them (numbers as numbers, text trimmed, choices
+ * as chosen, files as binary); undefined when a required field is missing: nothing resumes.
+ */
+async function answersOf(
+	fns: IWebhookFunctions,
+	fields: FormField[],
+): Promise<{ json: IDataObject; binary?: Record<string, IBinaryData> } | undefined> {
+	const multipart = fns.getRequestObject().contentType === 'multipart/form-data';
+	const body = (fns.getBodyData() ?? {}) as IDataObject;
+	const posted = (multipart ? (body.data ?? {}) : body) as IDataObject;
+	const files = (multipart ? (body.files ?? {}) : {}) as Record<
+		string,
+		UploadedFile | UploadedFile[]
+	>;
+	const json: IDataObject = {};
+	const binary: Record<string, IBinaryData> = {};
+	for (const [index, field] of fields.entries()) {
+		const key = `field-${index}`;
+		if (field.fieldType === 'html') continue;
+		if (field.fieldType === 'hiddenField') {
+			json[String(field.fieldName)] = field.fieldValue ?? '';
+			continue;
+		}
+		if (field.fieldType === 'file') {
+			const uploads = ([] as UploadedFile[]).concat(files[key] ?? []);
+			if (field.requiredField && !uploads.length) return undefined;
+			const name = field.fieldLabel.replace(/\W/g, '_');
+			for (const [i, file] of uploads.entries()) {
+				const fileName = file.originalFilename ?? file.newFilename ?? name;
+				const property =
+					uploads.length > 1 || field.multipleFiles !== false ? `${name}_${i}` : name;
+				binary[property] = await fns.nodeHelpers.copyBinaryFile(
+					file.filepath,
+					fileName,
+					file.mimetype ?? undefined,
+				);
+			}
+			json[field.fieldLabel] = uploads.map((file) => ({
+				filename: file.originalFilename,
+				mimetype: file.mimetype,
+				size: file.size,
+			}));
+			continue;
+		}
+		let value = postedValue(field, posted[key]);
+		if (typeof value === 'string' && field.fieldType !== 'password') value = value.trim();
+		if (field.fieldType === 'number' && typeof value === 'string' && value !== '') {
+			value = Number(value);
+			if (!Number.isFinite(value)) return undefined;
+		}
+		if (isEmpty(value)) {
+			if (field.requiredField) return undefined;
+			value = null;
+		}
+		json[field.fieldLabel] = value as IDataObject[string];
+	}
+	return Object.keys(binary).length ? { json, binary } : { json };
+}
+
+/** The output: the answers under `data` as n8n gives them, with when; and what was asked of whom. */
+function answerItem(
+	fns: IWebhookFunctions,
+	data: IDataObject,
+	binary?: Record<string, IBinaryData>,
+): INodeExecutionData {
+	return {
+		json: {
+			data: { ...data, respondedAt: new Date().toISOString() },
+			question: { ...questionAsked(fns) },
+		},
+		...(binary ? { binary } : {}),
+		pairedItem: { item: 0 },
+	};
+}
+
+/** The answer in n8n's shape for the response type; undefined when the form was not filled in. */
+async function answerOf(
+	fns: IWebhookFunctions,
+	content: PageContent,
+): Promise<INodeExecutionData | undefined> {
+	const answers = await answersOf(fns, content.fields);
+	if (!answers) return undefined;
+	const responseType = fns.getNodeParameter('responseType', 'approval');
+	if (responseType === 'customForm') return answerItem(fns, answers.json, answers.binary);
+	if (responseType === 'freeText') return answerItem(fns, { text: answers.json.Response });
+	// Approve Only has no field; Approve and Decline's first choice approves.
+	const [decision] = content.fields;
+	const approve = decision?.fieldOptions?.values?.[0]?.option;
+	return answerItem(fns, { approved: !decision || answers.json[decision.fieldLabel] === approve });
+}
+
+/**
+ * A GET (a person, or a link preview) only shows n8n's form page; its POST resumes the execution
+ * when every required field is there (checked here too: the page's own check is the browser's).
+ */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const content = pageContent(this);
-	const answer =
-		this.getRequestObject().method === 'POST'
-			? answerOf(content, (this.getBodyData() ?? {}) as IDataObject)
-			: undefined;
-	if (!answer) {
-		const res = this.getResponseObject();
-		for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
-		res.status(200).send(questionPage(content));
+	const res = this.getResponseObject();
+	for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
+	if (this.getRequestObject().method !== 'POST') {
+		res.render(FORM_VIEW, formPageData(content));
 		return { noWebhookResponse: true };
 	}
-	return {
-		webhookResponse: ANSWERED_PAGE,
-		workflowData: [[{ json: { data: answer }, pairedItem: { item: 0 } }]],
-	};
+	const answer = await answerOf(this, content);
+	if (!answer) {
+		res
+			.status(400)
+			.type('text/plain')
+			.send(
+				'The answer is missing a required field, or a choice the form does not offer: nothing was recorded.',
+			);
+		return { noWebhookResponse: true };
+	}
+	return { webhookResponse: ANSWERED_PAGE, workflowData: [[answer]] };
 }

@@ -4,6 +4,7 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { collection, showFor } from '../../shared/descriptions';
 import { messageTextField } from '../../shared/messageFields';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../sendAndWait/channels';
+import { customFormFields } from '../../sendAndWait/customForm';
 import { limitWaitTimeOption } from '../../sendAndWait/waitTill';
 
 /** Parameter names are n8n's, so its generated human-review tool for AI agents works unchanged. */
@@ -12,7 +13,7 @@ export const sendAndWaitOperation: INodePropertyOptions = {
 	value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a message and wait for a response',
 	description:
-		'Send a question with a link to a page where the recipient approves, declines or answers; the workflow waits for the answer',
+		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
 };
 
 const show = showFor('messaging', [SEND_AND_WAIT_OPERATION]);
@@ -42,6 +43,57 @@ export const oneQuestionNotice: INodeProperties = {
 	displayOptions: { ...show, hide: { '@tool': [true] } },
 };
 
+const formResponses = { show: { '/responseType': ['customForm', 'freeText'] } };
+
+/** n8n's names for the message's link and the answer page (n8n's form page: ../../sendAndWait/page.ts). */
+const pageOptions: INodeProperties[] = [
+	{
+		displayName: 'Append Attribution',
+		name: 'appendAttribution',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the answer page ends with "Form automated with n8n"',
+	},
+	{
+		displayName: 'Message Button Label',
+		name: 'messageButtonLabel',
+		type: 'string',
+		default: 'Answer here',
+		description: 'The words before the link in the message, e.g. "Answer here: https://…"',
+	},
+	{
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		type: 'string',
+		default: 'Submit',
+		description: "Text of the answer page's submit button",
+		displayOptions: formResponses,
+	},
+	{
+		displayName: 'Response Form Custom Styling',
+		name: 'responseFormCustomCss',
+		type: 'string',
+		typeOptions: { rows: 10, editor: 'cssEditor' },
+		default: '',
+		description:
+			"CSS added to the answer page, e.g. :root { --color-submit-btn-bg: #1f6feb; } (n8n's form variables)",
+	},
+	{
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		type: 'string',
+		default: '',
+		description: 'Text under the title of the answer page; the question when empty',
+	},
+	{
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		type: 'string',
+		default: '',
+		description: 'Title of the answer page',
+	},
+];
+
 export const sendAndWaitFields: INodeProperties[] = [
 	messageTextField({
 		name: 'message',
@@ -60,11 +112,17 @@ export const sendAndWaitFields: INodeProperties[] = [
 				value: 'approval',
 				description: 'The recipient approves, or approves or declines, with a button',
 			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The recipient fills in a form of the fields you define',
+			},
 			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer' },
 		],
 		default: 'approval',
 		description: 'How the recipient answers on the page the link opens',
 	},
+	...customFormFields,
 	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',
@@ -123,5 +181,5 @@ export const sendAndWaitFields: INodeProperties[] = [
 		description:
 			"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 	},
-	collection('options', 'Options', show, [limitWaitTimeOption], 'Add option'),
+	collection('options', 'Options', show, [...pageOptions, limitWaitTimeOption], 'Add option'),
 ];

@@ -4,7 +4,7 @@
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
-import { questionPage } from '../../../../nodes/ConversationalMessaging/sendAndWait/page';
+import { formPageData } from '../../../../nodes/ConversationalMessaging/sendAndWait/page';
 import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
 import { onSkippingClock } from '../../../helpers/nodeClock';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
@@ -158,17 +158,109 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
-	it('escapes the question and the labels on the page, which has no script', () => {
-		const html = questionPage({
-			question: '<script>alert(1)</script> & "x"',
-			responseType: 'approval',
-			approveLabel: '<b>Yes</b>',
-			declineLabel: "No'",
+	it("remembers in the execution's custom data who was asked, where, and the message's id", async () => {
+		const result = await suite.run({ ...sms, shortenLink: false });
+		const metadata = result.run.data.resultData.metadata ?? {};
+		const keys = Object.keys(metadata).filter((key) => key.startsWith('sendAndWait_'));
+		expect(keys).toHaveLength(1);
+		const sent = [...suite.sandbox.state.sentMessages.values()].at(-1);
+		expect(JSON.parse(metadata[keys[0]])).toEqual({
+			channel: 'sms',
+			instance: 'line-1',
+			recipient: '573005550199',
+			messageId: sent?.id,
 		});
-		expect(html).not.toMatch(/<script|<b>/);
-		expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;');
-		expect(html).toContain('&lt;b&gt;Yes&lt;/b&gt;');
-		expect(html).toContain('No&#39;');
-		expect(html).toContain('<form method="post">');
+		expect(metadata[keys[0]]).not.toContain(suite.sandbox.token);
+	});
+
+	it('refuses a custom form nobody could fill in, and two approval buttons of one label, before sending', async () => {
+		const cases: Array<[Record<string, unknown>, RegExp]> = [
+			[
+				{ responseType: 'customForm', defineForm: 'json', jsonOutput: '[{"fieldLabel": "A"' },
+				/JSON cannot be read/,
+			],
+			[{ responseType: 'customForm', defineForm: 'json', jsonOutput: '[]' }, /has no fields/],
+			[
+				{
+					responseType: 'customForm',
+					formFields: {
+						values: [{ fieldLabel: 'Slot', fieldType: 'dropdown', fieldOptions: { values: [] } }],
+					},
+				},
+				/field 1 \("Slot"\) has an empty choice/,
+			],
+			[
+				{
+					responseType: 'customForm',
+					formFields: {
+						values: [{ fieldLabel: 'Name' }, { fieldLabel: 'Name', fieldType: 'email' }],
+					},
+				},
+				/field 2: "Name" names two fields/,
+			],
+			[
+				{
+					approvalOptions: {
+						values: { approvalType: 'double', approveLabel: 'Yes', disapproveLabel: 'Yes' },
+					},
+				},
+				/same label/,
+			],
+		];
+		for (const [parameters, message] of cases) {
+			const result = await suite.run({ ...sms, ...parameters });
+			expect(result.error?.message).toMatch(message);
+			expect(result.requests).toEqual([]);
+		}
+	});
+
+	it("gives n8n's form view the question escaped, the fields as n8n's form does, and CSS that cannot close its element", () => {
+		const data = formPageData({
+			question: '<script>alert(1)</script> & "x"\nline two',
+			title: 'Delivery',
+			buttonLabel: 'Send',
+			appendAttribution: true,
+			customCss: ':root{--color-submit-btn-bg:#1f6feb}</style><script>alert(2)</script>',
+			fields: [
+				{
+					fieldLabel: '<b>Slot</b>',
+					fieldType: 'dropdown',
+					requiredField: true,
+					fieldOptions: { values: [{ option: 'AM' }, { option: 'PM' }] },
+				},
+				{
+					fieldLabel: 'Rating',
+					fieldType: 'radio',
+					fieldOptions: { values: [{ option: '1' }, { option: '2' }] },
+				},
+				{
+					fieldLabel: 'Note',
+					fieldType: 'html',
+					html: '<img src=x onerror=alert(3)>Thanks <b>a lot</b>',
+				},
+				{ fieldLabel: 'Ref', fieldType: 'hiddenField', fieldName: 'ref', fieldValue: 'order-17' },
+			],
+		});
+		expect(data.formDescription).toBe(
+			'&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;<br>line two',
+		);
+		expect(data.dangerousCustomCss).not.toContain('<');
+		expect(data.formFields).toEqual([
+			expect.objectContaining({
+				id: 'field-0',
+				label: '<b>Slot</b>',
+				inputRequired: 'form-required',
+				isSelect: true,
+				selectOptions: ['AM', 'PM'],
+			}),
+			expect.objectContaining({
+				id: 'field-1',
+				inputRequired: '',
+				isMultiSelect: true,
+				radioSelect: 'radio',
+			}),
+			expect.objectContaining({ id: 'field-2', isHtml: true, html: 'Thanks a lot' }),
+			expect.objectContaining({ id: 'field-3', isHidden: true, hiddenValue: 'order-17' }),
+		]);
 	});
 });

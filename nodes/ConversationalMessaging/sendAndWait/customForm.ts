@@ -1,0 +1,276 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
+import { showFor } from '../shared/descriptions';
+
+/** n8n's form field types (n8n-nodes-base Form), under n8n's values. */
+export const FORM_FIELD_TYPES = {
+	checkbox: 'Checkboxes',
+	date: 'Date',
+	dropdown: 'Dropdown List',
+	email: 'Email',
+	file: 'File',
+	hiddenField: 'Hidden Field',
+	html: 'Custom HTML',
+	number: 'Number',
+	password: 'Password',
+	radio: 'Radio Buttons',
+	text: 'Text',
+	textarea: 'Textarea',
+} as const;
+
+export type FormFieldType = keyof typeof FORM_FIELD_TYPES;
+
+/** One field of the form, as n8n's form nodes store it (parameter names and JSON alike). */
+export interface FormField {
+	fieldLabel: string;
+	fieldType: FormFieldType;
+	requiredField?: boolean;
+	placeholder?: string;
+	fieldOptions?: { values?: Array<{ option?: string }> };
+	/** Hidden Field: its name and value (the value is the node's, never the page's). */
+	fieldName?: string;
+	fieldValue?: string;
+	html?: string;
+	multipleFiles?: boolean;
+	acceptFileTypes?: string;
+}
+
+/** The types whose answer is one of, or some of, the field's options. */
+export const CHOICE_TYPES: FormFieldType[] = ['checkbox', 'dropdown', 'radio'];
+
+const showForm = (extra: IDataObject = {}) =>
+	showFor('messaging', [SEND_AND_WAIT_OPERATION], { responseType: ['customForm'], ...extra });
+const forTypes = (...types: FormFieldType[]) => ({ show: { fieldType: types } });
+
+const JSON_EXAMPLE = JSON.stringify(
+	[
+		{ fieldLabel: 'Delivery address', fieldType: 'textarea', requiredField: true },
+		{
+			fieldLabel: 'Time slot',
+			fieldType: 'dropdown',
+			fieldOptions: { values: [{ option: 'Morning' }, { option: 'Afternoon' }] },
+			requiredField: true,
+		},
+		{ fieldLabel: 'Rating', fieldType: 'number' },
+	],
+	null,
+	2,
+);
+
+/** Custom Form's fields, with n8n's parameter names (defineForm, formFields.values, jsonOutput). */
+export const customFormFields: INodeProperties[] = [
+	{
+		displayName: 'Define Form',
+		name: 'defineForm',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: showForm(),
+		options: [
+			{ name: 'Using Fields Below', value: 'fields' },
+			{ name: 'Using JSON', value: 'json' },
+		],
+		default: 'fields',
+		description: 'Whether the form is built from the fields below or from a JSON list of fields',
+	},
+	{
+		displayName: 'Form Fields',
+		name: 'jsonOutput',
+		type: 'json',
+		typeOptions: { rows: 5 },
+		default: JSON_EXAMPLE,
+		displayOptions: showForm({ defineForm: ['json'] }),
+		description:
+			'A JSON list of fields as n8n\'s form nodes write them: fieldLabel, fieldType (text, textarea, number, email, password, date, dropdown, checkbox, radio, hiddenField, html, file), requiredField, placeholder, fieldOptions ({"values": [{"option": "..."}]}); hiddenField takes fieldName and fieldValue, html takes html',
+	},
+	{
+		displayName: 'Form Fields',
+		name: 'formFields',
+		placeholder: 'Add Form Field',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: { values: [{ fieldLabel: '', fieldType: 'text', requiredField: true }] },
+		displayOptions: showForm({ defineForm: ['fields'] }),
+		description: 'The fields of the form the recipient fills in; the answers come out by label',
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Accepted File Types',
+						name: 'acceptFileTypes',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. .jpg, .png',
+						description: 'File extensions the picker offers, separated by commas; empty for any',
+						displayOptions: forTypes('file'),
+					},
+					{
+						displayName: 'Element Type',
+						name: 'fieldType',
+						type: 'options',
+						default: 'text',
+						description: 'The kind of field',
+						options: Object.entries(FORM_FIELD_TYPES)
+							.map(([value, name]) => ({ name, value }))
+							.sort((a, b) => a.name.localeCompare(b.name)),
+					},
+					{
+						displayName: 'Field Label',
+						name: 'fieldLabel',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Delivery address',
+						required: true,
+						description: 'Label shown above the field, and the name of its answer in the output',
+						displayOptions: { hide: { fieldType: ['hiddenField', 'html'] } },
+					},
+					{
+						displayName: 'Field Name',
+						name: 'fieldName',
+						type: 'string',
+						default: '',
+						required: true,
+						description: 'Name of the hidden value in the output',
+						displayOptions: forTypes('hiddenField'),
+					},
+					{
+						displayName: 'Field Options',
+						name: 'fieldOptions',
+						placeholder: 'Add Field Option',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true, sortable: true },
+						default: { values: [{ option: '' }] },
+						required: true,
+						description: 'The choices the recipient picks from',
+						displayOptions: forTypes(...CHOICE_TYPES),
+						options: [
+							{
+								displayName: 'Values',
+								name: 'values',
+								values: [
+									{
+										displayName: 'Option',
+										name: 'option',
+										type: 'string',
+										default: '',
+										required: true,
+										description: 'One choice the recipient can pick',
+									},
+								],
+							},
+						],
+					},
+					{
+						displayName: 'Field Value',
+						name: 'fieldValue',
+						type: 'string',
+						default: '',
+						description: 'The value the output carries (the page cannot change it)',
+						displayOptions: forTypes('hiddenField'),
+					},
+					{
+						displayName: 'HTML',
+						name: 'html',
+						type: 'string',
+						typeOptions: { rows: 3 },
+						default: '',
+						required: true,
+						description:
+							'Text shown on the form between fields; shown as text, its tags taken out (no script can run on the page)',
+						displayOptions: forTypes('html'),
+					},
+					{
+						displayName: 'Multiple Files',
+						name: 'multipleFiles',
+						type: 'boolean',
+						default: true,
+						description: 'Whether the recipient may upload several files',
+						displayOptions: forTypes('file'),
+					},
+					{
+						displayName: 'Placeholder',
+						name: 'placeholder',
+						type: 'string',
+						default: '',
+						description: 'Sample text shown in the empty field',
+						displayOptions: forTypes('date', 'email', 'number', 'password', 'text', 'textarea'),
+					},
+					{
+						displayName: 'Required Field',
+						name: 'requiredField',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether the form is refused without this field, on the page and again by the node',
+						displayOptions: { hide: { fieldType: ['hiddenField', 'html'] } },
+					},
+				],
+			},
+		],
+	},
+];
+
+/** The form's fields as the node stores them, checked; `problem` names the field and the fix. */
+export function readFormFields(
+	defineForm: unknown,
+	raw: unknown,
+): { fields: FormField[] } | { problem: string; fix: string } {
+	const fromJson = defineForm === 'json';
+	let entries = raw;
+	if (fromJson && typeof raw === 'string') {
+		try {
+			entries = JSON.parse(raw) as unknown;
+		} catch {
+			return { problem: 'Form Fields: the JSON cannot be read', fix: 'Check its syntax.' };
+		}
+	}
+	const where = fromJson ? 'the JSON' : 'Form Fields';
+	if (!Array.isArray(entries) || !entries.length)
+		return {
+			problem: `${where}: the form has no fields`,
+			fix: fromJson
+				? 'Give a list of fields, e.g. [{"fieldLabel": "Address", "fieldType": "text"}].'
+				: 'Add a field with Add Form Field.',
+		};
+	const fields: FormField[] = [];
+	const names = new Set<string>();
+	for (const [index, entry] of (entries as IDataObject[]).entries()) {
+		const field = { ...entry, fieldType: entry?.fieldType ?? 'text' } as FormField;
+		const at = `${where}: field ${index + 1}`;
+		if (!(field.fieldType in FORM_FIELD_TYPES))
+			return {
+				problem: `${at}: "${String(field.fieldType)}" is not a field type`,
+				fix: `Use one of ${Object.keys(FORM_FIELD_TYPES).join(', ')}.`,
+			};
+		if (field.fieldType === 'html') {
+			fields.push(field);
+			continue;
+		}
+		const name = String(
+			(field.fieldType === 'hiddenField' ? field.fieldName : field.fieldLabel) ?? '',
+		).trim();
+		if (!name)
+			return {
+				problem: `${at} has no ${field.fieldType === 'hiddenField' ? 'Field Name' : 'label'}`,
+				fix: 'Name every field: its answer comes out under that name.',
+			};
+		if (names.has(name))
+			return {
+				problem: `${at}: "${name}" names two fields`,
+				fix: 'Give every field its own name: the answers come out by name.',
+			};
+		names.add(name);
+		const options = (field.fieldOptions?.values ?? []).map((value) =>
+			String(value?.option ?? '').trim(),
+		);
+		if (CHOICE_TYPES.includes(field.fieldType) && (!options.length || options.includes('')))
+			return {
+				problem: `${at} ("${name}") has an empty choice, or none`,
+				fix: 'Give it at least one option, each with a text.',
+			};
+		fields.push({ ...field, fieldLabel: name });
+	}
+	return { fields };
+}
