@@ -423,15 +423,14 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		return { id, sms: sms[0], url: newLinks[0].longUrl, linksBefore };
 	}
 
+	/** As n8n's form page posts it: Approve and Decline is a choice of the two labels. */
 	async function answer(url: string, decision: 'approve' | 'decline') {
-		const response = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({ decision }).toString(),
-		});
+		const body = new FormData();
+		body.append('field-0', JSON.stringify([decision === 'approve' ? 'Approve' : 'Decline']));
+		const response = await fetch(url, { method: 'POST', body });
 		const html = await response.text();
 		expect(response.status).toBe(200);
-		expect(html).toContain('your answer was recorded');
+		expect(html).toContain('Your answer was recorded');
 		expect(html).not.toContain(token);
 	}
 

@@ -575,8 +575,10 @@ describe('the editor', () => {
 		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain(
 			'approved',
 		);
-		await recipient.getByRole('button', { name: 'Refund it' }).click();
-		await recipient.getByText('your answer was recorded').waitFor();
+		// n8n's own form page: Approve and Decline is a choice of the two labels, then Submit.
+		await recipient.getByLabel('Refund it').check();
+		await recipient.getByRole('button', { name: 'Submit' }).click();
+		await recipient.getByText('Your answer was recorded').waitFor();
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-answered.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
 		// The inbox's page owns the context the link opened in.
@@ -626,18 +628,66 @@ describe('the editor', () => {
 		const { link, url } = await executeAndReadLink(question);
 		expect(link).toBe(url);
 		const recipient = await recipientPage(url);
-		await recipient
-			.getByRole('textbox', { name: 'Your answer' })
-			.fill('Thursday after 2 pm, please');
+		await recipient.getByLabel('Response').fill('Thursday after 2 pm, please');
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-free-text.png') });
-		await recipient.getByRole('button', { name: 'Send' }).click();
-		await recipient.getByText('your answer was recorded').waitFor();
+		await recipient.getByRole('button', { name: 'Submit' }).click();
+		await recipient.getByText('Your answer was recorded').waitFor();
 		await recipient.close();
 		await page
 			.locator('[data-test-id="output-panel"]')
 			.getByText('Thursday after 2 pm, please')
 			.first()
 			.waitFor({ timeout: 60_000 });
+	});
+
+	it('collects a Custom Form over SMS: a required field left empty is refused on the page, then the answers and respondedAt reach the output', async () => {
+		await choose('sendAndWaitChannel', 'SMS');
+		await choose('responseType', 'Custom Form');
+		await fill('sendAndWaitSmsInstance', 'sms-line-1');
+		await fill('sendAndWaitSmsRecipient', '+57 300 555 0142');
+		const question = 'Where and when should we deliver order 21?';
+		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
+		// The form starts with one required text field; a second, optional one is added.
+		const labels = () => params().locator('[data-test-id="parameter-input-fieldLabel"] input');
+		await labels().first().fill('Delivery address');
+		await params()
+			.locator('[data-test-id="parameter-item"]:visible', {
+				has: page.locator('label[for="formFields"]'),
+			})
+			.getByRole('button', { name: 'Add Form Field' })
+			.click();
+		await labels().nth(1).fill('Note for the driver');
+
+		const { url } = await executeAndReadLink(question);
+		const inbox = await browser.newPage({ viewport: { width: 900, height: 600 } });
+		await inbox.goto(sandbox.inboxUrl);
+		const sms = inbox.locator('[data-testid="message"]', { hasText: question }).first();
+		const recipient = await clickThrough(inbox, sms.locator('[data-testid="message-link"]'), url);
+		await recipient.setViewportSize({ width: 420, height: 760 });
+		await recipient.getByText(question).waitFor();
+		await recipient.getByLabel('Note for the driver').fill('Ring twice');
+		await recipient.getByRole('button', { name: 'Submit' }).click();
+		// n8n's page script refuses it: the execution still waits.
+		await recipient.getByText('This field is required').first().waitFor();
+		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-custom-form-required.png') });
+		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain(
+			'respondedAt',
+		);
+		await recipient.getByLabel('Delivery address').fill('Calle 10 # 4-21, Bogota');
+		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-custom-form.png') });
+		await recipient.getByRole('button', { name: 'Submit' }).click();
+		await recipient.getByText('Your answer was recorded').waitFor();
+		// A second visit: n8n's own page, for the look side by side.
+		await recipient.goto(url);
+		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-n8n-own-page.png') });
+		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
+		await inbox.close();
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.getByText('Calle 10 # 4-21, Bogota').first().waitFor({ timeout: 60_000 });
+		const shown = await output.innerText();
+		expect(shown).toContain('Ring twice');
+		expect(shown).toContain('respondedAt');
+		await expectTokenHidden();
 	});
 
 	it('shows the fields of the chosen message type only', async () => {

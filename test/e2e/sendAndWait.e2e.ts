@@ -140,6 +140,40 @@ const WORKFLOWS = [
 			responseType: 'freeText',
 		}),
 	]),
+	waitWorkflow('sms-form', {
+		sendAndWaitChannel: 'sms',
+		...recipientParameters('sms', `={{ $json.body.recipient }}`),
+		responseType: 'customForm',
+		formFields: {
+			values: [
+				{
+					fieldLabel: 'Delivery address',
+					fieldType: 'textarea',
+					requiredField: true,
+					placeholder: '<i>Street, number, city</i>',
+				},
+				{
+					fieldLabel: 'Time slot',
+					fieldType: 'dropdown',
+					requiredField: true,
+					fieldOptions: { values: [{ option: 'Morning' }, { option: 'Afternoon' }] },
+				},
+				{ fieldLabel: 'Rating', fieldType: 'number' },
+				{
+					fieldLabel: 'Extras',
+					fieldType: 'checkbox',
+					fieldOptions: { values: [{ option: 'Gift wrap' }, { option: 'Call first' }] },
+				},
+				{
+					fieldType: 'hiddenField',
+					fieldName: 'ref',
+					fieldValue: '=order-{{ $json.body.question.match(/order (\\d+)/)[1] }}',
+				},
+				{ fieldLabel: 'Photo', fieldType: 'file', multipleFiles: true },
+				{ fieldType: 'html', html: 'Leave it at <b>the door</b> if nobody answers.' },
+			],
+		},
+	}),
 	waitWorkflow('limit', {
 		sendAndWaitChannel: 'socialnet',
 		...recipientParameters('socialnet', 'psid-limit'),
@@ -237,15 +271,35 @@ async function open(url: string, userAgent: string) {
 	return { status: response.status, html, headers: response.headers };
 }
 
-async function submit(url: string, form: Record<string, string>) {
+/** Posts the answer as n8n's form page does: multipart/form-data, one `field-<n>` per field. */
+async function submit(url: string, form: Record<string, string | Blob>) {
+	const body = new FormData();
+	for (const [name, value] of Object.entries(form)) body.append(name, value);
 	const response = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_AGENT },
-		body: new URLSearchParams(form).toString(),
+		headers: { 'user-agent': BROWSER_AGENT },
+		body,
 	});
 	const html = await response.text();
 	pages.push(html);
 	return { status: response.status, html };
+}
+
+/** A choice as the page posts it: the JSON list of the options ticked. */
+const choice = (...options: string[]) => JSON.stringify(options);
+
+const RESPONDED_AT = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+/**
+ * Who was asked, where, and the message's id; n8n 1.x gives a resumed node no custom data, so
+ * there the recipient is as the parameter gives it, without the message's id.
+ */
+function questionFacts(channel: Channel, recipient: string, messageId: string) {
+	const instance = recipientParameters(channel, recipient);
+	const [instanceName] = Object.values(instance);
+	if (N8N_MAJOR < 2) return { channel, instance: instanceName, recipient };
+	const sent = ['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient;
+	return { channel, instance: instanceName, recipient: sent, messageId };
 }
 
 /** Starts the workflow, checks the message and that opening the link decides nothing; gives the page's address. */
@@ -276,7 +330,7 @@ async function askAndOpen(name: string, channel: Channel, question: string, reci
 		expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
 	}
 	expect(await statusOf(id)).toBe('waiting');
-	return { id, url };
+	return { id, url, messageId: message.id };
 }
 
 beforeAll(async () => {
@@ -314,34 +368,45 @@ const RECIPIENT: Record<Channel, () => string> = {
 
 describe('Send and Wait for Response in real n8n', () => {
 	it.each(CHANNELS)(
-		'%s: Approve resumes with approved true, and a second answer changes nothing',
+		'%s: Approve resumes with approved true, when and whom, and a second answer changes nothing',
 		async (channel) => {
 			const question = `Refund of 400 USD for order 17 (${channel}, approve)?`;
-			const { id, url } = await askAndOpen(
+			const recipient = RECIPIENT[channel]();
+			const { id, url, messageId } = await askAndOpen(
 				`${channel}-approval`,
 				channel,
 				question,
-				RECIPIENT[channel](),
+				recipient,
 			);
 			const page = await open(url, BROWSER_AGENT);
 			expect(page.html).toContain('Refund it');
 			expect(page.html).toContain('Keep it');
-			const answered = await submit(url, { decision: 'approve' });
+			// n8n's own form page, not a page of the node's.
+			expect(page.html).toContain("id='n8n-form'");
+			const missing = await submit(url, {});
+			expect(missing.status).toBe(400);
+			expect(await statusOf(id)).toBe('waiting');
+			const answered = await submit(url, { 'field-0': choice('Refund it') });
 			expect(answered.status).toBe(200);
-			expect(answered.html).toContain('your answer was recorded');
+			expect(answered.html).toContain('Your answer was recorded');
 			const { status, run, raw } = await settled(id);
 			expect(status).toBe('success');
-			expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([{ data: { approved: true } }]);
+			expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
+				{
+					data: { approved: true, respondedAt: RESPONDED_AT },
+					question: questionFacts(channel, recipient, messageId),
+				},
+			]);
 			expect(outputOf(run, 'Done')).toHaveLength(1);
 			expect(raw).not.toContain(token);
 
-			const again = await submit(url, { decision: 'decline' });
-			pages.push(again.html);
-			expect(again.html).not.toContain('your answer was recorded');
+			const again = await submit(url, { 'field-0': choice('Keep it') });
+			expect(again.html).not.toContain('Your answer was recorded');
 			const after = await settled(id);
-			expect(outputOf(after.run, 'Ask').map((item) => item.json)).toEqual([
-				{ data: { approved: true } },
-			]);
+			expect(outputOf(after.run, 'Ask')[0]?.json.data).toEqual({
+				approved: true,
+				respondedAt: RESPONDED_AT,
+			});
 		},
 	);
 
@@ -353,28 +418,110 @@ describe('Send and Wait for Response in real n8n', () => {
 			question,
 			RECIPIENT[channel](),
 		);
-		await submit(url, { decision: 'decline' });
+		// A choice the page does not offer is no answer.
+		expect((await submit(url, { 'field-0': choice('Maybe') })).status).toBe(400);
+		await submit(url, { 'field-0': choice('Keep it') });
 		const { status, run } = await settled(id);
 		expect(status).toBe('success');
-		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([{ data: { approved: false } }]);
+		expect(outputOf(run, 'Ask')[0]?.json.data).toEqual({
+			approved: false,
+			respondedAt: RESPONDED_AT,
+		});
 	});
 
 	it.each(CHANNELS)('%s: Free Text resumes with the text typed', async (channel) => {
 		const question = `Why was order 19 returned? (${channel})`;
-		const { id, url } = await askAndOpen(
+		const recipient = RECIPIENT[channel]();
+		const { id, url, messageId } = await askAndOpen(
 			`${channel}-text`,
 			channel,
 			question,
-			RECIPIENT[channel](),
+			recipient,
 		);
 		const page = await open(url, BROWSER_AGENT);
 		expect(page.html).toContain('<textarea');
-		await submit(url, { text: 'The box arrived <b>crushed</b> & wet' });
+		expect((await submit(url, { 'field-0': '  ' })).status).toBe(400);
+		await submit(url, { 'field-0': 'The box arrived <b>crushed</b> & wet' });
 		const { status, run } = await settled(id);
 		expect(status).toBe('success');
 		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
-			{ data: { text: 'The box arrived <b>crushed</b> & wet' } },
+			{
+				data: { text: 'The box arrived <b>crushed</b> & wet', respondedAt: RESPONDED_AT },
+				question: questionFacts(channel, recipient, messageId),
+			},
 		]);
+	});
+
+	it("Custom Form over SMS: the page shows the fields escaped; a form without a required field, an altered signature or another execution's link resume nothing; the answers come out as n8n gives them", async () => {
+		const recipient = '+57 300 555 0177';
+		const first = await askAndOpen(
+			'sms-form',
+			'sms',
+			'Where should we deliver order 21?',
+			recipient,
+		);
+		const other = await askAndOpen(
+			'sms-form',
+			'sms',
+			'Where should we deliver order 22?',
+			recipient,
+		);
+		const page = await open(first.url, BROWSER_AGENT);
+		for (const label of ['Delivery address', 'Time slot', 'Afternoon', 'Rating', 'Gift wrap'])
+			expect(page.html).toContain(label);
+		expect(page.html).toContain('&lt;i&gt;Street, number, city&lt;/i&gt;');
+		expect(page.html).toContain('Leave it at the door if nobody answers.');
+		expect(page.html).not.toMatch(/<b>the door|<i>Street/);
+		const answers = {
+			'field-0': '  Calle 10 # 4-21, Bogota ',
+			'field-1': 'Afternoon',
+			'field-2': '4',
+			'field-3': choice('Gift wrap', 'Call first'),
+			'field-4': 'changed-by-the-page',
+		};
+		const { 'field-0': _address, ...withoutAddress } = answers;
+		expect((await submit(first.url, withoutAddress)).status).toBe(400);
+		const signature = new URL(first.url).searchParams.get('signature') ?? '';
+		const forged = new URL(first.url);
+		forged.searchParams.set('signature', `${signature.slice(0, -2)}xx`);
+		expect((await submit(forged.toString(), answers)).status).not.toBe(200);
+		const crossed = new URL(first.url);
+		crossed.searchParams.set('signature', new URL(other.url).searchParams.get('signature') ?? '');
+		expect((await submit(crossed.toString(), answers)).status).not.toBe(200);
+		expect([await statusOf(first.id), await statusOf(other.id)]).toEqual(['waiting', 'waiting']);
+
+		const photo = new Blob(['not really a jpeg'], { type: 'image/jpeg' });
+		const body = new FormData();
+		for (const [name, value] of Object.entries(answers)) body.append(name, value);
+		body.append('field-5', photo, 'door.jpg');
+		const answered = await fetch(first.url, {
+			method: 'POST',
+			headers: { 'user-agent': BROWSER_AGENT },
+			body,
+		});
+		expect(answered.status).toBe(200);
+		const { status, run } = await settled(first.id);
+		expect(status).toBe('success');
+		const [item] = outputOf(run, 'Ask') as Array<{
+			json: Record<string, unknown>;
+			binary?: Record<string, { fileName?: string; mimeType?: string }>;
+		}>;
+		expect(item.json).toEqual({
+			data: {
+				'Delivery address': 'Calle 10 # 4-21, Bogota',
+				'Time slot': 'Afternoon',
+				Rating: 4,
+				Extras: ['Gift wrap', 'Call first'],
+				ref: 'order-21',
+				Photo: [{ filename: 'door.jpg', mimetype: 'image/jpeg', size: 17 }],
+				respondedAt: RESPONDED_AT,
+			},
+			question: questionFacts('sms', recipient, first.messageId),
+		});
+		expect(item.binary?.Photo_0).toEqual(
+			expect.objectContaining({ fileName: 'door.jpg', mimeType: 'image/jpeg' }),
+		);
+		expect(await statusOf(other.id)).toBe('waiting');
 	});
 
 	it('Limit Wait Time: without an answer the execution goes on by itself with the input item', async () => {
@@ -424,7 +571,7 @@ describe('Send and Wait for Response in real n8n', () => {
 			);
 			const page = await open(target(link), BROWSER_AGENT);
 			expect(page.html).toContain('Approve refund');
-			await submit(target(link), { decision: 'approve' });
+			await submit(target(link), { 'field-0': choice('Approve refund') });
 			const id = await until(
 				'the example execution',
 				async () =>

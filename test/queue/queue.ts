@@ -648,11 +648,8 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 	// The answer, as the recipient's browser sends it, to the main.
 	const logAt = main.log().length;
 	const answeredAt = Date.now();
-	const answer = await fetch(link, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ decision: 'approve' }).toString(),
-	});
+	// Approve Only: n8n's form page posts its (empty) form as multipart/form-data.
+	const answer = await fetch(link, { method: 'POST', body: new FormData() });
 	const page = await answer.text();
 	const status = await until(`execution ${id} to finish`, async () => {
 		const current = await statusOf();
@@ -662,13 +659,19 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 	const { execution } = await getExecution<StoredRun>(cluster.session, id);
 	const runs = (node: string) => execution.data.resultData.runData[node] ?? [];
 	const output = (node: string) => (runs(node)[0]?.data?.main[0] ?? []).map((item) => item.json);
+	/** n8n's approval output: approved, and when. */
+	const approvedWhen = (json: unknown) => {
+		const data = (json as { data?: { approved?: unknown; respondedAt?: unknown } }).data;
+		return data?.approved === true && typeof data.respondedAt === 'string';
+	};
 	check(
 		'send and wait: the answer posted to the main resumed it with approved true, and the next node ran',
 		answer.status === 200 &&
-			page.includes('your answer was recorded') &&
+			page.includes('Your answer was recorded') &&
 			status === 'success' &&
 			runs('Ask').length === 1 &&
-			JSON.stringify(output('Ask')) === JSON.stringify([{ data: { approved: true } }]) &&
+			output('Ask').length === 1 &&
+			approvedWhen(output('Ask')[0]) &&
 			output('Done').length === 1,
 		`HTTP ${answer.status}, execution ${status}, Ask gave ${JSON.stringify(output('Ask'))}, Done ${output('Done').length} item(s)`,
 	);
@@ -1435,8 +1438,8 @@ function writeQueuePart(
 		'',
 		'Before the bursts, one execution of Webhook → *Send and Wait for Response* (socialnet, Approval) → Set.',
 		`The main took the webhook call and enqueued job ${w.askJob}; ${w.askedOn} sent the question with n8n\'s signed link and`,
-		`the execution waited (${seconds(w.waitMs)} s after the call). The answer, \`decision=approve\` posted to the link on the main,`,
-		`resumed it: the main enqueued job ${w.resumeJob}, ${w.finishedOn} ran it, Ask gave \`{ data: { approved: true } }\` and the Set`,
+		`the execution waited (${seconds(w.waitMs)} s after the call). The answer, n8n's form posted to the link on the main,`,
+		`resumed it: the main enqueued job ${w.resumeJob}, ${w.finishedOn} ran it, Ask gave \`{ data: { approved: true, respondedAt } }\` and the Set`,
 		`node ran; the execution was a success ${seconds(w.resumeMs)} s after the answer.`,
 		'',
 		'Which process ran the part after the answer: the stored execution does not say (its `mode` is',

@@ -398,6 +398,24 @@ describe('the whole description, form by form', () => {
 		expect(several.map(({ resource, names }) => `${resource}: ${names.join(', ')}`)).toEqual([]);
 	});
 
+	it('presents as required what the node refuses empty: a required list starts with one entry, its own fields marked', () => {
+		// n8n marks a required field with an asterisk, but not a fixed collection: one left empty by
+		// default would look optional and be refused on execute ("Files is required").
+		const unmarked = VARIANTS.flatMap(({ label, shown }) =>
+			shown
+				.filter(
+					(property) =>
+						property.type === 'fixedCollection' &&
+						property.required === true &&
+						!Object.values((property.default ?? {}) as IDataObject).some(
+							(entries) => ([] as unknown[]).concat(entries ?? []).length > 0,
+						),
+				)
+				.map((property) => `${label}: ${property.displayName}`),
+		);
+		expect(unmarked).toEqual([]);
+	});
+
 	it('describes every operation and every field', () => {
 		const operations = PAIRS.filter(({ option }) => !option.description?.trim()).map(
 			({ resource, operation }) => `operation ${resource} > ${operation}`,

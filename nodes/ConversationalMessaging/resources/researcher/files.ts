@@ -15,6 +15,8 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 		: fail('expected a list of files', 'Add files with Add File.');
 	return files.map((file: { url?: unknown; name?: unknown; type?: unknown }, index: number) => {
 		const label = (problem: string, fix: string) => fail(`file ${index + 1}: ${problem}`, fix);
+		if (!String(file.url ?? '').trim())
+			label('has no URL', 'Enter the URL of every file, or remove the file.');
 		if (!RESEARCHER_FILE_TYPES.includes(String(file.type)))
 			label(
 				`type "${String(file.type)}" is not one of ${RESEARCHER_FILE_TYPES.join(', ')}`,
@@ -37,9 +39,11 @@ export function researcherFilesField(
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add File',
 		required: true,
-		default: {},
+		// One entry to start from: the editor marks its URL and Name required (a fixed collection gets no mark of its own).
+		default: { file: [{ url: '', name: '', type: 'document' }] },
 		displayOptions,
-		description: 'Documents, media or web pages for the researcher to investigate',
+		description:
+			'Documents, media or web pages for the researcher to investigate: at least one, each with its URL and Name',
 		// A fixed collection has no value of its own to send; its entries fill body.files.
 		routing: { send: { preSend: [requireField('body.files', 'Files'), checkFiles] } },
 		options: [
