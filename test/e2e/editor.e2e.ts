@@ -10,7 +10,12 @@
 import { mkdirSync, rmSync } from 'fs';
 import { join } from 'path';
 import { NodeHelpers } from 'n8n-workflow';
-import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
@@ -99,7 +104,26 @@ function expectedForm(values: INodeParameters): Form {
 			.map((option) => option.displayName)
 			.sort();
 	}
-	return { labels: shown.map((p) => p.displayName), collections };
+	// A fixed collection shows the fields of each entry it holds (a default one, too).
+	const entryLabels = (property: INodeProperties) =>
+		property.type !== 'fixedCollection'
+			? []
+			: (property.options as INodePropertyCollection[]).flatMap((group) =>
+					([] as INodeParameters[])
+						.concat(
+							((parameters[property.name] ?? {}) as Record<string, INodeParameters[]>)[
+								group.name
+							] ?? [],
+						)
+						.flatMap((entry) =>
+							group.values
+								.filter((field) =>
+									NodeHelpers.displayParameter(entry, field, typeVersion, description, parameters),
+								)
+								.map((field) => field.displayName),
+						),
+				);
+	return { labels: shown.flatMap((p) => [p.displayName, ...entryLabels(p)]), collections };
 }
 
 async function labelsOnScreen(): Promise<string[]> {

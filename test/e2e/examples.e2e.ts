@@ -235,7 +235,7 @@ const everyRunOf = (executed: ExecutedRun, nodeName: string) =>
 
 describe('example workflows', () => {
 	it('are tidy workflows of current nodes, on the credential that npm run dev imports', () => {
-		// sms-approval-before-refund waits for an answer: test/e2e/sendAndWait.e2e.ts runs it in `n8n start`.
+		// sms-approval-before-refund and sms-delivery-form wait for an answer: test/e2e/sendAndWait.e2e.ts runs them in `n8n start`.
 		expect(Object.keys(examples).sort()).toEqual([
 			'bulk-send-sms-and-chatapp',
 			'crm-lead-from-web-form',
@@ -243,8 +243,9 @@ describe('example workflows', () => {
 			'scheduled-researcher-run',
 			'short-link-in-sms',
 			'sms-approval-before-refund',
+			'sms-delivery-form',
 		]);
-		expect(new Set(Object.values(examples).map((workflow) => workflow.id)).size).toBe(6);
+		expect(new Set(Object.values(examples).map((workflow) => workflow.id)).size).toBe(7);
 		const latest = installedBaseNodeVersions();
 		for (const workflow of Object.values(examples)) {
 			const names = workflow.nodes.map((node) => node.name);

@@ -186,25 +186,21 @@ const WORKFLOWS = [
 ];
 
 /**
- * examples/sms-approval-before-refund.json with its Manual Trigger swapped for a Webhook of the
- * same name (a test cannot click), on this file's credential.
+ * An example of examples/ with its Manual Trigger swapped for a Webhook of the same name (a test
+ * cannot click), on this file's credential.
  */
-function refundExample() {
-	const example = JSON.parse(
-		readFileSync(join(REPO_ROOT, 'examples', 'sms-approval-before-refund.json'), 'utf8'),
-	) as { id: string; nodes: Array<Record<string, unknown>> };
+function exampleOnWebhook(file: string, path: string) {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as {
+		id: string;
+		nodes: Array<Record<string, unknown>>;
+	};
 	const nodes = example.nodes.map((node) => {
 		if (node.type === 'n8n-nodes-base.manualTrigger') {
 			return {
 				...node,
 				type: 'n8n-nodes-base.webhook',
 				typeVersion: 2.1,
-				parameters: {
-					httpMethod: 'POST',
-					path: 'wait-refund-example',
-					responseMode: 'onReceived',
-					options: {},
-				},
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 				webhookId: randomUUID(),
 			};
 		}
@@ -219,7 +215,13 @@ function refundExample() {
 }
 
 /** The examples use n8n 2.x's node versions (Set 3.5), which n8n 1.x does not have. */
-const EXAMPLES = N8N_MAJOR >= 2 ? [refundExample()] : [];
+const EXAMPLES =
+	N8N_MAJOR >= 2
+		? [
+				exampleOnWebhook('sms-approval-before-refund.json', 'wait-refund-example'),
+				exampleOnWebhook('sms-delivery-form.json', 'wait-form-example'),
+			]
+		: [];
 
 /** How long this file waits for n8n and the sandbox before failing. */
 const WAIT_MS = 30_000;
@@ -586,6 +588,60 @@ describe('Send and Wait for Response in real n8n', () => {
 			);
 			expect(toCustomer.map((sent) => sent.body)).toEqual([
 				'Order 17: your refund of 400 USD was approved.',
+			]);
+		},
+	);
+
+	(EXAMPLES.length ? it : it.skip)(
+		'the form example: the customer fills in the delivery form by SMS, the answers are written on and confirmed by SMS',
+		async () => {
+			const known = new Set(
+				(await listExecutions(session)).executions.map((execution) => execution.id),
+			);
+			await until(
+				'the form example webhook',
+				async () =>
+					(await fetch(`${server.url}/webhook/wait-form-example`, { method: 'POST' })).status ===
+					200
+						? true
+						: undefined,
+				WAIT_MS,
+			);
+			const { message, link } = await messageWith('Order 21 is ready: where and when');
+			expect(message.to).toBe('573007654321');
+			const page = await open(target(link), BROWSER_AGENT);
+			for (const label of ['Delivery of order 21', 'Delivery address', 'Time slot', 'Evening'])
+				expect(page.html).toContain(label);
+			const answered = await submit(target(link), {
+				'field-0': 'Calle 10 # 4-21, Bogota',
+				'field-1': 'Evening',
+				'field-2': '',
+			});
+			expect(answered.status).toBe(200);
+			const id = await until(
+				'the form example execution',
+				async () =>
+					(await listExecutions(session)).executions.find((execution) => !known.has(execution.id))
+						?.id,
+				WAIT_MS,
+			);
+			const { status, run } = await settled(id);
+			expect(status).toBe('success');
+			expect(outputOf(run, 'Delivery Record').map((item) => item.json)).toEqual([
+				{
+					order: '21',
+					address: 'Calle 10 # 4-21, Bogota',
+					slot: 'Evening',
+					note: null,
+					answeredAt: RESPONDED_AT,
+					askedMessageId: message.id,
+				},
+			]);
+			const confirmations = [...sandbox.state.sentMessages.values()].filter(
+				(sent) => sent.to === '573007654321' && sent.body.startsWith('Order 21: we deliver'),
+			);
+			expect(confirmations.map((sent) => sent.body)).toEqual([
+				'Order 21: we deliver to Calle 10 # 4-21, Bogota (Evening).',
 			]);
 		},
 	);
