@@ -434,6 +434,32 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		expect(html).not.toContain(token);
 	}
 
+	it("n8n's human review variant keeps Approval only: Response Type hidden, the Custom Form's fields with it", async () => {
+		type Property = {
+			name: string;
+			type: string;
+			default?: unknown;
+			displayOptions?: { show?: Record<string, unknown[]> };
+		};
+		const types = await session.request<
+			| { data: Array<{ name: string; properties: Property[] }> }
+			| Array<{ name: string; properties: Property[] }>
+		>('GET', '/types/nodes.json');
+		const hitl = (Array.isArray(types) ? types : types.data).find(
+			(type) => type.name === HITL_TYPE,
+		);
+		const named = (name: string) => hitl?.properties.filter((property) => property.name === name);
+		expect(named('responseType')).toEqual([
+			expect.objectContaining({ type: 'hidden', default: 'approval' }),
+		]);
+		const formFields = ['defineForm', 'formFields', 'jsonOutput'].flatMap(
+			(name) => named(name) ?? [],
+		);
+		expect(formFields).toHaveLength(3);
+		for (const field of formFields)
+			expect(field.displayOptions?.show?.responseType).toEqual(['customForm']);
+	});
+
 	it('approve: the gated tool runs once, and the agent finishes with its result', async () => {
 		const prompt = 'Shorten https://shop.example/spring-sale?run=approve for the campaign.';
 		const longUrl = 'https://shop.example/spring-sale?run=approve';

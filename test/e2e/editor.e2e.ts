@@ -50,6 +50,7 @@ const TYPE_SELECTORS: Record<string, string> = {
 
 let sandbox: Sandbox;
 let server: N8nServer;
+let session: RestSession;
 let userFolder: string;
 let browser: Browser;
 let page: Page;
@@ -358,7 +359,7 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, token: 'sandboxSecretToken2026', campaigns: 120 });
 	userFolder = createUserFolder();
 	server = await startN8n({ userFolder });
-	await RestSession.asOwner(server.url);
+	session = await RestSession.asOwner(server.url);
 	browser = await chromium.launch({
 		executablePath: '/usr/bin/chromium',
 		args: [
@@ -701,9 +702,44 @@ describe('the editor', () => {
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-custom-form.png') });
 		await recipient.getByRole('button', { name: 'Submit' }).click();
 		await recipient.getByText('Your answer was recorded').waitFor();
-		// A second visit: n8n's own page, for the look side by side.
+		// A second visit: n8n's own "no action required" page.
 		await recipient.goto(url);
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-n8n-own-page.png') });
+		// n8n's own form (a Form Trigger with the same fields), for the look side by side.
+		const { data: n8nForm } = await session.request<{ data: { id: string } }>(
+			'POST',
+			'/rest/workflows',
+			{
+				name: "n8n's own form, for comparison",
+				nodes: [
+					{
+						id: 'n8n-own-form',
+						name: 'Form',
+						type: 'n8n-nodes-base.formTrigger',
+						typeVersion: 2.6,
+						position: [0, 0],
+						webhookId: '6f1b7a52-1c1d-4d8e-9a3b-2f4c5d6e7f80',
+						parameters: {
+							formTitle: '',
+							formDescription: question,
+							formFields: {
+								values: [
+									{ fieldLabel: 'Delivery address', requiredField: true },
+									{ fieldLabel: 'Note for the driver' },
+								],
+							},
+							options: { path: 'n8n-own-form' },
+						},
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			},
+		);
+		await session.activate(n8nForm.id);
+		await recipient.goto(`${server.url}/form/n8n-own-form`);
+		await recipient.getByText(question).waitFor();
+		await recipient.screenshot({ path: join(SHOTS, 'n8n-own-form-page.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
 		await inbox.close();
 		const output = page.locator('[data-test-id="output-panel"]');
@@ -755,7 +791,6 @@ describe('the editor', () => {
 	});
 
 	it('shows in the output panel how the service slowed a bulk send down, and the countries its numbers went to', async () => {
-		const session = await RestSession.asOwner(server.url);
 		const { data: credentials } = await session.request<{
 			data: Array<{ id: string; name: string }>;
 		}>('GET', '/rest/credentials');

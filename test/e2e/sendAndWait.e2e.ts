@@ -40,7 +40,17 @@ const credential = sandboxCredential('', token, 'cmWaitCred000001');
 const PREVIEW_AGENTS = [
 	'WhatsApp/2.24.6.77 A',
 	'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+	'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
 ];
+
+/** As a page shows text: n8n's view escapes labels; the node escapes the question. */
+const escaped = (text: string) =>
+	text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
 const BROWSER_AGENT =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
@@ -158,7 +168,7 @@ const WORKFLOWS = [
 					requiredField: true,
 					fieldOptions: { values: [{ option: 'Morning' }, { option: 'Afternoon' }] },
 				},
-				{ fieldLabel: 'Rating', fieldType: 'number' },
+				{ fieldLabel: 'Rating (<i>1-5</i>)', fieldType: 'number' },
 				{
 					fieldLabel: 'Extras',
 					fieldType: 'checkbox',
@@ -328,7 +338,7 @@ async function askAndOpen(name: string, channel: Channel, question: string, reci
 	for (const agent of [...PREVIEW_AGENTS, BROWSER_AGENT]) {
 		const page = await open(url, agent);
 		expect(page.status).toBe(200);
-		expect(page.html).toContain(question.replace(/&/g, '&amp;'));
+		expect(page.html).toContain(escaped(question));
 		expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
 	}
 	expect(await statusOf(id)).toBe('waiting');
@@ -459,7 +469,7 @@ describe('Send and Wait for Response in real n8n', () => {
 		const first = await askAndOpen(
 			'sms-form',
 			'sms',
-			'Where should we deliver order 21?',
+			'Where should we deliver <b>order 21</b>?',
 			recipient,
 		);
 		const other = await askAndOpen(
@@ -473,7 +483,8 @@ describe('Send and Wait for Response in real n8n', () => {
 			expect(page.html).toContain(label);
 		expect(page.html).toContain('&lt;i&gt;Street, number, city&lt;/i&gt;');
 		expect(page.html).toContain('Leave it at the door if nobody answers.');
-		expect(page.html).not.toMatch(/<b>the door|<i>Street/);
+		expect(page.html).toContain('Rating (&lt;i&gt;1-5&lt;/i&gt;)');
+		expect(page.html).not.toMatch(/<b>the door|<i>Street|<b>order|<i>1-5/);
 		const answers = {
 			'field-0': '  Calle 10 # 4-21, Bogota ',
 			'field-1': 'Afternoon',
@@ -483,6 +494,9 @@ describe('Send and Wait for Response in real n8n', () => {
 		};
 		const { 'field-0': _address, ...withoutAddress } = answers;
 		expect((await submit(first.url, withoutAddress)).status).toBe(400);
+		// A choice the form does not offer, in its dropdown or its checkboxes, is no answer.
+		expect((await submit(first.url, { ...answers, 'field-1': 'Midnight' })).status).toBe(400);
+		expect((await submit(first.url, { ...answers, 'field-3': choice('Cake') })).status).toBe(400);
 		const signature = new URL(first.url).searchParams.get('signature') ?? '';
 		const forged = new URL(first.url);
 		forged.searchParams.set('signature', `${signature.slice(0, -2)}xx`);
@@ -502,6 +516,7 @@ describe('Send and Wait for Response in real n8n', () => {
 			body,
 		});
 		expect(answered.status).toBe(200);
+		pages.push(await answered.text());
 		const { status, run } = await settled(first.id);
 		expect(status).toBe('success');
 		const [item] = outputOf(run, 'Ask') as Array<{
@@ -510,9 +525,10 @@ describe('Send and Wait for Response in real n8n', () => {
 		}>;
 		expect(item.json).toEqual({
 			data: {
-				'Delivery address': 'Calle 10 # 4-21, Bogota',
+				// A textarea's answer as typed, as n8n's form gives it (Text and Email are trimmed).
+				'Delivery address': '  Calle 10 # 4-21, Bogota ',
 				'Time slot': 'Afternoon',
-				Rating: 4,
+				'Rating (<i>1-5</i>)': 4,
 				Extras: ['Gift wrap', 'Call first'],
 				ref: 'order-21',
 				Photo: [{ filename: 'door.jpg', mimetype: 'image/jpeg', size: 17 }],
@@ -520,7 +536,9 @@ describe('Send and Wait for Response in real n8n', () => {
 			},
 			question: questionFacts('sms', recipient, first.messageId),
 		});
-		expect(item.binary?.Photo_0).toEqual(
+		// One upload: one binary, named as n8n's form names it.
+		expect(Object.keys(item.binary ?? {})).toEqual(['Photo']);
+		expect(item.binary?.Photo).toEqual(
 			expect.objectContaining({ fileName: 'door.jpg', mimeType: 'image/jpeg' }),
 		);
 		expect(await statusOf(other.id)).toBe('waiting');

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -24,10 +22,11 @@ const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 /**
  * n8n runs the node's `webhook` in a new context when the answer comes, and drops what execute
  * returned; the execution's custom data (n8n's `$execution.customData`) is what lasts the wait.
- * One key per node: letters, digits and _ only, as n8n requires.
+ * One key per node, by its id (a rename during the wait keeps it): letters, digits and _ only, at
+ * most 50 characters, as n8n requires. It takes one of n8n's 10 keys an execution may hold.
  */
-const keyOf = (nodeName: string) =>
-	`sendAndWait_${createHash('sha256').update(nodeName).digest('hex').slice(0, 16)}`;
+const keyOf = ({ id, name }: { id?: string; name: string }) =>
+	`sendAndWait_${(id || name).replace(/[^\p{L}\p{N}_]/gu, '').slice(0, 38)}`;
 
 export function messageIdIn(answer: IDataObject | undefined): string | undefined {
 	const found = MESSAGE_ID_KEYS.map((key) => answer?.[key]).find(
@@ -55,7 +54,7 @@ export function rememberQuestion(fns: IExecuteFunctions, asked: QuestionAsked): 
 	// n8n keeps 512 characters of a value: an id that long is left out rather than cut.
 	let value = JSON.stringify(asked);
 	if (value.length > 512) value = JSON.stringify({ ...asked, messageId: undefined });
-	customDataOf(fns)?.set(keyOf(fns.getNode().name), value);
+	customDataOf(fns)?.set(keyOf(fns.getNode()), value);
 }
 
 /**
@@ -63,7 +62,7 @@ export function rememberQuestion(fns: IExecuteFunctions, asked: QuestionAsked): 
  * holds n8n's 10 keys) the channel, instance and recipient as the node's parameters give them.
  */
 export function questionAsked(fns: IWebhookFunctions): QuestionAsked {
-	const remembered = customDataOf(fns)?.get(keyOf(fns.getNode().name));
+	const remembered = customDataOf(fns)?.get(keyOf(fns.getNode()));
 	if (typeof remembered === 'string') {
 		try {
 			return JSON.parse(remembered) as QuestionAsked;

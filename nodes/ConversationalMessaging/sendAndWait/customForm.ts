@@ -36,6 +36,20 @@ export interface FormField {
 	acceptFileTypes?: string;
 }
 
+/** The keys a field may have, in the form and in JSON. */
+const FIELD_KEYS = [
+	'fieldLabel',
+	'fieldType',
+	'requiredField',
+	'placeholder',
+	'fieldOptions',
+	'fieldName',
+	'fieldValue',
+	'html',
+	'multipleFiles',
+	'acceptFileTypes',
+];
+
 /** The types whose answer is one of, or some of, the field's options. */
 export const CHOICE_TYPES: FormFieldType[] = ['checkbox', 'dropdown', 'radio'];
 
@@ -239,6 +253,13 @@ export function readFormFields(
 	for (const [index, entry] of (entries as IDataObject[]).entries()) {
 		const field = { ...entry, fieldType: entry?.fieldType ?? 'text' } as FormField;
 		const at = `${where}: field ${index + 1}`;
+		// n8n's form knows more (defaultValue, formatDate, limitSelection...): refused, not dropped.
+		const unknown = Object.keys(entry ?? {}).find((key) => !FIELD_KEYS.includes(key));
+		if (unknown)
+			return {
+				problem: `${at}: "${unknown}" is not supported here`,
+				fix: `Remove it; a field takes ${FIELD_KEYS.join(', ')}.`,
+			};
 		if (!(field.fieldType in FORM_FIELD_TYPES))
 			return {
 				problem: `${at}: "${String(field.fieldType)}" is not a field type`,

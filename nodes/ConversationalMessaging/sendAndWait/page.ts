@@ -103,11 +103,14 @@ export function formPageData(content: PageContent): IDataObject {
 }
 
 /**
- * The view's own script and style are inline, with n8n's font from Google Fonts; nothing else may
- * load, the answer goes back only to this address, and no other site may frame the page.
+ * n8n's own sandbox for its form pages (n8n-core's getHtmlSandboxCSP): the page runs in an opaque
+ * origin, without the n8n session. Beyond it, the view's own script and style are inline, with
+ * n8n's font from Google Fonts; nothing else may load, the answer goes back only to this address,
+ * and no other site may frame the page.
  */
 export const PAGE_HEADERS: Record<string, string> = {
 	'Content-Security-Policy': [
+		'sandbox allow-downloads allow-forms allow-modals allow-orientation-lock allow-pointer-lock allow-popups allow-popups-to-escape-sandbox allow-presentation allow-scripts allow-top-navigation-by-user-activation allow-top-navigation-to-custom-protocols',
 		"default-src 'none'",
 		"script-src 'unsafe-inline'",
 		"style-src 'unsafe-inline' https://fonts.googleapis.com",

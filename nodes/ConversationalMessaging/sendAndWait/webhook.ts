@@ -87,27 +87,35 @@ function pageContent(fns: IWebhookFunctions): PageContent {
 	};
 }
 
-/** A field's posted value: the view posts choices as a JSON list; a plain form may post text. */
+/** A value the form could not have sent: the whole answer is refused. */
+const NOT_AN_ANSWER = Symbol('not an answer');
+
+/**
+ * A field's posted value: the view posts checkboxes and radio buttons as a JSON list, a dropdown
+ * as the option; a plain form may post text. A choice the form does not offer is no answer.
+ */
 function postedValue(field: FormField, raw: unknown): unknown {
 	const value = Array.isArray(raw) ? raw[0] : raw;
 	if (typeof value !== 'string') return undefined;
-	if (!CHOICE_TYPES.includes(field.fieldType) || field.fieldType === 'dropdown') return value;
+	if (!CHOICE_TYPES.includes(field.fieldType) || !value.trim()) return value;
 	let chosen: unknown = value;
-	if (value.trim().startsWith('['))
+	if (field.fieldType !== 'dropdown' && value.trim().startsWith('['))
 		try {
 			chosen = JSON.parse(value);
 		} catch {
-			return undefined;
+			return NOT_AN_ANSWER;
 		}
 	const list = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
 	const offered = (field.fieldOptions?.values ?? []).map((option) => String(option.option));
 	// Only what the form offers: anything else is not an answer to it.
-	if (!list.every((entry) => offered.includes(entry))) return undefined;
-	return field.fieldType === 'radio' ? list[0] : list;
+	if (!list.every((entry) => offered.includes(entry))) return NOT_AN_ANSWER;
+	return field.fieldType === 'checkbox' ? list : list[0];
 }
 
 const isEmpty = (value: unknown) =>
-	value === undefined || value === '' || (Array.isArray(value) && !value.length);
+	value === undefined ||
+	(typeof value === 'string' && !value.trim()) ||
+	(Array.isArray(value) && !value.length);
 
 /**
  * The answers by field name, as n8n's form gives them (numbers as numbers, text trimmed, choices
@@ -134,28 +142,34 @@ async function answersOf(
 			continue;
 		}
 		if (field.fieldType === 'file') {
-			const uploads = ([] as UploadedFile[]).concat(files[key] ?? []);
-			if (field.requiredField && !uploads.length) return undefined;
+			// As n8n's form gives them (prepareFormReturnItem): one upload is one object, several a list.
+			const given = files[key];
+			const uploads = ([] as UploadedFile[]).concat(given ?? []);
+			if (!uploads.length) {
+				if (field.requiredField) return undefined;
+				json[field.fieldLabel] = null;
+				continue;
+			}
 			const name = field.fieldLabel.replace(/\W/g, '_');
-			for (const [i, file] of uploads.entries()) {
-				const fileName = file.originalFilename ?? file.newFilename ?? name;
-				const property =
-					uploads.length > 1 || field.multipleFiles !== false ? `${name}_${i}` : name;
-				binary[property] = await fns.nodeHelpers.copyBinaryFile(
+			for (const [i, file] of uploads.entries())
+				binary[Array.isArray(given) ? `${name}_${i}` : name] = await fns.nodeHelpers.copyBinaryFile(
 					file.filepath,
-					fileName,
+					file.originalFilename ?? file.newFilename ?? name,
 					file.mimetype ?? undefined,
 				);
-			}
-			json[field.fieldLabel] = uploads.map((file) => ({
+			const described = uploads.map((file) => ({
 				filename: file.originalFilename,
 				mimetype: file.mimetype,
 				size: file.size,
 			}));
+			json[field.fieldLabel] = field.multipleFiles === false ? described[0] : described;
 			continue;
 		}
 		let value = postedValue(field, posted[key]);
-		if (typeof value === 'string' && field.fieldType !== 'password') value = value.trim();
+		if (value === NOT_AN_ANSWER) return undefined;
+		// Trimmed where n8n's form trims (text, email); a textarea's answer stays as typed.
+		if (typeof value === 'string' && ['email', 'text'].includes(field.fieldType))
+			value = value.trim();
 		if (field.fieldType === 'number' && typeof value === 'string' && value !== '') {
 			value = Number(value);
 			if (!Number.isFinite(value)) return undefined;

@@ -43,8 +43,6 @@ export const oneQuestionNotice: INodeProperties = {
 	displayOptions: { ...show, hide: { '@tool': [true] } },
 };
 
-const formResponses = { show: { '/responseType': ['customForm', 'freeText'] } };
-
 /** n8n's names for the message's link and the answer page (n8n's form page: ../../sendAndWait/page.ts). */
 const pageOptions: INodeProperties[] = [
 	{
@@ -66,8 +64,8 @@ const pageOptions: INodeProperties[] = [
 		name: 'responseFormButtonLabel',
 		type: 'string',
 		default: 'Submit',
-		description: "Text of the answer page's submit button",
-		displayOptions: formResponses,
+		description:
+			"Text of the answer page's submit button (with Approve Only, the button is the Approve Button Label)",
 	},
 	{
 		displayName: 'Response Form Custom Styling',
@@ -110,7 +108,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 			{
 				name: 'Approval',
 				value: 'approval',
-				description: 'The recipient approves, or approves or declines, with a button',
+				description: 'The recipient approves, or approves or declines, on the page',
 			},
 			{
 				name: 'Custom Form',
@@ -131,7 +129,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('messaging', [SEND_AND_WAIT_OPERATION], { responseType: ['approval'] }),
 		description:
-			'The buttons the recipient sees: approve only, or approve and decline, and their labels',
+			'Whether the recipient can only approve or also decline, and what each is called on the page',
 		options: [
 			{
 				displayName: 'Values',
@@ -142,7 +140,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 						name: 'approvalType',
 						type: 'options',
 						default: 'single',
-						description: 'Whether the page offers a Decline button too',
+						description:
+							'Whether the recipient can also decline: the page then offers the two labels to choose from, and a Submit button',
 						options: [
 							{ name: 'Approve Only', value: 'single' },
 							{ name: 'Approve and Decline', value: 'double' },
@@ -153,14 +152,15 @@ export const sendAndWaitFields: INodeProperties[] = [
 						name: 'approveLabel',
 						type: 'string',
 						default: 'Approve',
-						description: 'Text of the button that approves',
+						description:
+							'What approving is called: the button with Approve Only, the first choice with Approve and Decline',
 					},
 					{
 						displayName: 'Decline Button Label',
 						name: 'disapproveLabel',
 						type: 'string',
 						default: 'Decline',
-						description: 'Text of the button that declines',
+						description: 'What declining is called: the second choice on the page',
 						displayOptions: { show: { approvalType: ['double'] } },
 					},
 				],

@@ -183,6 +183,14 @@ describe('Send and Wait for Response', () => {
 			[
 				{
 					responseType: 'customForm',
+					defineForm: 'json',
+					jsonOutput: '[{"fieldLabel": "Day", "fieldType": "date", "formatDate": "dd/MM"}]',
+				},
+				/field 1: "formatDate" is not supported here/,
+			],
+			[
+				{
+					responseType: 'customForm',
 					formFields: {
 						values: [{ fieldLabel: 'Slot', fieldType: 'dropdown', fieldOptions: { values: [] } }],
 					},
