@@ -205,6 +205,7 @@ console.log(JSON.stringify(out));`;
 						]
 					: [
 							'@n8n/community-nodes/no-restricted-globals',
+							'@n8n/community-nodes/no-builder-hint-leakage',
 							'n8n-nodes-base/node-param-display-name-miscased',
 							'no-console',
 						];

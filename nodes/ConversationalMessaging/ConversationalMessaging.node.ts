@@ -12,7 +12,7 @@ import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
 import { customOperations } from './customOperations';
-import { nodeDefaultCountry } from './shared/phone/defaultCountry';
+import { defaultCountryOptions, nodeDefaultCountry } from './shared/phone/defaultCountry';
 import { NO_REDIRECTS } from './shared/redirects';
 import { requestOptions } from './shared/requestOptions';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './sendAndWait/webhook';
@@ -33,6 +33,39 @@ export class ConversationalMessaging implements INodeType {
 		description:
 			'Send chatapp, socialnet, SMS and live chat messages, inject CRM leads, manage contacts, agents, short links and shop products, and run AI researchers',
 		defaults: { name: 'Conversational Messaging' },
+		builderHint: {
+			searchHint:
+				'Sends SMS, chatapp (instant messaging), socialnet (social-network messenger) and live chat messages, injects CRM leads, asks a person by message and waits for the answer (Send and Wait: approval, text or a form), creates short links and runs AI researchers. Every send needs an Instance ID from the service dashboard and phones with their country code. Feed bulk sends as items: the node paces itself.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-base.formTrigger',
+					relationHint: 'A web form whose answers become a CRM lead (Messaging > Inject CRM Lead)',
+				},
+				{
+					nodeType: 'n8n-nodes-base.wait',
+					relationHint:
+						'Between Researcher > Run and Researcher > Get, to wait for a long research without holding a worker',
+				},
+				{
+					nodeType: 'n8n-nodes-base.splitInBatches',
+					relationHint:
+						'Loop Over Items, batch size 1, before Send and Wait to ask one question per item',
+				},
+				{
+					nodeType: 'n8n-nodes-base.if',
+					relationHint:
+						'After Send and Wait on data.approved, or after Researcher > Get on complete',
+				},
+				{
+					nodeType: 'n8n-nodes-base.scheduleTrigger',
+					relationHint: 'Runs a researcher, or a campaign send, on a schedule',
+				},
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.agent',
+					relationHint: 'Calls this node as a tool, or as the human review of its other tools',
+				},
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -124,5 +157,5 @@ export class ConversationalMessaging implements INodeType {
 
 	webhook = sendAndWaitWebhook;
 
-	methods = { listSearch: campaignListSearch };
+	methods = { listSearch: campaignListSearch, loadOptions: defaultCountryOptions };
 }

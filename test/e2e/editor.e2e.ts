@@ -702,8 +702,11 @@ describe('the editor', () => {
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-custom-form.png') });
 		await recipient.getByRole('button', { name: 'Submit' }).click();
 		await recipient.getByText('Your answer was recorded').waitFor();
-		// A second visit: n8n's own "no action required" page.
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.getByText('Calle 10 # 4-21, Bogota').first().waitFor({ timeout: 60_000 });
+		// A second visit, once the execution is over: n8n's own "no action required" page.
 		await recipient.goto(url);
+		await recipient.getByText('No action required').waitFor();
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-n8n-own-page.png') });
 		// n8n's own form (a Form Trigger with the same fields), for the look side by side.
 		const { data: n8nForm } = await session.request<{ data: { id: string } }>(
@@ -720,7 +723,8 @@ describe('the editor', () => {
 						position: [0, 0],
 						webhookId: '6f1b7a52-1c1d-4d8e-9a3b-2f4c5d6e7f80',
 						parameters: {
-							formTitle: '',
+							// n8n's Form Trigger requires a title; the node's page has none unless set.
+							formTitle: 'Delivery',
 							formDescription: question,
 							formFields: {
 								values: [
@@ -737,13 +741,19 @@ describe('the editor', () => {
 			},
 		);
 		await session.activate(n8nForm.id);
-		await recipient.goto(`${server.url}/form/n8n-own-form`);
-		await recipient.getByText(question).waitFor();
+		// The form's webhook registers a moment after activation.
+		for (
+			const deadline = Date.now() + 30_000;
+			(await recipient.goto(`${server.url}/form/n8n-own-form`))?.status() !== 200;
+
+		) {
+			if (Date.now() > deadline) throw new Error("n8n's own form never answered");
+			await recipient.waitForTimeout(250);
+		}
+		await recipient.getByLabel('Delivery address').waitFor();
 		await recipient.screenshot({ path: join(SHOTS, 'n8n-own-form-page.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
 		await inbox.close();
-		const output = page.locator('[data-test-id="output-panel"]');
-		await output.getByText('Calle 10 # 4-21, Bogota').first().waitFor({ timeout: 60_000 });
 		const shown = await output.innerText();
 		expect(shown).toContain('Ring twice');
 		expect(shown).toContain('respondedAt');

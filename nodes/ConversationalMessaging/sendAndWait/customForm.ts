@@ -5,18 +5,21 @@ import { showFor } from '../shared/descriptions';
 
 /** n8n's form field types (n8n-nodes-base Form), under n8n's values. */
 export const FORM_FIELD_TYPES = {
-	checkbox: 'Checkboxes',
-	date: 'Date',
-	dropdown: 'Dropdown List',
-	email: 'Email',
-	file: 'File',
-	hiddenField: 'Hidden Field',
-	html: 'Custom HTML',
-	number: 'Number',
-	password: 'Password',
-	radio: 'Radio Buttons',
-	text: 'Text',
-	textarea: 'Textarea',
+	checkbox: ['Checkboxes', 'Several choices; the answer is the list ticked'],
+	date: ['Date', 'A date picked from a calendar'],
+	dropdown: ['Dropdown List', 'One choice from a list'],
+	email: ['Email', 'An email address, checked by the page'],
+	file: ['File', 'A file upload; the file comes out as binary'],
+	hiddenField: [
+		'Hidden Field',
+		'A value the node adds to the answer; the recipient does not see it',
+	],
+	html: ['Custom HTML', 'Text between the fields, shown without its tags'],
+	number: ['Number', 'A number; the answer is a number'],
+	password: ['Password', 'Text hidden as it is typed'],
+	radio: ['Radio Buttons', 'One choice, all shown at once'],
+	text: ['Text', 'One line of text'],
+	textarea: ['Textarea', 'Several lines of text'],
 } as const;
 
 export type FormFieldType = keyof typeof FORM_FIELD_TYPES;
@@ -81,8 +84,12 @@ export const customFormFields: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: showForm(),
 		options: [
-			{ name: 'Using Fields Below', value: 'fields' },
-			{ name: 'Using JSON', value: 'json' },
+			{ name: 'Using Fields Below', value: 'fields', description: 'Add the fields one by one' },
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: "A JSON list of fields, as n8n's form nodes write them",
+			},
 		],
 		default: 'fields',
 		description: 'Whether the form is built from the fields below or from a JSON list of fields',
@@ -127,7 +134,7 @@ export const customFormFields: INodeProperties[] = [
 						default: 'text',
 						description: 'The kind of field',
 						options: Object.entries(FORM_FIELD_TYPES)
-							.map(([value, name]) => ({ name, value }))
+							.map(([value, [name, description]]) => ({ name, value, description }))
 							.sort((a, b) => a.name.localeCompare(b.name)),
 					},
 					{

@@ -3,6 +3,7 @@ import type {
 	IDisplayOptions,
 	INodeProperties,
 	INodePropertyOptions,
+	IParameterBuilderHint,
 	PreSendAction,
 } from 'n8n-workflow';
 
@@ -50,12 +51,24 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 	return property;
 }
 
+/** What an AI builder is told of every identifier field. */
+const ID_HINT: IParameterBuilderHint = {
+	propertyHint:
+		'An identifier the service gave: map it from the output of the operation its description names (an earlier node of this type), or leave a placeholder for the user.',
+	placeholderSupported: true,
+};
+
 /** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */
 export function idField(spec: Omit<FieldSpec, 'required' | 'checks'>): INodeProperties {
 	if (spec.sendTo)
-		return field({ ...spec, required: true, checks: [text(spec.sendTo, spec.displayName)] });
+		return field({
+			builderHint: ID_HINT,
+			...spec,
+			required: true,
+			checks: [text(spec.sendTo, spec.displayName)],
+		});
 	return {
-		...field({ ...spec, required: true }),
+		...field({ builderHint: ID_HINT, ...spec, required: true }),
 		routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } },
 	};
 }
@@ -76,6 +89,7 @@ export function idLocator(spec: IdLocatorSpec): INodeProperties {
 	const { searchListMethod, listPlaceholder, idPlaceholder, idPattern, ...property } = spec;
 	return {
 		...property,
+		builderHint: ID_HINT,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
@@ -105,7 +119,7 @@ export function collection(
 	displayName: string,
 	displayOptions: IDisplayOptions,
 	options: INodeProperties[],
-	placeholder = 'Add Option',
+	{ placeholder = 'Add Option', description }: { placeholder?: string; description: string },
 ): INodeProperties {
 	return {
 		displayName,
@@ -113,6 +127,7 @@ export function collection(
 		type: 'collection',
 		placeholder,
 		default: {},
+		description,
 		displayOptions,
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
@@ -123,7 +138,11 @@ export const additionalFields = (
 	name: string,
 	displayOptions: IDisplayOptions,
 	options: INodeProperties[],
-) => collection(name, 'Additional Fields', displayOptions, options, 'Add Field');
+) =>
+	collection(name, 'Additional Fields', displayOptions, options, {
+		placeholder: 'Add Field',
+		description: 'Optional fields of the request: only the ones added are sent',
+	});
 
 /** `limitInNode`: the service does not page the list, so the node cuts it. */
 export function returnAllAndLimit(

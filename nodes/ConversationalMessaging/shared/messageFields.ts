@@ -13,6 +13,11 @@ export function instanceField(name: string, displayOptions: IDisplayOptions): IN
 		placeholder: 'ID of a connected line',
 		description: 'Identifier of the instance (connected channel line) to use',
 		hint: "Copy it from the service's dashboard: the API cannot list instances",
+		builderHint: {
+			propertyHint:
+				"The ID of the user's connected line, from the service's dashboard; no node can look it up. Ask the user, or leave a placeholder.",
+			placeholderSupported: true,
+		},
 		sendTo: 'body.instance',
 	});
 }
@@ -79,6 +84,10 @@ export function phoneField(spec: PhoneSpec & { sendTo: string }): INodePropertie
 		placeholder: '573001234567',
 		displayOptions: spec.displayOptions,
 		description: `${spec.description ?? ''}Country code followed by the number. Spaces, dashes and + are removed before sending.`,
+		builderHint: {
+			propertyHint:
+				'A phone number with its country code (+57 300 123 4567), usually mapped from the input item; without the code it needs a Default Country in the credential or the node settings.',
+		},
 		sendTo: spec.sendTo,
 		checks: [phone(spec.sendTo, spec.displayName)],
 	});

@@ -4,6 +4,7 @@ import type {
 	IN8nRequestOperations,
 	INodeProperties,
 	INodePropertyOptions,
+	IParameterBuilderHint,
 	PostReceiveAction,
 	PreSendAction,
 } from 'n8n-workflow';
@@ -28,6 +29,8 @@ export interface OperationSpec {
 	postReceive?: PostReceiveAction[];
 	/** A list operation's own page walk. */
 	pagination?: Send;
+	/** What an AI builder must know to build a workflow around it. */
+	builderHint?: IParameterBuilderHint;
 }
 
 /** An operation's request, or a list operation's pages (`send`), with network failures made readable. */

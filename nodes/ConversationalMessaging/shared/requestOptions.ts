@@ -12,11 +12,13 @@ export const requestOptions: INodeProperties = {
 	isNodeSetting: true,
 	placeholder: 'Add Option',
 	default: {},
+	description: 'Batching, timeout, proxy and certificate checks for the requests to the service',
 	options: [
 		{
 			displayName: 'Batching',
 			name: 'batching',
 			placeholder: 'Add Batching',
+			description: 'Send the items in batches, with a pause between batches',
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: false },
 			default: { batch: {} },
@@ -32,7 +34,7 @@ export const requestOptions: INodeProperties = {
 							typeOptions: { minValue: -1 },
 							default: 50,
 							description:
-								'How many items start together before the node waits Batch Interval; 0 or -1 count as 1 (to turn Batching off, remove it or set the interval to 0). For bulk sends, Send Options > Max Requests in Flight also applies: Batching decides when each item may start, Max Requests in Flight caps how many requests are open at once, and the slower of the two sets the pace.',
+								'Items that start together before the node waits Batch Interval (0 or -1 count as 1). In bulk sends Max Requests in Flight (Send Options) also applies: the slower of the two sets the pace.',
 						},
 						{
 							displayName: 'Batch Interval (Milliseconds)',
@@ -61,8 +63,7 @@ export const requestOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. http://myproxy:3128',
-			description:
-				'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
+			description: 'HTTP proxy to use, with user:password@ before the host if it needs them',
 		},
 		{
 			displayName: 'Timeout',
@@ -70,8 +71,7 @@ export const requestOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 10000,
-			description:
-				'How long one request waits, in milliseconds, for the service to start answering before it is given up',
+			description: 'Milliseconds a request waits for the service to start answering',
 		},
 	],
 };

@@ -41,5 +41,9 @@ export function sendOptions(resource: string): INodeProperties {
 				description: `How long the node waits for the service. When it answers "too fast" (HTTP 429, or 503 with Retry-After), one item waits at most this long in total (over at most ${MAX_RATE_LIMIT_RETRIES} tries) before it fails with the service's message. When it cannot be reached (a restart, a network outage), sending pauses until it answers again; after this long, the items not yet sent fail, and say they were not sent.`,
 			}),
 		],
+		{
+			description:
+				'How fast a bulk send may go and how long an item may wait for the service (rate limits, outages)',
+		},
 	);
 }

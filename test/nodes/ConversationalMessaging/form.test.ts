@@ -416,6 +416,30 @@ describe('the whole description, form by form', () => {
 		expect(unmarked).toEqual([]);
 	});
 
+	it('describes every collection, and every option of a list, for the user and for AI builders', () => {
+		const missing: string[] = [];
+		const walk = (list: Choice[], path: string) => {
+			for (const entry of list) {
+				if (isGroup(entry)) {
+					walk(entry.values, `${path}${entry.name}.`);
+					continue;
+				}
+				if (!isField(entry)) continue;
+				const where = `${path}${entry.name}`;
+				if (['collection', 'fixedCollection'].includes(entry.type) && !entry.description)
+					missing.push(`${where} ("${entry.displayName}")`);
+				// The countries of Default Country are their own description.
+				if (['options', 'multiOptions'].includes(entry.type) && entry.name !== 'defaultCountry')
+					for (const option of (entry.options ?? []) as INodePropertyOptions[])
+						if (!option.description) missing.push(`${where}: "${option.name}"`);
+				if (['collection', 'fixedCollection'].includes(entry.type))
+					walk(entry.options ?? [], `${where}.`);
+			}
+		};
+		walk(properties, '');
+		expect([...new Set(missing)]).toEqual([]);
+	});
+
 	it('describes every operation and every field', () => {
 		const operations = PAIRS.filter(({ option }) => !option.description?.trim()).map(
 			({ resource, operation }) => `operation ${resource} > ${operation}`,

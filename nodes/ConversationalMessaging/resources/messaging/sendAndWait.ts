@@ -12,6 +12,10 @@ export const sendAndWaitOperation: INodePropertyOptions = {
 	name: 'Send and Wait for Response',
 	value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a message and wait for a response',
+	builderHint: {
+		propertyHint:
+			'Use it instead of a Wait or Form node to ask a person by SMS, chatapp, socialnet or live chat: an approval, a typed answer or a form. It takes one input item (put Loop Over Items before it for several); the answer is in data (data.approved for an approval).',
+	},
 	description:
 		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
 };
@@ -143,8 +147,16 @@ export const sendAndWaitFields: INodeProperties[] = [
 						description:
 							'Whether the recipient can also decline: the page then offers the two labels to choose from, and a Submit button',
 						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Decline', value: 'double' },
+							{
+								name: 'Approve Only',
+								value: 'single',
+								description: 'One button: the answer is always an approval',
+							},
+							{
+								name: 'Approve and Decline',
+								value: 'double',
+								description: 'The recipient picks one of the two labels',
+							},
 						],
 					},
 					{
@@ -181,5 +193,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 		description:
 			"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 	},
-	collection('options', 'Options', show, [...pageOptions, limitWaitTimeOption], 'Add option'),
+	collection('options', 'Options', show, [...pageOptions, limitWaitTimeOption], {
+		placeholder: 'Add option',
+		description: 'The answer page, the words before the link, and how long the workflow waits',
+	}),
 ];

@@ -11,6 +11,10 @@ export const sendSmsOperation: OperationSpec = {
 	value: 'sendSms',
 	action: 'Send an SMS',
 	description: 'Send a text message by SMS to a phone number',
+	builderHint: {
+		propertyHint:
+			'Give it all recipients as items, one per phone: the node paces itself to the service limit and never sends twice, so no Loop Over Items or Wait node is needed.',
+	},
 	method: 'POST',
 	url: '/v1/sms',
 	body: { type: 'text' },

@@ -6,19 +6,21 @@ import { unwrapEnvelope } from '../../shared/envelope';
 import { commaList } from '../../shared/checks';
 import { addCompletion, COMPLETION_FIELDS } from './completion';
 
-export const RESEARCHER_READABLE_FIELDS = [
-	'description',
-	'files',
-	'model',
-	'name',
-	'output',
-	'output_format',
-	'process',
-	'progress',
-	'status',
-	'type',
-	'updated',
-];
+/** The readable fields the service documents, and what each holds (for the form and for AI builders). */
+const READABLE_FIELDS: Record<string, string> = {
+	description: 'The brief the researcher works from',
+	files: 'The files and web pages it investigates',
+	model: 'The model it runs on: fast, balance or analytics',
+	name: 'Its name',
+	output: 'The report, once the run has produced it',
+	output_format: 'The form the report takes',
+	process: 'What the run is doing now',
+	progress: 'How far the run is, 0 to 100',
+	status: 'Whether it is a draft or running',
+	type: 'The policy it follows',
+	updated: 'When it last changed',
+};
+export const RESEARCHER_READABLE_FIELDS = Object.keys(READABLE_FIELDS);
 
 const titleCase = (value: string) =>
 	value
@@ -51,7 +53,11 @@ export const researcherFieldsField: INodeProperties = field({
 	displayName: 'Fields',
 	name: 'fields',
 	type: 'multiOptions',
-	options: RESEARCHER_READABLE_FIELDS.map((value) => ({ name: titleCase(value), value })),
+	options: RESEARCHER_READABLE_FIELDS.map((value) => ({
+		name: titleCase(value),
+		value,
+		description: READABLE_FIELDS[value],
+	})),
 	default: [],
 	displayOptions: showFor('researcher', ['get']),
 	description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map((name) => titleCase(name)).join(' and ')} among them.`,

@@ -89,6 +89,10 @@ export const researcherRunOperation: OperationSpec = {
 	value: 'run',
 	action: 'Run a researcher',
 	description: 'Start a researcher run; optionally wait for it to finish and return its output',
+	builderHint: {
+		propertyHint:
+			"Wait for Completion keeps the execution running while it polls: fine for short runs. For long or many runs, turn it off and loop n8n's Wait node, Researcher > Get and an If on the output's complete field.",
+	},
 	method: 'PUT',
 	url: researcherUrl,
 	body: { status: 1 },
@@ -96,35 +100,44 @@ export const researcherRunOperation: OperationSpec = {
 };
 
 export const researcherRunFields: INodeProperties[] = [
-	collection('runOptions', 'Options', showFor('researcher', ['run']), [
-		field({
-			displayName: 'Wait for Completion',
-			name: 'waitForCompletion',
-			type: 'boolean',
-			// Added from Options to be used.
-			default: true,
+	collection(
+		'runOptions',
+		'Options',
+		showFor('researcher', ['run']),
+		[
+			field({
+				displayName: 'Wait for Completion',
+				name: 'waitForCompletion',
+				type: 'boolean',
+				// Added from Options to be used.
+				default: true,
+				description:
+					'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
+			}),
+			field({
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 5,
+				description:
+					'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
+				displayOptions: { show: { waitForCompletion: [true] } },
+			}),
+			field({
+				displayName: 'Give Up After (Minutes)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 30,
+				description:
+					'How long to wait for the run at most before the node fails; the run itself goes on in the service',
+				displayOptions: { show: { waitForCompletion: [true] } },
+			}),
+		],
+		{
 			description:
-				'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
-		}),
-		field({
-			displayName: 'Poll Interval (Seconds)',
-			name: 'pollInterval',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 5,
-			description:
-				'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
-			displayOptions: { show: { waitForCompletion: [true] } },
-		}),
-		field({
-			displayName: 'Give Up After (Minutes)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 30,
-			description:
-				'How long to wait for the run at most before the node fails; the run itself goes on in the service',
-			displayOptions: { show: { waitForCompletion: [true] } },
-		}),
-	]),
+				'Whether the node waits for the research to finish, how often it checks, and for how long',
+		},
+	),
 ];

@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../constants';
 import { COUNTRIES } from './countries';
@@ -21,21 +21,34 @@ export const credentialDefaultCountry: INodeProperties = {
 	description: `The country of phone numbers typed without their country code. ${READING} With None, every number must start with its country code.`,
 };
 
-/** Per node, in its Settings: a workflow that sends abroad, or whose items name their country. */
+/** The node setting's list, loaded when opened (./countryList.ts). */
+export const LOAD_DEFAULT_COUNTRIES = 'defaultCountries';
+
+const NODE_CHOICES: INodePropertyOptions[] = [
+	{ name: 'From Credential', value: '' },
+	{ name: 'None (Country Code Required)', value: NO_COUNTRY },
+	...COUNTRY_OPTIONS,
+];
+
+export const defaultCountryOptions = {
+	[LOAD_DEFAULT_COUNTRIES]: async () => NODE_CHOICES,
+};
+
+/**
+ * Per node, in its Settings: a workflow that sends abroad, or whose items name their country.
+ * Its list is loaded, not declared: n8n writes a declared list into the type of every operation
+ * it shows for (seven), which n8n's AI builders read (250 countries each time).
+ */
 export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Default Country',
 		name: DEFAULT_COUNTRY,
 		type: 'options',
+		typeOptions: { loadOptionsMethod: LOAD_DEFAULT_COUNTRIES },
 		isNodeSetting: true,
 		displayOptions: show,
-		options: [
-			{ name: 'From Credential', value: '' },
-			{ name: 'None (Country Code Required)', value: NO_COUNTRY },
-			...COUNTRY_OPTIONS,
-		],
 		default: '',
-		description: `The country of phone numbers typed without their country code, for this node: the credential's Default Country unless set here. ${READING} An expression may give a two-letter country code per item, such as CO.`,
+		description: `The country of phone numbers typed without their country code, for this node: the credential's Default Country unless set here (empty), or none ("none"). ${READING} By expression: a two-letter country code such as CO or US, per item.`,
 	};
 }
 
