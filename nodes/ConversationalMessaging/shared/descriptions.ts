@@ -51,11 +51,16 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 	return property;
 }
 
-/** What an AI builder is told of every identifier field. */
+/** What an AI builder is told of an identifier field, unless the field says otherwise. */
 const ID_HINT: IParameterBuilderHint = {
 	propertyHint:
 		'An identifier the service gave: map it from the output of the operation its description names (an earlier node of this type), or leave a placeholder for the user.',
-	placeholderSupported: true,
+};
+
+/** For identifiers no operation gives (a distribution list, an instance): only the user knows them. */
+export const ASK_THE_USER_HINT: IParameterBuilderHint = {
+	propertyHint:
+		"No operation gives this identifier: it is in the user's account on the service's dashboard. Ask the user, or leave a placeholder.",
 };
 
 /** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */

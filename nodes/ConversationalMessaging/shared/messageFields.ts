@@ -16,7 +16,6 @@ export function instanceField(name: string, displayOptions: IDisplayOptions): IN
 		builderHint: {
 			propertyHint:
 				"The ID of the user's connected line, from the service's dashboard; no node can look it up. Ask the user, or leave a placeholder.",
-			placeholderSupported: true,
 		},
 		sendTo: 'body.instance',
 	});

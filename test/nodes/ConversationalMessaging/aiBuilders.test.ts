@@ -67,6 +67,11 @@ describe("n8n's AI builders", () => {
 		expect(results).toContain('@builderHint');
 		expect(results).toContain('Instance ID from the service dashboard');
 		expect(results).toContain('@relatedNodes');
+		// The operations that change how a workflow is built carry their own hint.
+		const operations = searchCodeBuilderNodes(parser, ['conversational messaging']).results;
+		expect(operations).toContain('@builderHint Use it instead of a Wait or Form node');
+		expect(operations).toContain('@builderHint Wait for Completion keeps the execution running');
+		expect(operations).toContain('@builderHint Give it all recipients as items');
 		for (const related of [
 			'n8n-nodes-base.wait',
 			'n8n-nodes-base.formTrigger',
@@ -96,6 +101,48 @@ describe("n8n's AI builders", () => {
 		expect(types).toContain("@builderHint The ID of the user's connected line");
 		expect(types).toContain('@builderHint A phone number with its country code');
 		expect(types).toContain('@builderHint An identifier the service gave');
+	});
+
+	it('never leak an expression or a connection name into a hint (n8n lint no-builder-hint-leakage, on every hint the node gives)', () => {
+		const hints: string[] = [];
+		const collect = (value: unknown, inHint: boolean) => {
+			if (typeof value === 'string') {
+				if (inHint) hints.push(value);
+			} else if (Array.isArray(value)) value.forEach((entry) => collect(entry, inHint));
+			else if (value && typeof value === 'object')
+				for (const [key, entry] of Object.entries(value))
+					collect(entry, inHint || key === 'builderHint');
+		};
+		collect(description, false);
+		expect(hints.length).toBeGreaterThan(20);
+		expect(hints.filter((hint) => /=\{\{|\bai_[a-z]/i.test(hint))).toEqual([]);
+	});
+
+	it("use in the examples only parameters the node has (n8n's validation lets an unknown key through)", () => {
+		const names = new Set(description.properties.map((property) => property.name));
+		const inner = new Map(
+			description.properties
+				.filter((property) => property.type === 'collection')
+				.map((property) => [
+					property.name,
+					new Set((property.options as INodeProperties[]).map((option) => option.name)),
+				]),
+		);
+		const unknown = examples().flatMap(({ file, workflow }) =>
+			workflow.nodes
+				.filter((node) => node.type === NODE)
+				.flatMap((node) =>
+					Object.entries(node.parameters).flatMap(([key, value]) => [
+						...(names.has(key) ? [] : [`${file} ${node.name}: ${key}`]),
+						...(inner.has(key) && value && typeof value === 'object'
+							? Object.keys(value)
+									.filter((name) => !inner.get(key)?.has(name))
+									.map((name) => `${file} ${node.name}: ${key}.${name}`)
+							: []),
+					]),
+				),
+		);
+		expect(unknown).toEqual([]);
 	});
 
 	it.each(examples().map(({ file }) => file))(

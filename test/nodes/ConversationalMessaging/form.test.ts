@@ -428,8 +428,7 @@ describe('the whole description, form by form', () => {
 				const where = `${path}${entry.name}`;
 				if (['collection', 'fixedCollection'].includes(entry.type) && !entry.description)
 					missing.push(`${where} ("${entry.displayName}")`);
-				// The countries of Default Country are their own description.
-				if (['options', 'multiOptions'].includes(entry.type) && entry.name !== 'defaultCountry')
+				if (['options', 'multiOptions'].includes(entry.type))
 					for (const option of (entry.options ?? []) as INodePropertyOptions[])
 						if (!option.description) missing.push(`${where}: "${option.name}"`);
 				if (['collection', 'fixedCollection'].includes(entry.type))
@@ -438,6 +437,20 @@ describe('the whole description, form by form', () => {
 		};
 		walk(properties, '');
 		expect([...new Set(missing)]).toEqual([]);
+	});
+
+	it("lists the node setting Default Country's choices when opened: From Credential, None, every country by name", async () => {
+		const setting = properties.find((property) => property.name === 'defaultCountry');
+		const method = setting?.typeOptions?.loadOptionsMethod as string;
+		const load = nodeType.methods?.loadOptions?.[method];
+		const choices = (await load?.call({} as never)) ?? [];
+		expect(choices.slice(0, 2)).toEqual([
+			{ name: 'From Credential', value: '' },
+			{ name: 'None (Country Code Required)', value: 'none' },
+		]);
+		expect(choices).toHaveLength(2 + 245);
+		expect(choices).toContainEqual({ name: 'Colombia (+57)', value: 'CO' });
+		expect(setting?.default).toBe('');
 	});
 
 	it('describes every operation and every field', () => {

@@ -1,6 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
+import {
+	ASK_THE_USER_HINT,
+	additionalFields,
+	field,
+	idField,
+	showFor,
+} from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { phoneField } from '../../shared/messageFields';
 import { preSend, requireField } from '../../shared/checks';
@@ -37,6 +43,7 @@ export const contactAddFields: INodeProperties[] = [
 		placeholder: 'ID of a list in your account',
 		description: 'Identifier of the distribution list to add the contact to',
 		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+		builderHint: ASK_THE_USER_HINT,
 		sendTo: 'body.idList',
 	}),
 	phoneField({

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idField, returnAllAndLimit, showFor } from '../../shared/descriptions';
+import { ASK_THE_USER_HINT, idField, returnAllAndLimit, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { unwrapList } from '../../shared/envelope';
 
@@ -24,6 +24,7 @@ export const contactGetAllFields: INodeProperties[] = [
 		placeholder: 'ID of a list in your account',
 		description: 'Identifier of the distribution list to read',
 		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+		builderHint: ASK_THE_USER_HINT,
 		sendTo: 'qs.id',
 	}),
 	// The service does not page this list, so the Limit cuts it in the node.

@@ -36,6 +36,10 @@ export const sendSocialnetFields: INodeProperties[] = [
 		placeholder: 'Page-scoped ID of the recipient',
 		description:
 			'Page-scoped identifier of the recipient on the socialnet messenger: the ID the messenger gives a person who wrote to your page (not a phone number)',
+		builderHint: {
+			propertyHint:
+				'The ID the socialnet messenger gives a person who wrote to the page, usually mapped from the incoming message that started the workflow; never a phone number.',
+		},
 		sendTo: 'body.to',
 	}),
 	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [

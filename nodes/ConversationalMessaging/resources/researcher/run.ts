@@ -91,7 +91,7 @@ export const researcherRunOperation: OperationSpec = {
 	description: 'Start a researcher run; optionally wait for it to finish and return its output',
 	builderHint: {
 		propertyHint:
-			"Wait for Completion keeps the execution running while it polls: fine for short runs. For long or many runs, turn it off and loop n8n's Wait node, Researcher > Get and an If on the output's complete field.",
+			"Wait for Completion keeps the execution running while it polls: fine for short runs. For long or many runs, turn it off and loop n8n's Wait node, Researcher > Get (Fields empty, or with Output and Progress) and an If on the output's complete field, with a cap on the loops.",
 	},
 	method: 'PUT',
 	url: researcherUrl,

@@ -37,7 +37,7 @@ export const defaultCountryOptions = {
 /**
  * Per node, in its Settings: a workflow that sends abroad, or whose items name their country.
  * Its list is loaded, not declared: n8n writes a declared list into the type of every operation
- * it shows for (seven), which n8n's AI builders read (250 countries each time).
+ * it shows for (seven), which n8n's AI builders read (245 countries each time).
  */
 export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INodeProperties {
 	return {
@@ -48,7 +48,11 @@ export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INo
 		isNodeSetting: true,
 		displayOptions: show,
 		default: '',
-		description: `The country of phone numbers typed without their country code, for this node: the credential's Default Country unless set here (empty), or none ("none"). ${READING} By expression: a two-letter country code such as CO or US, per item.`,
+		description: `The country of phone numbers typed without their country code, for this node: the credential's Default Country unless set here. ${READING} An expression may give a two-letter country code per item, such as CO.`,
+		builderHint: {
+			propertyHint:
+				"A two-letter country code such as CO or US; empty for the credential's Default Country; none when every number carries its country code.",
+		},
 	};
 }
 
