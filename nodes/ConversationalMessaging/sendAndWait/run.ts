@@ -189,6 +189,9 @@ async function askOnce(
 		});
 	checkAnswerPage(this);
 	const limit = waitTill(this);
+	// n8n 1.x checks the link's signature only when the node asks it to (its own send-and-wait
+	// nodes do); n8n 2.x always checks it and has no such call.
+	(this as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
 	const resumeUrl = this.getSignedResumeUrl();
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const lead = String(this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here');
