@@ -442,7 +442,9 @@ describe('the whole description, form by form', () => {
 	it("lists the node setting Default Country's choices when opened: From Credential, None, every country by name", async () => {
 		const setting = properties.find((property) => property.name === 'defaultCountry');
 		const method = setting?.typeOptions?.loadOptionsMethod as string;
-		const load = nodeType.methods?.loadOptions?.[method];
+		const loaders: Record<string, (this: never) => Promise<INodePropertyOptions[]>> =
+			nodeType.methods.loadOptions;
+		const load = loaders[method];
 		const choices = (await load?.call({} as never)) ?? [];
 		expect(choices.slice(0, 2)).toEqual([
 			{ name: 'From Credential', value: '' },
