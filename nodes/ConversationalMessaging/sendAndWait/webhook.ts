@@ -170,7 +170,7 @@ async function answersOf(
 		// Trimmed where n8n's form trims (text, email); a textarea's answer stays as typed.
 		if (typeof value === 'string' && ['email', 'text'].includes(field.fieldType))
 			value = value.trim();
-		if (field.fieldType === 'number' && typeof value === 'string' && value !== '') {
+		if (field.fieldType === 'number' && typeof value === 'string' && value.trim() !== '') {
 			value = Number(value);
 			if (!Number.isFinite(value)) return undefined;
 		}
