@@ -417,25 +417,16 @@ describe('the whole description, form by form', () => {
 	});
 
 	it('describes every collection, and every option of a list, for the user and for AI builders', () => {
-		const missing: string[] = [];
-		const walk = (list: Choice[], path: string) => {
-			for (const entry of list) {
-				if (isGroup(entry)) {
-					walk(entry.values, `${path}${entry.name}.`);
-					continue;
-				}
-				if (!isField(entry)) continue;
-				const where = `${path}${entry.name}`;
-				if (['collection', 'fixedCollection'].includes(entry.type) && !entry.description)
-					missing.push(`${where} ("${entry.displayName}")`);
-				if (['options', 'multiOptions'].includes(entry.type))
-					for (const option of (entry.options ?? []) as INodePropertyOptions[])
-						if (!option.description) missing.push(`${where}: "${option.name}"`);
-				if (['collection', 'fixedCollection'].includes(entry.type))
-					walk(entry.options ?? [], `${where}.`);
-			}
-		};
-		walk(properties, '');
+		const missing = [...allFields(properties)].flatMap(([path, field]) => [
+			...(['collection', 'fixedCollection'].includes(field.type) && !field.description
+				? [`${path} ("${field.displayName}")`]
+				: []),
+			...(['options', 'multiOptions'].includes(field.type)
+				? ((field.options ?? []) as INodePropertyOptions[])
+						.filter((option) => !option.description)
+						.map((option) => `${path}: "${option.name}"`)
+				: []),
+		]);
 		expect([...new Set(missing)]).toEqual([]);
 	});
 
