@@ -224,6 +224,32 @@ function exampleOnWebhook(file: string, path: string) {
 	return { ...example, nodes };
 }
 
+/**
+ * Calls an example's webhook (the first calls after activation can meet a 404 while it registers);
+ * gives a way to the execution it started, once n8n lists it.
+ */
+async function callExample(path: string): Promise<() => Promise<string>> {
+	const known = new Set(
+		(await listExecutions(session)).executions.map((execution) => execution.id),
+	);
+	await until(
+		`the webhook ${path}`,
+		async () =>
+			(await fetch(`${server.url}/webhook/${path}`, { method: 'POST' })).status === 200
+				? true
+				: undefined,
+		WAIT_MS,
+	);
+	return async () =>
+		await until(
+			`the execution of ${path}`,
+			async () =>
+				(await listExecutions(session)).executions.find((execution) => !known.has(execution.id))
+					?.id,
+			WAIT_MS,
+		);
+}
+
 /** The examples use n8n 2.x's node versions (Set 3.5), which n8n 1.x does not have. */
 const EXAMPLES =
 	N8N_MAJOR >= 2
@@ -570,19 +596,7 @@ describe('Send and Wait for Response in real n8n', () => {
 	(EXAMPLES.length ? it : it.skip)(
 		'the example: the manager approves by SMS, then the customer is told by SMS',
 		async () => {
-			const known = new Set(
-				(await listExecutions(session)).executions.map((execution) => execution.id),
-			);
-			// The first calls after activation can meet a 404 while the webhook registers.
-			await until(
-				'the example webhook',
-				async () =>
-					(await fetch(`${server.url}/webhook/wait-refund-example`, { method: 'POST' })).status ===
-					200
-						? true
-						: undefined,
-				WAIT_MS,
-			);
+			const executionId = await callExample('wait-refund-example');
 			const { message, link } = await messageWith('Refund of 400 USD for order 17: approve?');
 			expect([message.to, message.instance]).toEqual(['573005550199', 'sms-line-1']);
 			expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
@@ -592,13 +606,7 @@ describe('Send and Wait for Response in real n8n', () => {
 			const page = await open(target(link), BROWSER_AGENT);
 			expect(page.html).toContain('Approve refund');
 			await submit(target(link), { 'field-0': choice('Approve refund') });
-			const id = await until(
-				'the example execution',
-				async () =>
-					(await listExecutions(session)).executions.find((execution) => !known.has(execution.id))
-						?.id,
-				WAIT_MS,
-			);
+			const id = await executionId();
 			const { status } = await settled(id);
 			expect(status).toBe('success');
 			const toCustomer = [...sandbox.state.sentMessages.values()].filter(
@@ -613,18 +621,7 @@ describe('Send and Wait for Response in real n8n', () => {
 	(EXAMPLES.length ? it : it.skip)(
 		'the form example: the customer fills in the delivery form by SMS, the answers are written on and confirmed by SMS',
 		async () => {
-			const known = new Set(
-				(await listExecutions(session)).executions.map((execution) => execution.id),
-			);
-			await until(
-				'the form example webhook',
-				async () =>
-					(await fetch(`${server.url}/webhook/wait-form-example`, { method: 'POST' })).status ===
-					200
-						? true
-						: undefined,
-				WAIT_MS,
-			);
+			const executionId = await callExample('wait-form-example');
 			const { message, link } = await messageWith('Order 21 is ready: where and when');
 			expect(message.to).toBe('573007654321');
 			const page = await open(target(link), BROWSER_AGENT);
@@ -636,13 +633,7 @@ describe('Send and Wait for Response in real n8n', () => {
 				'field-2': '',
 			});
 			expect(answered.status).toBe(200);
-			const id = await until(
-				'the form example execution',
-				async () =>
-					(await listExecutions(session)).executions.find((execution) => !known.has(execution.id))
-						?.id,
-				WAIT_MS,
-			);
+			const id = await executionId();
 			const { status, run } = await settled(id);
 			expect(status).toBe('success');
 			expect(outputOf(run, 'Delivery Record').map((item) => item.json)).toEqual([

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FormField } from './customForm';
+import { readFormFields } from './customForm';
 
 /**
  * The answer page is n8n's own form page: its `form-trigger` view, which n8n's server renders for
@@ -10,8 +11,9 @@ import type { FormField } from './customForm';
  */
 export const FORM_VIEW = 'form-trigger';
 
-/** What the page shows, from the node's parameters (./webhook.ts). */
+/** What the page shows, from the node's parameters. */
 export interface PageContent {
+	responseType: 'approval' | 'customForm' | 'freeText';
 	question: string;
 	title: string;
 	description?: string;
@@ -19,6 +21,69 @@ export interface PageContent {
 	fields: FormField[];
 	customCss?: string;
 	appendAttribution: boolean;
+}
+
+/** A node parameter, read for the item asked (execute) or the waiting node (webhook). */
+type Read = (name: string, fallback: unknown) => unknown;
+
+/**
+ * The page the parameters describe, and what each response type asks; a problem when nobody
+ * could answer it. The same reading checks the page before the question is sent (./run.ts) and
+ * draws it when the link is opened (./webhook.ts).
+ */
+export function pageContentOf(read: Read): PageContent | { problem: string; fix: string } {
+	const options = read('options', {}) as IDataObject;
+	const submit = String(options.responseFormButtonLabel || 'Submit');
+	const content = {
+		question: String(read('message', '')),
+		title: String(options.responseFormTitle ?? ''),
+		description: options.responseFormDescription
+			? String(options.responseFormDescription)
+			: undefined,
+		customCss: options.responseFormCustomCss ? String(options.responseFormCustomCss) : undefined,
+		appendAttribution: options.appendAttribution !== false,
+	};
+	const responseType = read('responseType', 'approval');
+	if (responseType === 'freeText')
+		return {
+			...content,
+			responseType,
+			buttonLabel: submit,
+			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
+		};
+	if (responseType === 'customForm') {
+		const defineForm = read('defineForm', 'fields');
+		const form = readFormFields(
+			defineForm,
+			defineForm === 'json' ? read('jsonOutput', '[]') : read('formFields.values', []),
+		);
+		return 'problem' in form
+			? form
+			: { ...content, responseType, buttonLabel: submit, fields: form.fields };
+	}
+	const approval = read('approvalOptions.values', {}) as IDataObject;
+	const approve = String(approval.approveLabel || 'Approve');
+	if (approval.approvalType !== 'double')
+		return { ...content, responseType: 'approval', buttonLabel: approve, fields: [] };
+	const decline = String(approval.disapproveLabel || 'Decline');
+	if (approve === decline)
+		return {
+			problem: 'Approval Options: the two buttons have the same label',
+			fix: 'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
+		};
+	return {
+		...content,
+		responseType: 'approval',
+		buttonLabel: submit,
+		fields: [
+			{
+				fieldLabel: 'Your answer',
+				fieldType: 'radio',
+				requiredField: true,
+				fieldOptions: { values: [{ option: approve }, { option: decline }] },
+			},
+		],
+	};
 }
 
 /**

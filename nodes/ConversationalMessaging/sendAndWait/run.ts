@@ -22,7 +22,7 @@ import { DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from '../shared/send
 import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
 import { messageIdIn, rememberQuestion } from './asked';
-import { readFormFields } from './customForm';
+import { pageContentOf } from './page';
 import { waitTill } from './waitTill';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
@@ -116,33 +116,6 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 	);
 }
 
-/** The answer page must be one the recipient can fill in: checked before anything is sent. */
-function checkAnswerPage(fns: IExecuteFunctions): void {
-	const responseType = fns.getNodeParameter('responseType', 0, 'approval');
-	const refuse = (message: string, description: string) =>
-		new NodeOperationError(fns.getNode(), message, { description, itemIndex: 0 });
-	if (responseType === 'customForm') {
-		const defineForm = fns.getNodeParameter('defineForm', 0, 'fields');
-		const read = readFormFields(
-			defineForm,
-			defineForm === 'json'
-				? fns.getNodeParameter('jsonOutput', 0, '[]')
-				: fns.getNodeParameter('formFields.values', 0, []),
-		);
-		if ('problem' in read) throw refuse(read.problem, read.fix);
-	}
-	const approval = fns.getNodeParameter('approvalOptions.values', 0, {}) as IDataObject;
-	if (
-		responseType === 'approval' &&
-		approval.approvalType === 'double' &&
-		String(approval.approveLabel || 'Approve') === String(approval.disapproveLabel || 'Decline')
-	)
-		throw refuse(
-			'Approval Options: the two buttons have the same label',
-			'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
-		);
-}
-
 /**
  * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link to
  * this execution's answer page go out through the channel's plain send, then the execution waits;
@@ -187,7 +160,10 @@ async function askOnce(
 			description:
 				'Enter the question the recipient answers, or check that the expression mapped to it gives text.',
 		});
-	checkAnswerPage(this);
+	// The answer page must be one the recipient can fill in: read as the webhook will read it.
+	const page = pageContentOf((name, fallback) => this.getNodeParameter(name, 0, fallback));
+	if ('problem' in page)
+		throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
 	const limit = waitTill(this);
 	// n8n 1.x checks the link's signature only when the node asks it to (its own send-and-wait
 	// nodes do); n8n 2.x always checks it and has no such call.

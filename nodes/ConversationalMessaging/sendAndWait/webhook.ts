@@ -9,9 +9,9 @@ import type {
 
 import { questionAsked } from './asked';
 import type { FormField } from './customForm';
-import { CHOICE_TYPES, readFormFields } from './customForm';
+import { CHOICE_TYPES } from './customForm';
 import type { PageContent } from './page';
-import { ANSWERED_PAGE, FORM_VIEW, formPageData, PAGE_HEADERS } from './page';
+import { ANSWERED_PAGE, FORM_VIEW, formPageData, PAGE_HEADERS, pageContentOf } from './page';
 
 /** GET shows the page, POST answers, as in n8n's send-and-wait nodes. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map(
@@ -33,58 +33,6 @@ interface UploadedFile {
 	newFilename?: string;
 	mimetype?: string | null;
 	size?: number;
-}
-
-/** The page the parameters describe, and what each response type asks. */
-function pageContent(fns: IWebhookFunctions): PageContent {
-	const options = fns.getNodeParameter('options', {}) as IDataObject;
-	const question = String(fns.getNodeParameter('message', ''));
-	const submit = String(options.responseFormButtonLabel || 'Submit');
-	const content = {
-		question,
-		title: String(options.responseFormTitle ?? ''),
-		description: options.responseFormDescription
-			? String(options.responseFormDescription)
-			: undefined,
-		customCss: options.responseFormCustomCss ? String(options.responseFormCustomCss) : undefined,
-		appendAttribution: options.appendAttribution !== false,
-	};
-	const responseType = fns.getNodeParameter('responseType', 'approval');
-	if (responseType === 'freeText')
-		return {
-			...content,
-			buttonLabel: submit,
-			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
-		};
-	if (responseType === 'customForm') {
-		const defineForm = fns.getNodeParameter('defineForm', 'fields');
-		const read = readFormFields(
-			defineForm,
-			defineForm === 'json'
-				? fns.getNodeParameter('jsonOutput', '[]')
-				: fns.getNodeParameter('formFields.values', []),
-		);
-		// Checked before the question was sent (./run.ts); an expression can only change it since.
-		if ('problem' in read) throw new Error(`${read.problem}. ${read.fix}`);
-		return { ...content, buttonLabel: submit, fields: read.fields };
-	}
-	const approval = fns.getNodeParameter('approvalOptions.values', {}) as IDataObject;
-	const approve = String(approval.approveLabel || 'Approve');
-	if (approval.approvalType !== 'double') return { ...content, buttonLabel: approve, fields: [] };
-	return {
-		...content,
-		buttonLabel: submit,
-		fields: [
-			{
-				fieldLabel: 'Your answer',
-				fieldType: 'radio',
-				requiredField: true,
-				fieldOptions: {
-					values: [{ option: approve }, { option: String(approval.disapproveLabel || 'Decline') }],
-				},
-			},
-		],
-	};
 }
 
 /** A value the form could not have sent: the whole answer is refused. */
@@ -206,9 +154,8 @@ async function answerOf(
 ): Promise<INodeExecutionData | undefined> {
 	const answers = await answersOf(fns, content.fields);
 	if (!answers) return undefined;
-	const responseType = fns.getNodeParameter('responseType', 'approval');
-	if (responseType === 'customForm') return answerItem(fns, answers.json, answers.binary);
-	if (responseType === 'freeText') return answerItem(fns, { text: answers.json.Response });
+	if (content.responseType === 'customForm') return answerItem(fns, answers.json, answers.binary);
+	if (content.responseType === 'freeText') return answerItem(fns, { text: answers.json.Response });
 	// Approve Only has no field; Approve and Decline's first choice approves.
 	const [decision] = content.fields;
 	const approve = decision?.fieldOptions?.values?.[0]?.option;
@@ -220,7 +167,9 @@ async function answerOf(
  * when every required field is there (checked here too: the page's own check is the browser's).
  */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const content = pageContent(this);
+	const content = pageContentOf((name, fallback) => this.getNodeParameter(name, fallback));
+	// Checked before the question was sent (./run.ts); only an expression can have changed it since.
+	if ('problem' in content) throw new Error(`${content.problem}. ${content.fix}`);
 	const res = this.getResponseObject();
 	for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
 	if (this.getRequestObject().method !== 'POST') {

@@ -224,6 +224,7 @@ describe('Send and Wait for Response', () => {
 
 	it("gives n8n's form view the question escaped, the fields as n8n's form does, and CSS that cannot close its element", () => {
 		const data = formPageData({
+			responseType: 'customForm',
 			question: '<script>alert(1)</script> & "x"\nline two',
 			title: 'Delivery',
 			buttonLabel: 'Send',
