@@ -16,8 +16,8 @@ import { Slots } from './slots';
  * An outage (a request never reached the service) pauses the lane but for one probe at a time,
  * PROBE_FIRST_MS after the failure, then at intervals growing by PROBE_GROWTH up to PROBE_MAX_MS
  * (a probe that hangs longer lets another go); an answer to a request sent since it began ends it.
- * An execution waits at most its Max Wait over all outages, and FIRST_CONTACT_MS while the lane was
- * never answered (a wrong Base URL should not hold a workflow for minutes).
+ * An execution waits at most its Max Wait over all outages, and FIRST_CONTACT_MS while this process
+ * never had an answer from the account (a wrong Base URL should not hold a workflow for minutes).
  */
 const PROBE_FIRST_MS = 250;
 const PROBE_GROWTH = 1.5;
@@ -25,6 +25,21 @@ export const PROBE_MAX_MS = 2000;
 const FIRST_CONTACT_MS = 10_000;
 
 const lanes = new Map<string, Lane>();
+
+/**
+ * The accounts (by lane key) the service has answered in this process. Kept beyond their lanes: an
+ * execution that starts an idle account's lane during an outage waits its Max Wait, not as for a
+ * wrong Base URL. The oldest are forgotten past ANSWERED_KEPT.
+ */
+const answeredAccounts = new Set<string>();
+const ANSWERED_KEPT = 1000;
+
+function rememberAnswered(key: string): void {
+	if (answeredAccounts.has(key)) return;
+	answeredAccounts.add(key);
+	if (answeredAccounts.size > ANSWERED_KEPT)
+		answeredAccounts.delete(answeredAccounts.values().next().value as string);
+}
 
 /** A request's place: whether it probes an outage, and when it was let through. */
 export interface Ticket {
@@ -68,8 +83,10 @@ class Lane {
 			return remaining;
 		},
 	});
-	/** Whether the service has answered a request of this lane. */
-	answered = false;
+	/** Whether the service has answered a request of this account in this process. */
+	get answered(): boolean {
+		return answeredAccounts.has(this.key);
+	}
 	outage?: Outage;
 	/** When the last outage ended: requests let through before then say nothing new. */
 	private outageEndedAt = 0;
@@ -99,7 +116,7 @@ class Lane {
 
 	/** The service answered (or cut a connection it had accepted): a request sent since the outage began ends it. */
 	reached(ticket: Ticket): void {
-		this.answered = true;
+		rememberAnswered(this.key);
 		if (!this.outage || ticket.at < this.outage.since) return;
 		const now = clock.now();
 		for (const member of this.members) member.waitedOut(this.outage.since, now);

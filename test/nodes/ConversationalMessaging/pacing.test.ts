@@ -237,6 +237,21 @@ describe('an outage', () => {
 		expect((wrongUrl.endedAt as number) - start).toBeLessThanOrEqual(10_000 + PROBE_MAX_MS);
 	});
 
+	it('an execution that starts the lane of an idle account during an outage waits its Max Wait, not 10 s: the service answered this process before', async () => {
+		const account = service(null);
+		const earlier = execution(account, 5);
+		await runClock(clock, ended(earlier));
+		expect(openLanes()).toBe(0);
+		account.down = true;
+		const start = clock.now();
+		const run = execution(account, 3, { maxWaitMs: 30_000 });
+		await runClock(clock, () => clock.now() >= start + 20_000);
+		account.down = false;
+		await runClock(clock, ended(run));
+		expect(run.stopped).toEqual([]);
+		expect(run.accepted).toBe(3);
+	});
+
 	it('an execution stopped while its items wait: they stop waiting, and its lane goes', async () => {
 		const account = service(null);
 		account.down = true;
