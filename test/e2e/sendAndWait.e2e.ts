@@ -570,9 +570,9 @@ describe('Send and Wait for Response in real n8n', () => {
 		expect(await statusOf(other.id)).toBe('waiting');
 	});
 
-	it('Limit Wait Time: without an answer the execution goes on by itself with the input item', async () => {
+	it('Limit Wait Time: without an answer the execution goes on by itself, and its input item says it timed out, with the question asked', async () => {
 		const id = await start('limit', { question: 'Anyone there? (limit)' });
-		await messageWith('Anyone there? (limit)');
+		const { message } = await messageWith('Anyone there? (limit)');
 		// n8n's wait tracker looks for executions to resume once a minute.
 		const { status, run } = await until(
 			'the limit to end the wait',
@@ -585,9 +585,13 @@ describe('Send and Wait for Response in real n8n', () => {
 			100_000,
 		);
 		expect(status).toBe('success');
+		// On 1.x too: the question's facts are kept from the send, before the wait.
+		const facts = { channel: 'socialnet', instance: 'line-1', recipient: 'psid-limit' };
 		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
 			expect.objectContaining({
 				body: expect.objectContaining({ question: 'Anyone there? (limit)' }),
+				data: { timedOut: true, timedOutAt: expect.any(String), approved: false },
+				question: { ...facts, messageId: message.id },
 			}),
 		]);
 		expect(outputOf(run, 'Done')).toHaveLength(1);

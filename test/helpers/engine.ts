@@ -188,6 +188,8 @@ export interface RunResult {
 	items: INodeExecutionData[];
 	error?: ExecutionError;
 	run: IRun;
+	/** For an execution put to wait: runs it on as n8n's wait tracker does once Limit Wait Time passes. */
+	resumeOnTimeout: () => Promise<RunResult>;
 }
 
 let executionCounter = 0;
@@ -277,11 +279,31 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				workflow,
 				source,
 			));
-	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return resultOf(run, workflow, additionalData, node.name);
+}
+
+function resultOf(
+	run: IRun,
+	workflow: Workflow,
+	additionalData: IWorkflowExecuteAdditionalData,
+	nodeName: string,
+): RunResult {
+	const taskData = run.data.resultData.runData[nodeName]?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
+		resumeOnTimeout: async () => {
+			// Through JSON, as n8n stores a waiting execution and reads it back.
+			const stored = JSON.parse(JSON.stringify(run.data)) as IRun['data'];
+			const resumed = new WorkflowExecute(additionalData, 'manual', stored);
+			return resultOf(
+				await resumed.processRunExecutionData(workflow),
+				workflow,
+				additionalData,
+				nodeName,
+			);
+		},
 	};
 }
 

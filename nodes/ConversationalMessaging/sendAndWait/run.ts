@@ -23,6 +23,7 @@ import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
 import { messageIdIn, rememberQuestion } from './asked';
 import { pageContentOf } from './page';
+import { keepOutputOnTimeout } from './timeout';
 import { waitTill } from './waitTill';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
@@ -185,12 +186,14 @@ async function askOnce(
 		}
 		const answer = await sendStep(this, credentials, ready, memory);
 		const body = (ready.request.body ?? {}) as IDataObject;
-		rememberQuestion(this, {
+		const asked = {
 			channel: channelName,
 			instance: body.instance === undefined ? undefined : String(body.instance),
 			recipient: body.to === undefined ? undefined : String(body.to),
 			messageId: messageIdIn(answer[0]?.json),
-		});
+		};
+		rememberQuestion(this, asked);
+		keepOutputOnTimeout(this, limit, page.responseType, asked);
 	} catch (error) {
 		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 		const failed =

@@ -139,6 +139,53 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
+	it('Limit Wait Time: when the limit ends the wait, n8n resumes the execution and the output says it timed out, with the question asked, on the input item', async () => {
+		const limited = {
+			...sms,
+			shortenLink: false,
+			options: {
+				limitWaitTime: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' },
+				},
+			},
+		};
+		const input = { order: 17, data: { from: 'the trigger' } };
+		const waiting = await suite.run(limited, { items: [input] });
+		expect(waiting.run.data.waitTill).toBeInstanceOf(Date);
+		const limit = (waiting.run.data.waitTill as Date).toISOString();
+		const sent = [...suite.sandbox.state.sentMessages.values()].at(-1);
+		expect(sent?.id).toEqual(expect.any(String));
+		const resumed = await waiting.resumeOnTimeout();
+		expect(resumed.error).toBeUndefined();
+		expect(resumed.run.data.waitTill).toBeUndefined();
+		expect(resumed.items).toEqual([
+			{
+				json: {
+					order: 17,
+					data: { timedOut: true, timedOutAt: limit, approved: false },
+					question: {
+						channel: 'sms',
+						instance: 'line-1',
+						recipient: '573005550199',
+						messageId: sent?.id,
+					},
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+
+		// Without an approval to decline, a form or free text says only that it timed out.
+		const freeText = await suite.run({ ...limited, responseType: 'freeText' });
+		const [item] = (await freeText.resumeOnTimeout()).items;
+		expect(item.json.data).toEqual({ timedOut: true, timedOutAt: expect.any(String) });
+	});
+
+	it('without Limit Wait Time, the execution waits for ever and keeps its input as it was', async () => {
+		const waiting = await suite.run({ ...sms, shortenLink: false });
+		const stack = waiting.run.data.executionData?.nodeExecutionStack ?? [];
+		expect(stack.map((entry) => entry.data.main[0]?.map((item) => item.json))).toEqual([[{}]]);
+	});
+
 	it("derives each channel's fields from its plain send: same labels, shown for that channel only", () => {
 		const { properties } = new ConversationalMessaging().description;
 		for (const [channel, spec] of Object.entries(SEND_AND_WAIT_CHANNELS)) {
