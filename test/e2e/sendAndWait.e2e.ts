@@ -648,6 +648,7 @@ describe('Send and Wait for Response in real n8n', () => {
 					note: null,
 					answeredAt: RESPONDED_AT,
 					askedMessageId: message.id,
+					timedOut: false,
 				},
 			]);
 			const confirmations = [...sandbox.state.sentMessages.values()].filter(

@@ -29,13 +29,14 @@ const lanes = new Map<string, Lane>();
 /**
  * The accounts (by lane key) the service has answered in this process. Kept beyond their lanes: an
  * execution that starts an idle account's lane during an outage waits its Max Wait, not as for a
- * wrong Base URL. The oldest are forgotten past ANSWERED_KEPT.
+ * wrong Base URL. Past ANSWERED_KEPT, the account answered longest ago is forgotten.
  */
 const answeredAccounts = new Set<string>();
 const ANSWERED_KEPT = 1000;
 
 function rememberAnswered(key: string): void {
-	if (answeredAccounts.has(key)) return;
+	// Last answered last in the set's order.
+	answeredAccounts.delete(key);
 	answeredAccounts.add(key);
 	if (answeredAccounts.size > ANSWERED_KEPT)
 		answeredAccounts.delete(answeredAccounts.values().next().value as string);

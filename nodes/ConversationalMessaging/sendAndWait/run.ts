@@ -21,9 +21,10 @@ import { mayHaveBeenCarriedOut, readableError } from '../shared/network';
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
 import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
+import type { QuestionAsked } from './asked';
 import { messageIdIn, rememberQuestion } from './asked';
 import { pageContentOf } from './page';
-import { keepOutputOnTimeout } from './timeout';
+import { setOutputOnTimeout, timeoutProblem } from './timeout';
 import { waitTill } from './waitTill';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
@@ -166,6 +167,9 @@ async function askOnce(
 	if ('problem' in page)
 		throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
 	const limit = waitTill(this);
+	const timeout = timeoutProblem(this, description, limit);
+	if (timeout)
+		throw new NodeOperationError(node, timeout.problem, { description: timeout.fix, itemIndex: 0 });
 	// n8n 1.x checks the link's signature only when the node asks it to (its own send-and-wait
 	// nodes do); n8n 2.x always checks it and has no such call.
 	(this as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
@@ -176,6 +180,7 @@ async function askOnce(
 		await stepRequest(this, description, credentials, channel, {
 			[channel.textParameter]: `${question.trim()}\n\n${lead}: ${link}`,
 		});
+	let asked: QuestionAsked;
 	try {
 		let ready = await message(resumeUrl);
 		if (channel.offersShortLink && this.getNodeParameter('shortenLink', 0, true) === true) {
@@ -186,14 +191,12 @@ async function askOnce(
 		}
 		const answer = await sendStep(this, credentials, ready, memory);
 		const body = (ready.request.body ?? {}) as IDataObject;
-		const asked = {
+		asked = {
 			channel: channelName,
 			instance: body.instance === undefined ? undefined : String(body.instance),
 			recipient: body.to === undefined ? undefined : String(body.to),
 			messageId: messageIdIn(answer[0]?.json),
 		};
-		rememberQuestion(this, asked);
-		keepOutputOnTimeout(this, limit, page.responseType, asked);
 	} catch (error) {
 		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 		const failed =
@@ -203,6 +206,9 @@ async function askOnce(
 		if (!this.continueOnFail()) throw failed;
 		return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
 	}
+	// Sent: from here on the execution waits, whatever else happens.
+	rememberQuestion(this, asked);
+	setOutputOnTimeout(this, limit, page.responseType, asked);
 	await this.putExecutionToWait(limit);
 	return [items];
 }

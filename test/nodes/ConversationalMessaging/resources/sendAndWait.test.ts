@@ -180,6 +180,50 @@ describe('Send and Wait for Response', () => {
 		expect(item.json.data).toEqual({ timedOut: true, timedOutAt: expect.any(String) });
 	});
 
+	it("with Limit Wait Time, an expression that reads the item's data or question (which a timeout sets, and the answer page reads) is refused before anything is sent", async () => {
+		const limit = {
+			limitWaitTime: {
+				values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' },
+			},
+		};
+		const items = [{ question: 'Refund?', data: { order: 17 } }];
+		const refused = async (parameters: object) => {
+			const result = await suite.run({ ...sms, ...parameters }, { items });
+			expect(result.requests).toEqual([]);
+			return [result.error?.message, (result.error as { description?: string })?.description];
+		};
+		expect(await refused({ message: '={{ $json.question }}', options: limit })).toEqual([
+			'Message: reads the input item\'s "question", which Limit Wait Time replaces',
+			expect.stringContaining("{{ $('Node name').item.json.question }}"),
+		]);
+		const title = { ...limit, responseFormTitle: "=Order {{ $input.item.json['data'].order }}" };
+		expect((await refused({ options: title }))[0]).toBe(
+			'Options > Response Form Title: reads the input item\'s "data", which Limit Wait Time replaces',
+		);
+		expect(
+			(await refused({ options: { ...limit, responseFormTitle: '={{ $json?.data }}' } }))[0],
+		).toMatch(/^Options > Response Form Title: reads/);
+
+		// From the earlier node by name, or without a limit: asked as usual.
+		const byName = await suite.run(
+			{
+				...sms,
+				shortenLink: false,
+				message: "={{ $('Source').item.json.question }}",
+				options: limit,
+			},
+			{ items },
+		);
+		expect(byName.error).toBeUndefined();
+		expect(byName.run.data.waitTill).toBeInstanceOf(Date);
+		const unlimited = await suite.run(
+			{ ...sms, shortenLink: false, message: '={{ $json.question }} {{ $json.data.order }}' },
+			{ items },
+		);
+		expect(unlimited.error).toBeUndefined();
+		expect(sentBody(onlyRequest(unlimited, suite.sandbox.token)).body).toMatch(/^Refund\? 17\n/);
+	});
+
 	it('without Limit Wait Time, the execution waits for ever and keeps its input as it was', async () => {
 		const waiting = await suite.run({ ...sms, shortenLink: false });
 		const stack = waiting.run.data.executionData?.nodeExecutionStack ?? [];
