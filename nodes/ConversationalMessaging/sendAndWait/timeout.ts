@@ -19,11 +19,14 @@ import type { PageContent } from './page';
  */
 const SET_ON_TIMEOUT = ['data', 'question'];
 
-const ITEM_JSON = String.raw`(?:\$json|\$data|\$input\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json)`;
+const ITEM = String.raw`(?:\$json|\$data|\$input\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\??\.\s*json)`;
 const KEY = SET_ON_TIMEOUT.join('|');
+/** `$json.data`, `$json?.['question']`, `$input.first()?.json.data`...: group 1 or 3 is the field. */
 const READS_SET_FIELD = new RegExp(
-	String.raw`${ITEM_JSON}\s*(?:\?\.|\.)\s*(${KEY})\b|${ITEM_JSON}\s*(?:\?\.)?\[\s*(['"\x60])(${KEY})\2\s*\]`,
+	String.raw`${ITEM}\s*(?:\?\.|\.)\s*(${KEY})\b|${ITEM}\s*(?:\?\.)?\[\s*(['"\x60])(${KEY})\2\s*\]`,
 );
+/** The item as a whole (`JSON.stringify($json)`): it holds them too. */
+const READS_WHOLE_ITEM = new RegExp(String.raw`${ITEM}(?!\s*(?:\?\.|\.|\[)|[\w$])`);
 
 const limited = (limit: Date) => limit.getTime() !== WAIT_INDEFINITELY.getTime();
 
@@ -34,16 +37,39 @@ function* expressionsIn(value: unknown, path: string[] = []): Generator<[string[
 		for (const [key, inner] of Object.entries(value)) yield* expressionsIn(inner, [...path, key]);
 }
 
-/** The field's name as the form shows it: "Options > Response Form Title". */
-function labelOf(description: INodeTypeDescription, [top, child]: string[]): string {
-	const property = description.properties.find((candidate) => candidate.name === top);
-	const inner = (property?.options as Array<INodeProperties | INodePropertyCollection> | undefined)
-		?.filter((option): option is INodeProperties => 'displayName' in option && 'type' in option)
-		.find((option) => option.name === child);
-	return [property?.displayName ?? top, ...(inner ? [inner.displayName] : [])].join(' > ');
+type Level = Array<INodeProperties | INodePropertyCollection>;
+
+/** The field's name as the form shows it: "Options > Response Form Title", "Form Fields (entry 3) > Field Value". */
+function labelOf(description: INodeTypeDescription, path: string[]): string {
+	const names: string[] = [];
+	let level: Level | undefined = description.properties.filter((property) => {
+		const operations = property.displayOptions?.show?.operation;
+		return !operations || operations.includes('sendAndWait');
+	});
+	for (const segment of path) {
+		if (/^\d+$/.test(segment)) {
+			names[names.length - 1] += ` (entry ${Number(segment) + 1})`;
+			continue;
+		}
+		const found: INodeProperties | INodePropertyCollection | undefined = level?.find(
+			(candidate) => candidate.name === segment,
+		);
+		if (!found) break;
+		if ('values' in found) {
+			level = found.values;
+			continue;
+		}
+		names.push(found.displayName);
+		const nested = ['collection', 'fixedCollection'].includes(found.type);
+		level = nested ? (found.options as Level) : undefined;
+	}
+	return names.join(' > ') || path.join('.');
 }
 
-/** Before the question is sent: with a limit, an expression that reads what a timeout sets is refused. */
+/**
+ * Before the question is sent: with a limit, an expression that reads what the node sets on its
+ * input before it waits is refused.
+ */
 export function timeoutProblem(
 	fns: IExecuteFunctions,
 	description: INodeTypeDescription,
@@ -51,12 +77,14 @@ export function timeoutProblem(
 ): { problem: string; fix: string } | undefined {
 	if (!limited(limit)) return undefined;
 	for (const [path, expression] of expressionsIn(fns.getNode().parameters)) {
-		const read = READS_SET_FIELD.exec(expression);
-		if (!read) continue;
-		const key = read[1] ?? read[3];
+		const field = READS_SET_FIELD.exec(expression);
+		const whole = !field && READS_WHOLE_ITEM.test(expression);
+		if (!field && !whole) continue;
+		const key = field?.[1] ?? field?.[3];
+		const what = key ? `the input item's "${key}"` : 'the whole input item';
 		return {
-			problem: `${labelOf(description, path)}: reads the input item's "${key}", which Limit Wait Time replaces`,
-			fix: `When the wait times out, n8n passes this node's input on as its output, so the node sets "data" and "question" on it (data.timedOut), and n8n's answer page reads this expression from that item. Read the value from the node that made it, e.g. {{ $('Node name').item.json.${key} }}, or turn off Limit Wait Time.`,
+			problem: `${labelOf(description, path)}: reads ${what}, which Limit Wait Time changes`,
+			fix: `With a limit, the node sets "data" and "question" on its input item before it waits (they are its output if the wait times out), and n8n's answer page and the answer read this expression from that item: they would get data.timedOut, not your value. Read the value from the node that made it, e.g. {{ $('Node name').item.json${key ? `.${key}` : ''} }}, or turn off Limit Wait Time.`,
 		};
 	}
 	return undefined;

@@ -14,7 +14,7 @@ export const limitWaitTimeOption: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		"Whether the workflow goes on by itself, without an answer, after some time or at a date and time. The input item then has data.timedOut true (data.approved false for Approval) and question. With a limit, the node refuses expressions that read the input item's data or question: read them from the earlier node by name.",
+		"Whether the workflow goes on by itself, without an answer, after some time or at a date and time. The output is then the input item with data.timedOut true (data.approved false for Approval) and question. With a limit, the node refuses expressions that read the input item's data or question: read them from the earlier node by name.",
 	// The sub-fields' own defaults, so the form shows what the node will do.
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
 	options: [

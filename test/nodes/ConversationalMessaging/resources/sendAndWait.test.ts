@@ -193,16 +193,34 @@ describe('Send and Wait for Response', () => {
 			return [result.error?.message, (result.error as { description?: string })?.description];
 		};
 		expect(await refused({ message: '={{ $json.question }}', options: limit })).toEqual([
-			'Message: reads the input item\'s "question", which Limit Wait Time replaces',
+			'Message: reads the input item\'s "question", which Limit Wait Time changes',
 			expect.stringContaining("{{ $('Node name').item.json.question }}"),
 		]);
 		const title = { ...limit, responseFormTitle: "=Order {{ $input.item.json['data'].order }}" };
 		expect((await refused({ options: title }))[0]).toBe(
-			'Options > Response Form Title: reads the input item\'s "data", which Limit Wait Time replaces',
+			'Options > Response Form Title: reads the input item\'s "data", which Limit Wait Time changes',
 		);
-		expect(
-			(await refused({ options: { ...limit, responseFormTitle: '={{ $json?.data }}' } }))[0],
-		).toMatch(/^Options > Response Form Title: reads/);
+		const titled = async (responseFormTitle: string) =>
+			(await refused({ options: { ...limit, responseFormTitle } }))[0];
+		expect(await titled('={{ $json?.data }}')).toMatch(/^Options > Response Form Title: reads/);
+		expect(await titled("={{ $input.first()?.json ['question'] }}")).toMatch(/"question"/);
+		const hidden = {
+			responseType: 'customForm',
+			formFields: {
+				values: [
+					{ fieldLabel: 'Address', fieldType: 'text' },
+					{
+						fieldName: 'context',
+						fieldType: 'hiddenField',
+						fieldValue: '={{ JSON.stringify($json) }}',
+					},
+				],
+			},
+			options: limit,
+		};
+		expect((await refused(hidden))[0]).toBe(
+			'Form Fields (entry 2) > Field Value: reads the whole input item, which Limit Wait Time changes',
+		);
 
 		// From the earlier node by name, or without a limit: asked as usual.
 		const byName = await suite.run(
