@@ -35,6 +35,9 @@ module.exports = {
 		// n8n 2.41's AI-builder packages (node catalogue, workflow SDK) on 2.41's n8n-workflow: n8n 1.x has no such builders.
 		'<rootDir>/test/nodes/ConversationalMessaging/aiBuilders.test.ts',
 	],
+	// Jest's own runner, one sandbox per file: the other engine is put in place by jest's resolver.
+	runner: 'jest-runner',
+	setupFiles: ['<rootDir>/test/helpers/env.ts'],
 	moduleNameMapper: { '^n8n-(core|workflow)((/.*)?)$': `${dir}/node_modules/n8n-$1$2` },
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/compat-engine.ts'],
 	// Type errors are the 2.41 build's business (npm test); this run is about behaviour.

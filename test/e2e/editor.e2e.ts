@@ -20,7 +20,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 
-import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { answerLinkIn, linkTarget } from './lib/answers';

@@ -37,7 +37,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConversationalMessagingApi } from '../../credentials/ConversationalMessagingApi.credentials';
-import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 
 /** The engine's major version: 2 for the pinned n8n-core, 1 under jest.compat.config.js. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -5,7 +5,7 @@ import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loade
 import { DirectoryLoader } from 'n8n-core';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import { SEND_AND_WAIT_CHANNELS } from '../../../nodes/ConversationalMessaging/sendAndWait/channels';
 import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/shared/bulkOperations';
 

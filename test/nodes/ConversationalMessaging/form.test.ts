@@ -24,7 +24,7 @@ import type {
 import { NodeHelpers, Workflow, extractFromAICalls } from 'n8n-workflow';
 import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 
-import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 
 const nodeType = new ConversationalMessaging();
 const { description } = nodeType;

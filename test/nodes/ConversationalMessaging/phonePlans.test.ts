@@ -28,7 +28,7 @@ import {
 	PREFIX_WRITTEN,
 } from '../../../nodes/ConversationalMessaging/shared/phone/countries';
 import { readPhone } from '../../../nodes/ConversationalMessaging/shared/phone/reading';
-import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { RunResult } from '../../helpers/engine';
 import { sentBody, useSandbox } from '../../helpers/sandbox';
 

@@ -3,7 +3,7 @@
  * checked before, and when the execution does not wait. The answer itself (the webhook, in real
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
-import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node';
+import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import { formPageData } from '../../../../nodes/ConversationalMessaging/sendAndWait/page';
 import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
 import { onSkippingClock } from '../../../helpers/nodeClock';
