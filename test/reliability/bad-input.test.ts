@@ -32,8 +32,8 @@ import { OPERATIONS, withParameter } from './operations';
 import type { InputRow, WrongTypeRow } from './results';
 import { collectResults } from './results';
 
-const PURE_CASES = 1000;
-const ENGINE_CASES = 100;
+const PURE_CASES = 2000;
+const ENGINE_CASES = 200;
 const SEED = 20240601;
 
 const suite = useSandbox();

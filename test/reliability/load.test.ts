@@ -1,6 +1,6 @@
 /**
- * Load: a thousand items of Send SMS through one node execution (the send loop) against the
- * sandbox. No item may be lost or duplicated. 1,000 in `npm test`, the fast tier; the ten
+ * Load: a few thousand items of Send SMS through one node execution (the send loop) against the
+ * sandbox. No item may be lost or duplicated. 3,000 in `npm test`, the fast tier; the ten
  * thousands are the queue suite's (`npm run test:queue`: 10,000 messages through real n8n's
  * workers, each once) and `npm run bench`'s; `CM_LOAD_ITEMS=10000` runs this one at that size.
  * The memory printed is this Jest worker's: the node, n8n's engine, and the sandbox serving the
@@ -12,7 +12,7 @@
 import { useSandbox } from '../helpers/sandbox';
 import { collectResults, megabytes } from './results';
 
-const ITEMS = Number(process.env.CM_LOAD_ITEMS) || 1_000;
+const ITEMS = Number(process.env.CM_LOAD_ITEMS) || 3_000;
 const RSS_SAMPLE_MS = 20;
 
 // The requests themselves are not kept; the sandbox still counts them.
