@@ -35,7 +35,7 @@ const node = {
 	 * (its own Base URL, so its own lanes) and puts back what it changes (the clock, spies).
 	 */
 	runner: 'jest-light-runner/child-process',
-	setupFiles: ['<rootDir>/test/helpers/lightWorker.mjs', ...shared.setupFiles],
+	setupFiles: ['<rootDir>/test/helpers/typescript.mjs', ...shared.setupFiles],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/testTimeout.ts'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
@@ -58,6 +58,11 @@ const tooling = {
 	testMatch: TOOLING.map((path) => `<rootDir>/${path}${path.endsWith('/') ? '**/*.test.ts' : ''}`),
 };
 
+/** A test's or hook's time limit unless it gives its own. */
+const TEST_TIMEOUT_MS = 30_000;
+// The node tier's runner applies none: test/helpers/testTimeout.ts does, from this, in its workers.
+process.env.CM_TEST_TIMEOUT_MS = String(TEST_TIMEOUT_MS);
+
 /** @type {import('jest').Config} */
 module.exports = {
 	projects: [node, tooling],
@@ -65,5 +70,5 @@ module.exports = {
 	maxWorkers: 2,
 	testSequencer: '<rootDir>/test/helpers/sequencer.js',
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
-	testTimeout: 30000,
+	testTimeout: TEST_TIMEOUT_MS,
 };

@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { openLanes } from '../../nodes/ConversationalMessaging/engine/lane';
+import { rememberedRuns } from '../../nodes/ConversationalMessaging/engine/retryMemory';
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { RunOptions, RunResult } from './engine';
@@ -31,16 +33,25 @@ export interface SandboxSuite {
  */
 export function useSandbox(options: SandboxOptions = {}): SandboxSuite {
 	let sandbox: Sandbox | undefined;
-	const fileName = (expect.getState().testPath ?? 'unknown').split(/[\\/]/).slice(-2).join('_');
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, seed: 7, researcherRunMs: 400, ...options });
 	});
 	afterAll(async () => {
 		if (!sandbox) return;
 		const stats = sandbox.stats();
+		await sandbox.close();
+		// Read here, not when the file loads: the node tier's runner sets the path after loading it.
+		const testPath = expect.getState().testPath;
+		if (!testPath) throw new Error('useSandbox: jest gave no test path to name the tally by');
+		const fileName = testPath.split(/[\\/]/).slice(-2).join('_');
 		mkdirSync(CONTRACT_USAGE_DIR, { recursive: true });
 		writeFileSync(join(CONTRACT_USAGE_DIR, `${fileName}.json`), JSON.stringify(stats));
-		await sandbox.close();
+		// The node's lanes and Retry On Fail memory live as long as the process, and the node tier's
+		// files share a worker: what a file leaves behind fails that file, not the next one.
+		expect({ openLanes: openLanes(), rememberedRuns: rememberedRuns() }).toEqual({
+			openLanes: 0,
+			rememberedRuns: 0,
+		});
 	});
 	return {
 		get sandbox() {
