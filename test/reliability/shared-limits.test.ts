@@ -16,6 +16,7 @@ import { unreachedBy } from '../../nodes/ConversationalMessaging/shared/network'
 import { runNode } from '../helpers/engine';
 import { nodeOnFakeClock, whileMoving } from '../helpers/nodeClock';
 import { until } from '../helpers/until';
+import { closedPortUrl } from './operations';
 
 // +57 3<run><index>: a Colombian mobile number (10 digits after 57, starting with 3), as the phone check wants.
 const phoneOf = (run: string, index: number) => `573${run}${String(index).padStart(7, '0')}`;
@@ -256,9 +257,7 @@ describe('an outage of the service', () => {
 	});
 
 	it('a Base URL where nothing listens: fails after a short wait (not Max Wait), saying nothing was sent and to check the Base URL', async () => {
-		const gone = await startSandbox();
-		const url = gone.url;
-		await gone.close();
+		const url = await closedPortUrl();
 		const run = await moving(
 			runNode({
 				parameters: smsParameters(),
@@ -374,9 +373,7 @@ describe('which failures never reached the service', () => {
 	});
 
 	it('a real refused request, as n8n wraps it', async () => {
-		const gone = await startSandbox();
-		const url = gone.url;
-		await gone.close();
+		const url = await closedPortUrl();
 		const { default: axiosClient } = await import('axios');
 		const error = await axiosClient.post(`${url}/v1/sms`, {}).catch((failure: unknown) => failure);
 		const { NodeApiError } = await import('n8n-workflow');
