@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { showFor } from '../shared/descriptions';
+import { field, showFor } from '../shared/descriptions';
 
 /** n8n's form field types (n8n-nodes-base Form), under n8n's values. */
 export const FORM_FIELD_TYPES = {
@@ -118,15 +118,13 @@ export const customFormFields: INodeProperties[] = [
 				displayName: 'Values',
 				name: 'values',
 				values: [
-					{
+					field({
 						displayName: 'Accepted File Types',
 						name: 'acceptFileTypes',
-						type: 'string',
-						default: '',
 						placeholder: 'e.g. .jpg, .png',
 						description: 'File extensions the picker offers, separated by commas; empty for any',
 						displayOptions: forTypes('file'),
-					},
+					}),
 					{
 						displayName: 'Element Type',
 						name: 'fieldType',
@@ -137,25 +135,21 @@ export const customFormFields: INodeProperties[] = [
 							.map(([value, [name, description]]) => ({ name, value, description }))
 							.sort((a, b) => a.name.localeCompare(b.name)),
 					},
-					{
+					field({
 						displayName: 'Field Label',
 						name: 'fieldLabel',
-						type: 'string',
-						default: '',
 						placeholder: 'e.g. Delivery address',
 						required: true,
 						description: 'Label shown above the field, and the name of its answer in the output',
 						displayOptions: { hide: { fieldType: ['hiddenField', 'html'] } },
-					},
-					{
+					}),
+					field({
 						displayName: 'Field Name',
 						name: 'fieldName',
-						type: 'string',
-						default: '',
 						required: true,
 						description: 'Name of the hidden value in the output',
 						displayOptions: forTypes('hiddenField'),
-					},
+					}),
 					{
 						displayName: 'Field Options',
 						name: 'fieldOptions',
@@ -171,37 +165,31 @@ export const customFormFields: INodeProperties[] = [
 								displayName: 'Values',
 								name: 'values',
 								values: [
-									{
+									field({
 										displayName: 'Option',
 										name: 'option',
-										type: 'string',
-										default: '',
 										required: true,
 										description: 'One choice the recipient can pick',
-									},
+									}),
 								],
 							},
 						],
 					},
-					{
+					field({
 						displayName: 'Field Value',
 						name: 'fieldValue',
-						type: 'string',
-						default: '',
 						description: 'The value the output carries (the page cannot change it)',
 						displayOptions: forTypes('hiddenField'),
-					},
-					{
+					}),
+					field({
 						displayName: 'HTML',
 						name: 'html',
-						type: 'string',
 						typeOptions: { rows: 3 },
-						default: '',
 						required: true,
 						description:
 							'Text shown on the form between fields; shown as text, its tags taken out (no script can run on the page)',
 						displayOptions: forTypes('html'),
-					},
+					}),
 					{
 						displayName: 'Multiple Files',
 						name: 'multipleFiles',
@@ -210,14 +198,12 @@ export const customFormFields: INodeProperties[] = [
 						description: 'Whether the recipient may upload several files',
 						displayOptions: forTypes('file'),
 					},
-					{
+					field({
 						displayName: 'Placeholder',
 						name: 'placeholder',
-						type: 'string',
-						default: '',
 						description: 'Sample text shown in the empty field',
 						displayOptions: forTypes('date', 'email', 'number', 'password', 'text', 'textarea'),
-					},
+					}),
 					{
 						displayName: 'Required Field',
 						name: 'requiredField',

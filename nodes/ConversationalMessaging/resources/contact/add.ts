@@ -74,21 +74,17 @@ export const contactAddFields: INodeProperties[] = [
 					displayName: 'Value',
 					name: 'value',
 					values: [
-						{
+						field({
 							displayName: 'Field',
 							name: 'key',
-							type: 'string',
-							default: '',
 							placeholder: 'city',
 							description: 'Name of the value, as the contact list stores it',
-						},
-						{
+						}),
+						field({
 							displayName: 'Value',
 							name: 'value',
-							type: 'string',
-							default: '',
 							description: 'The value to store',
-						},
+						}),
 					],
 				},
 			],

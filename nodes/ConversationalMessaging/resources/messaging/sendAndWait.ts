@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { collection, showFor } from '../../shared/descriptions';
+import { collection, field, showFor } from '../../shared/descriptions';
 import { messageTextField } from '../../shared/messageFields';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from '../../sendAndWait/channels';
 import { customFormFields } from '../../sendAndWait/customForm';
@@ -56,44 +56,36 @@ const pageOptions: INodeProperties[] = [
 		default: true,
 		description: 'Whether the answer page ends with "Form automated with n8n"',
 	},
-	{
+	field({
 		displayName: 'Message Button Label',
 		name: 'messageButtonLabel',
-		type: 'string',
 		default: 'Answer here',
 		description: 'The words before the link in the message, e.g. "Answer here: https://…"',
-	},
-	{
+	}),
+	field({
 		displayName: 'Response Form Button Label',
 		name: 'responseFormButtonLabel',
-		type: 'string',
 		default: 'Submit',
 		description:
 			"Text of the answer page's submit button (with Approve Only, the button is the Approve Button Label)",
-	},
-	{
+	}),
+	field({
 		displayName: 'Response Form Custom Styling',
 		name: 'responseFormCustomCss',
-		type: 'string',
 		typeOptions: { rows: 10, editor: 'cssEditor' },
-		default: '',
 		description:
 			"CSS added to the answer page, e.g. :root { --color-submit-btn-bg: #1f6feb; } (n8n's form variables)",
-	},
-	{
+	}),
+	field({
 		displayName: 'Response Form Description',
 		name: 'responseFormDescription',
-		type: 'string',
-		default: '',
 		description: 'Text under the title of the answer page; the question when empty',
-	},
-	{
+	}),
+	field({
 		displayName: 'Response Form Title',
 		name: 'responseFormTitle',
-		type: 'string',
-		default: '',
 		description: 'Title of the answer page',
-	},
+	}),
 ];
 
 export const sendAndWaitFields: INodeProperties[] = [
@@ -159,22 +151,20 @@ export const sendAndWaitFields: INodeProperties[] = [
 							},
 						],
 					},
-					{
+					field({
 						displayName: 'Approve Button Label',
 						name: 'approveLabel',
-						type: 'string',
 						default: 'Approve',
 						description:
 							'What approving is called: the button with Approve Only, the first choice with Approve and Decline',
-					},
-					{
+					}),
+					field({
 						displayName: 'Decline Button Label',
 						name: 'disapproveLabel',
-						type: 'string',
 						default: 'Decline',
 						description: 'What declining is called: the second choice on the page',
 						displayOptions: { show: { approvalType: ['double'] } },
-					},
+					}),
 				],
 			},
 		],
