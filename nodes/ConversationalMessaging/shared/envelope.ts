@@ -96,8 +96,7 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const body = raw.body;
 	const envelopeStatus = typeof raw.statusCode === 'number' ? raw.statusCode : httpStatus;
 	if (httpStatus >= 400 || envelopeStatus !== 200 || body.err === true) {
-		const status =
-			envelopeStatus !== 200 ? envelopeStatus : httpStatus >= 400 ? httpStatus : envelopeStatus;
+		const status = envelopeStatus === 200 && httpStatus >= 400 ? httpStatus : envelopeStatus;
 		const serviceMessage =
 			typeof body.message === 'string' && body.message ? body.message : 'no message';
 		return failed(

@@ -60,7 +60,7 @@ export const researcherFieldsField: INodeProperties = field({
 	})),
 	default: [],
 	displayOptions: showFor('researcher', ['get']),
-	description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map((name) => titleCase(name)).join(' and ')} among them.`,
+	description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map(titleCase).join(' and ')} among them.`,
 	sendTo: 'qs.fields',
 	checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
 });

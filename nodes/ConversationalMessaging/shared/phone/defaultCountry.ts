@@ -70,11 +70,7 @@ export async function homeCountry(
 			? raw
 			: (item.getNodeParameter(DEFAULT_COUNTRY, '') as unknown);
 	const chosen =
-		own === NO_COUNTRY
-			? ''
-			: own
-				? own
-				: (await item.getCredentials(CREDENTIAL_NAME))[DEFAULT_COUNTRY];
+		own === NO_COUNTRY ? '' : own || (await item.getCredentials(CREDENTIAL_NAME))[DEFAULT_COUNTRY];
 	if (chosen === undefined || chosen === null || chosen === '') return undefined;
 	const region = typeof chosen === 'string' ? chosen.trim().toUpperCase() : '';
 	if (Object.prototype.hasOwnProperty.call(COUNTRIES, region)) return region;

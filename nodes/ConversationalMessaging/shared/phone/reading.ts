@@ -81,7 +81,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 			fix,
 		};
 	if (!international && home) {
-		const code = COUNTRIES[home][0];
+		const [code, homeName, prefix] = COUNTRIES[home];
 		const atHome = readAtHome(digits, home);
 		const asWritten = digits.length <= E164_MAX_DIGITS && fitPlan(digits);
 		const abroad = asWritten && asWritten.fits ? asWritten.code : undefined;
@@ -92,7 +92,6 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 				fix: `Write it with + and its country code, e.g. +${digits}.`,
 			};
 		// "447400123456" in Germany, where numbers are written with their 0: rather the UK's +44 7400 ...
-		const [, , prefix] = COUNTRIES[home];
 		if (
 			atHome &&
 			abroad &&
@@ -102,7 +101,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 		)
 			return {
 				problem: `"${typed}" could be a number of ${countryLabel(code, home)} typed without its national prefix ${prefix} (+${atHome}) or of ${countryLabel(abroad)} written with its country code first (+${digits})`,
-				fix: `Write it with + and its country code (+${digits}), or, for ${COUNTRIES[home][1]}, with its ${prefix} (${prefix}${digits}).`,
+				fix: `Write it with + and its country code (+${digits}), or, for ${homeName}, with its ${prefix} (${prefix}${digits}).`,
 			};
 		if (atHome)
 			return {
