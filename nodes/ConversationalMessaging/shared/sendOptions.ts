@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { BULK_OPERATIONS } from './bulkOperations';
-import { collection, field } from './descriptions';
+import { collection, field, showFor } from './descriptions';
 
 /**
  * Keeps pace with n8n's HTTP Request node at 50 ms latency; 1,000 had connections reset by a full
@@ -21,7 +21,7 @@ export function sendOptions(resource: string): INodeProperties {
 	return collection(
 		`${resource}SendOptions`,
 		'Send Options',
-		{ show: { resource: [resource], operation: BULK_OPERATIONS[resource] } },
+		showFor(resource, BULK_OPERATIONS[resource]),
 		[
 			field({
 				displayName: 'Max Requests in Flight',
