@@ -1,12 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { checkField, normaliseUrl, requireField } from '../../shared/checks';
+import type { FieldSpec } from '../../shared/descriptions';
+import { field } from '../../shared/descriptions';
 
 export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
 
 /** Each entry becomes one {url, name, type} object of the `files` list. */
-const sendAsFileEntry = (key: string) => ({
-	send: { type: 'body' as const, property: `=files[{{$index}}].${key}` },
+const fileEntryValue = (spec: Omit<FieldSpec, 'sendTo' | 'checks'>): INodeProperties => ({
+	...field(spec),
+	routing: { send: { type: 'body', property: `=files[{{$index}}].${spec.name}` } },
 });
 
 const checkFiles = checkField('body.files', 'Files', (value, fail) => {
@@ -51,26 +54,20 @@ export function researcherFilesField(
 				displayName: 'File',
 				name: 'file',
 				values: [
-					{
+					fileEntryValue({
 						displayName: 'URL',
 						name: 'url',
-						type: 'string',
-						default: '',
 						required: true,
 						placeholder: 'https://example.com/report.pdf',
 						description: 'Web address of the file, or of the web page when Type is URL',
-						routing: sendAsFileEntry('url'),
-					},
-					{
+					}),
+					fileEntryValue({
 						displayName: 'Name',
 						name: 'name',
-						type: 'string',
-						default: '',
 						required: true,
 						description: 'Name of the file, as the researcher refers to it',
-						routing: sendAsFileEntry('name'),
-					},
-					{
+					}),
+					fileEntryValue({
 						displayName: 'Type',
 						name: 'type',
 						type: 'options',
@@ -87,8 +84,7 @@ export function researcherFilesField(
 						],
 						default: 'document',
 						description: 'Kind of file',
-						routing: sendAsFileEntry('type'),
-					},
+					}),
 				],
 			},
 		],
