@@ -142,6 +142,50 @@ describe('Proxy', () => {
 	});
 });
 
+describe("Researcher > Run's progress checks", () => {
+	it('go through the Proxy too, and a failed one says the research goes on in the service', async () => {
+		const seen: string[] = [];
+		// Forwards the run request; answers the progress check itself, as a failing gateway.
+		const proxy = http.createServer((request, response) => {
+			seen.push(`${request.method} ${request.url}`);
+			if (request.method === 'GET') return void response.writeHead(502).end('Bad gateway');
+			const forward = http.request(
+				request.url as string,
+				{ method: request.method, headers: request.headers },
+				(answer) => {
+					response.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(response);
+				},
+			);
+			request.pipe(forward);
+		});
+		const port = await listen(proxy);
+		try {
+			// The first poll's wait, skipped (test/helpers/nodeClock.ts).
+			const run = await onSkippingClock(
+				async () =>
+					await suite.run({
+						resource: 'researcher',
+						operation: 'run',
+						researcherId: 'researcher-1',
+						runOptions: { waitForCompletion: true },
+						requestOptions: { proxy: `http://127.0.0.1:${port}` },
+					}),
+			);
+			const url = `${suite.sandbox.url}/v1/researcher/researcher-1`;
+			// The token goes in a GET's query (the service's rule), in the PUT's body.
+			expect(seen.map((line) => line.replace(/\?.*$/, ''))).toEqual([`PUT ${url}`, `GET ${url}`]);
+			expect(run.requests.map((request) => request.method)).toEqual(['PUT']);
+			expect(run.error?.message).toContain('HTTP 502');
+			expect(run.error?.description).toMatch(
+				/ The research was started and goes on in the service: Researcher > Get reads its result\.$/,
+			);
+		} finally {
+			proxy.close();
+		}
+	});
+});
+
 describe('Ignore SSL Issues', () => {
 	let server: https.Server;
 	let baseUrl: string;

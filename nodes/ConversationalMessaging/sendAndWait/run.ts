@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { buildRequest, readAnswer, requestForm, sendOnce } from '../engine/itemRequest';
 import { Pacer } from '../engine/pacer';
 import { refusal } from '../engine/refusal';
-import { settingsFor } from '../engine/requestSettings';
+import { settingsFor } from '../shared/requestSettings';
 import type { StepOf } from '../engine/retryMemory';
 import { withRunMemory } from '../engine/retryMemory';
 import { clock } from '../shared/clock';

@@ -5,14 +5,17 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { clock } from '../../shared/clock';
 import { CREDENTIAL_NAME } from '../../shared/constants';
 import { collection, field, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { envelopePayload } from '../../shared/envelope';
+import { readableError } from '../../shared/network';
 import { NO_REDIRECTS } from '../../shared/redirects';
+import type { RequestOptionsParameter } from '../../shared/requestSettings';
+import { requestSettings } from '../../shared/requestSettings';
 import { researchIsComplete } from './completion';
 import { researcherUrl } from './get';
 
@@ -30,16 +33,32 @@ export function nextPollDelay(
 	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
 }
 
+/** Said of a progress check that failed: the run was started all the same. */
+const RUN_GOES_ON =
+	'The research was started and goes on in the service: Researcher > Get reads its result.';
+
+/** One progress check, with the node's Request Options, as RoutingNode sent the run request. */
 async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
-	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
-		method: 'GET',
-		url: `/v1/researcher/${encodeURIComponent(id)}`,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		...NO_REDIRECTS,
-	})) as IN8nHttpFullResponse;
-	return await envelopePayload.call(this, response);
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const options = this.getNodeParameter('requestOptions', {}) as RequestOptionsParameter;
+	const settings = requestSettings(this.getNode(), options, credentials, this.getItemIndex());
+	try {
+		const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+			method: 'GET',
+			url: `/v1/researcher/${encodeURIComponent(id)}`,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			...NO_REDIRECTS,
+			...settings,
+		})) as IN8nHttpFullResponse;
+		return await envelopePayload.call(this, response);
+	} catch (error) {
+		const readable = await readableError.call(this, error);
+		if (readable instanceof NodeApiError || readable instanceof NodeOperationError)
+			readable.description = [readable.description, RUN_GOES_ON].filter(Boolean).join(' ');
+		throw readable;
+	}
 }
 
 export async function waitForResearch(
@@ -52,7 +71,7 @@ export async function waitForResearch(
 	const pairedItem = { item: this.getItemIndex() };
 	if (!options.waitForCompletion) return [{ json: started, pairedItem }];
 
-	const id = String(this.getNodeParameter('researcherId'));
+	const id = String(this.getNodeParameter('researcherId')).trim();
 	const baseMs = Number(options.pollInterval ?? 5) * 1000;
 	const timeoutMs = Number(options.timeout ?? 30) * 60_000;
 	const startedAt = clock.now();

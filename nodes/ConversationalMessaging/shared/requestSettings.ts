@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	INode,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -22,14 +23,14 @@ const WRITTEN_PORT =
 	/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i;
 
 /** The proxy address, `http://user:password@host:port`. */
-function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Proxy {
+function parseProxy(node: INode, text: string, itemIndex: number): Proxy {
 	const address = text.trim();
 	const url = URL.canParse(address) ? new URL(address) : undefined;
 	const port = WRITTEN_PORT.exec(address)?.[1];
 	if (!url?.hostname || !port) {
 		// Quoted without any user:password@, which the message would otherwise keep.
 		const shown = address.replace(/\/\/[^/@]*@/, '//');
-		throw new NodeOperationError(fns.getNode(), `Proxy: "${shown}" is not a proxy address`, {
+		throw new NodeOperationError(node, `Proxy: "${shown}" is not a proxy address`, {
 			itemIndex,
 			description:
 				'Settings > Request Options > Proxy: use http://host:port, with user:password@ before the host if it needs them.',
@@ -54,38 +55,52 @@ function parseProxy(fns: IExecuteFunctions, text: string, itemIndex: number): Pr
  * every domain, none but its own (n8n's 'none' for a surface the credential owns), or the list.
  */
 function allowedDomains(
-	fns: IExecuteFunctions,
+	node: INode,
 	credentials: ICredentialDataDecryptedObject,
 ): string | undefined {
 	if (credentials.allowedHttpRequestDomains !== 'domains') return undefined;
 	const domains = String(credentials.allowedDomains ?? '').trim();
 	if (!domains)
 		throw new NodeOperationError(
-			fns.getNode(),
+			node,
 			'No allowed domains specified. Configure allowed domains or change restriction setting.',
 		);
 	return domains;
 }
 
+/** An item's Timeout, Proxy, Ignore SSL Issues and allowed domains, as RoutingNode sets them. */
+export function requestSettings(
+	node: INode,
+	options: RequestOptionsParameter,
+	credentials: ICredentialDataDecryptedObject,
+	itemIndex: number,
+): Partial<IHttpRequestOptions> {
+	const { timeout, proxy, allowUnauthorizedCerts } = options;
+	const settings: Partial<IHttpRequestOptions> = { timeout: timeout || DEFAULT_TIMEOUT_MS };
+	if (proxy) settings.proxy = parseProxy(node, proxy, itemIndex);
+	if (allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
+	const allowed = allowedDomains(node, credentials);
+	if (allowed) settings.allowedDomains = allowed;
+	return settings;
+}
+
 /**
- * Each item's Timeout, Proxy, Ignore SSL Issues and allowed domains. Read once, unless one of
- * them is an expression (it may differ per item); a failure fails each item with its own error.
+ * Each item's request settings for a bulk send. Read once, unless one of them is an expression
+ * (it may differ per item); a failure fails each item with its own error.
  */
 export function settingsFor(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
 ): (itemIndex: number) => Partial<IHttpRequestOptions> {
-	const forItem = (itemIndex: number) => {
-		const options = fns.getNodeParameter('requestOptions', itemIndex, {});
-		const { timeout, proxy, allowUnauthorizedCerts } = options as RequestOptionsParameter;
-		const settings: Partial<IHttpRequestOptions> = { timeout: timeout || DEFAULT_TIMEOUT_MS };
-		if (proxy) settings.proxy = parseProxy(fns, proxy, itemIndex);
-		if (allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
-		const allowed = allowedDomains(fns, credentials);
-		if (allowed) settings.allowedDomains = allowed;
-		return settings;
-	};
-	const raw = Object.values((fns.getNode().parameters.requestOptions ?? {}) as object);
+	const node = fns.getNode();
+	const forItem = (itemIndex: number) =>
+		requestSettings(
+			node,
+			fns.getNodeParameter('requestOptions', itemIndex, {}) as RequestOptionsParameter,
+			credentials,
+			itemIndex,
+		);
+	const raw = Object.values((node.parameters.requestOptions ?? {}) as object);
 	if (raw.some((value) => typeof value === 'string' && value.startsWith('='))) return forItem;
 	let shared: Partial<IHttpRequestOptions> | undefined;
 	try {
