@@ -11,7 +11,7 @@ export const legacyMessageGetOperation: OperationSpec = {
 	action: 'Get a legacy chatapp message',
 	description: 'Retrieve a message sent through a QR-paired instance, by message ID',
 	method: 'GET',
-	url: '=/v1/msg-wh/{{encodeURIComponent($parameter.messageId)}}',
+	url: '/v1/msg-wh/{messageId}',
 };
 
 export const legacyMessageGetFields: INodeProperties[] = [

@@ -74,4 +74,5 @@ export const productIdField: INodeProperties = idField({
 	description: 'Identifier of the product, as returned by Product > Create',
 });
 
-export const productUrl = '=/v1/shop/products/{{encodeURIComponent($parameter.productId)}}';
+/** Filled by the Product ID's check (pathId), trimmed and encoded. */
+export const productUrl = '/v1/shop/products/{productId}';

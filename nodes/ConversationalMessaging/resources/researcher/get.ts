@@ -28,7 +28,8 @@ const titleCase = (value: string) =>
 		.map((word) => word[0].toUpperCase() + word.slice(1))
 		.join(' ');
 
-export const researcherUrl = '=/v1/researcher/{{encodeURIComponent($parameter.researcherId)}}';
+/** Filled by the Researcher ID's check (pathId), trimmed and encoded. */
+export const researcherUrl = '/v1/researcher/{researcherId}';
 
 export const researcherGetOperation: OperationSpec = {
 	name: 'Get',

@@ -91,7 +91,8 @@ describe('Legacy Chatapp Message', () => {
 		const run = await suite.run({
 			resource: 'legacyMessage',
 			operation: 'get',
-			messageId: id,
+			// Mapped with spaces around it, as from a sheet: the path has it trimmed.
+			messageId: ` ${id}\n`,
 			sentFromInstance: 'qr-1',
 		});
 		const request = onlyRequest(run, suite.sandbox.token);

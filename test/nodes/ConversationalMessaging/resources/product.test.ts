@@ -31,7 +31,12 @@ describe('Product', () => {
 	});
 
 	it('gets, updates (with status 1 and an image) and deletes a product by id in the path', async () => {
-		const get = await suite.run({ resource: 'product', operation: 'get', productId: 'product-1' });
+		// Mapped with spaces around it, as from a sheet: the path has it trimmed.
+		const get = await suite.run({
+			resource: 'product',
+			operation: 'get',
+			productId: ' product-1\n',
+		});
 		expect([onlyRequest(get, suite.sandbox.token).method, get.requests[0].path]).toEqual([
 			'GET',
 			'/v1/shop/products/product-1',

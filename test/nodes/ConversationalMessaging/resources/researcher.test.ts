@@ -95,11 +95,12 @@ describe('Researcher', () => {
 		const run = await suite.run({
 			resource: 'researcher',
 			operation: 'run',
-			researcherId: id,
+			// Mapped with spaces around it, as from a sheet: the run request and each poll have it trimmed.
+			researcherId: ` ${id}\n`,
 			runOptions: { waitForCompletion: true, pollInterval: 1, timeout: 1 },
 		});
 		expect(run.error).toBeUndefined();
-		expect(run.requests[0].method).toBe('PUT');
+		expect([run.requests[0].method, run.requests[0].path]).toEqual(['PUT', `/v1/researcher/${id}`]);
 		const polls = run.requests.slice(1);
 		expect(polls.length).toBeGreaterThanOrEqual(1);
 		polls.forEach((poll) =>
