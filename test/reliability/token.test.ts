@@ -9,7 +9,7 @@ import type { Fault, RecordedRequest } from '../../sandbox/server';
 import type { RunResult } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
 import { onSkippingClock } from '../helpers/nodeClock';
-import { useSandbox } from '../helpers/sandbox';
+import { SEND_SMS, useSandbox } from '../helpers/sandbox';
 import { errorsHoldingToken, tokenLeaks, tokenWhereDocumented } from './leaks';
 import { closedPortUrl, OPERATIONS } from './operations';
 import type { TokenRow } from './results';
@@ -148,6 +148,33 @@ describe('the API token', () => {
 				leaks: leaks.length,
 				inMemoryOnly: runs.reduce((sum, { run }) => sum + errorsHoldingToken(run, token), 0),
 			});
+		},
+	);
+});
+
+describe('a user and password written in the Base URL', () => {
+	it.each([
+		['a bulk send', SEND_SMS],
+		['an operation n8n routes', { resource: 'client', operation: 'get' }],
+	])(
+		'never show in the errors of %s: the host is named without them',
+		async (_name, parameters) => {
+			const closed = await closedPortUrl();
+			const baseUrl = closed.replace('//', '//joe.user:s3cret@');
+			// A closed port: the node's waits end only in its own limits (the first contact's 10 s).
+			const run = await onSkippingClock(
+				async () =>
+					await runNode({
+						parameters: parameters as INodeParameters,
+						items: [{ phone: '573001234567' }],
+						credentials: { baseUrl, apiToken: token },
+					}),
+			);
+			expect(run.error?.message).toContain(closed.replace('http://', ''));
+			expect(JSON.stringify([run.error?.message, run.error?.description])).not.toContain('s3cret');
+			expect(JSON.stringify([run.error?.message, run.error?.description])).not.toContain(
+				'joe.user',
+			);
 		},
 	);
 });

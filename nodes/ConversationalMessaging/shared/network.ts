@@ -86,10 +86,12 @@ export async function throwNotSent(
 	throw failed;
 }
 
+/** The Base URL's host; never a user:password@ written before it, even one with a / in it. */
 function hostOf(baseUrl: unknown): string {
 	return (
 		String(baseUrl ?? '')
 			.replace(/^[a-z]+:\/\//i, '')
+			.replace(/^.*@/, '')
 			.replace(/\/.*$/, '') || 'the Base URL'
 	);
 }
