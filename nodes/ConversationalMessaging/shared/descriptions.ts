@@ -35,7 +35,11 @@ function typeChecks({ type, displayName, options }: INodeProperties, sendTo: str
 	return [oneOf(sendTo, displayName, values)];
 }
 
-/** A field and where it is sent; a required one is checked again, as an expression can empty it. */
+/**
+ * A field and where it is sent. Its presence (required, or left out when blank) is checked again
+ * at send time, as an expression can empty it, and after its own checks, which can leave nothing
+ * (a list of only commas).
+ */
 export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodeProperties {
 	const property: INodeProperties = { type: 'string', default: '', ...spec };
 	if (!sendTo) return property;
@@ -45,7 +49,10 @@ export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodePropert
 		send: {
 			type: location === 'qs' ? 'query' : 'body',
 			property: path.join('.'),
-			preSend: [presence, ...(checks.length ? checks : typeChecks(property, sendTo))],
+			preSend: [
+				presence,
+				...(checks.length ? [...checks, presence] : typeChecks(property, sendTo)),
+			],
 		},
 	};
 	return property;

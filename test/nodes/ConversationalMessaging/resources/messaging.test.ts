@@ -132,6 +132,19 @@ describe('Messaging', () => {
 		expect(sentBody(onlyRequest(suffixed, suite.sandbox.token)).to).toBe('573001234567@c.us');
 	});
 
+	it('leaves out CRM Tags that hold only commas, as an empty field', async () => {
+		const run = await suite.run({
+			resource: 'messaging',
+			operation: 'injectCrmLead',
+			contactPhone: '+57 300 123 4567',
+			instance: 'line-1',
+			leadMessage: 'Wants a quote',
+			channel: 'chatapp',
+			leadFields: { tags: ' , ' },
+		});
+		expect(sentBody(onlyRequest(run, suite.sandbox.token))).not.toHaveProperty('tags');
+	});
+
 	it('refuses an agent without an area, naming both fields', async () => {
 		const run = await suite.run({
 			resource: 'messaging',

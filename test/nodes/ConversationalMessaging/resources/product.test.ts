@@ -97,4 +97,15 @@ describe('Product', () => {
 		expect(status.requests).toHaveLength(0);
 		expect(status.error?.message).toBe('Status: expected a whole number, got 1.5');
 	});
+
+	it('refuses Categories that hold only commas: the field is required', async () => {
+		const run = await suite.run({
+			resource: 'product',
+			operation: 'create',
+			...parameters,
+			category: ' , ,',
+		});
+		expect(run.requests).toHaveLength(0);
+		expect(run.error?.message).toBe('Categories is required');
+	});
 });
