@@ -511,7 +511,7 @@ const FIELDS: FieldCase[] = [
 	},
 	{
 		field: 'Contact values (JSON, Contact Add to List)',
-		labels: ['Phone', 'Name'],
+		labels: ['Phone', 'Name', 'Extra Values'],
 		resource: 'contact',
 		operation: 'add',
 		parameters: ['phone', 'contactName'],

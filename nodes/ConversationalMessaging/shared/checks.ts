@@ -31,7 +31,7 @@ export const preSend = (
 		return requestOptions;
 	};
 
-const itemError = (item: ItemContext, message: string, description: string) =>
+export const itemError = (item: ItemContext, message: string, description: string) =>
 	new NodeOperationError(item.getNode(), message, { description, itemIndex: item.getItemIndex() });
 
 /** Drops an optional field left empty, so the service never receives "". */

@@ -9,19 +9,48 @@ import {
 } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { phoneField } from '../../shared/messageFields';
-import { preSend, requireField } from '../../shared/checks';
+import { itemError, preSend, requireField } from '../../shared/checks';
 
 const show = showFor('contact', ['add']);
 
-/** Routed as `values.<name>`, a field named "12" made n8n build `values` as a list, losing Phone and Name. */
+/** The fields sent into `values`, by their key there. */
+const FIELD_OF: Record<string, string> = { name: 'Name', phone: 'Phone' };
+
+/**
+ * Routed as `values.<name>`, a field named "12" made n8n build `values` as a list, losing Phone and
+ * Name. A value given twice (as Phone and as an Extra Value "phone", or in two entries) is refused,
+ * not overwritten: the contact would be stored with whichever came last.
+ */
 const addExtraValues = preSend((request, item) => {
 	const extra = item.getNodeParameter('contactFields.extraValues.value', []) as IDataObject[];
 	if (!extra.length) return;
 	const body = request.body as IDataObject;
-	body.values = {
-		...(body.values as IDataObject),
-		...Object.fromEntries(extra.map(({ key, value }) => [String(key ?? ''), value])),
-	};
+	// Phone and Name as typed: the hook runs before their own checks, which drop them when blank.
+	const fromFields = new Set(
+		Object.entries((body.values as IDataObject | undefined) ?? {})
+			.filter(([, value]) => value !== undefined && value !== null && String(value).trim() !== '')
+			.map(([name]) => name),
+	);
+	const entries = new Map<string, unknown>();
+	extra.forEach(({ key, value }, index) => {
+		const name = String(key ?? '').trim();
+		if (!name)
+			throw itemError(
+				item,
+				`Extra Values: value ${index + 1} has no Field`,
+				'Enter the name the contact list stores the value under (e.g. city), or remove the entry.',
+			);
+		if (fromFields.has(name) || entries.has(name))
+			throw itemError(
+				item,
+				`Extra Values: "${name}" is given twice`,
+				fromFields.has(name)
+					? `Give it once: in the ${FIELD_OF[name] ?? name} field or as an Extra Value.`
+					: 'Give it in one Extra Values entry only.',
+			);
+		entries.set(name, value);
+	});
+	body.values = { ...(body.values as IDataObject), ...Object.fromEntries(entries) };
 });
 
 export const contactAddOperation: OperationSpec = {

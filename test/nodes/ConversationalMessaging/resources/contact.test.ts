@@ -35,6 +35,37 @@ describe('Contact', () => {
 		expect(run.error?.message).toBe('Phone, Name or an Extra Value is required');
 	});
 
+	it('refuses an Extra Value without a Field, or given twice (as Phone or Name too, or in two entries)', async () => {
+		const add = async (entries: Array<{ key: string; value: string }>) =>
+			await suite.run({
+				resource: 'contact',
+				operation: 'add',
+				listId: 'list-2',
+				phone: '+57 300 123 4567',
+				contactName: 'Ana',
+				contactFields: { extraValues: { value: [{ key: 'city', value: 'Bogotá' }, ...entries] } },
+			});
+		const runs = await Promise.all(
+			[' ', 'phone', 'name', 'city'].map(async (key) => await add([{ key, value: 'x' }])),
+		);
+		expect(runs.flatMap((run) => run.requests)).toHaveLength(0);
+		expect(runs.map((run) => [run.error?.message, run.error?.description])).toEqual([
+			[
+				'Extra Values: value 2 has no Field',
+				'Enter the name the contact list stores the value under (e.g. city), or remove the entry.',
+			],
+			[
+				'Extra Values: "phone" is given twice',
+				'Give it once: in the Phone field or as an Extra Value.',
+			],
+			[
+				'Extra Values: "name" is given twice',
+				'Give it once: in the Name field or as an Extra Value.',
+			],
+			['Extra Values: "city" is given twice', 'Give it in one Extra Values entry only.'],
+		]);
+	});
+
 	it('lists the contacts of a list, one item each, and cuts the list at the Limit', async () => {
 		const all = await suite.run({
 			resource: 'contact',
