@@ -94,7 +94,7 @@ export class ConversationalMessaging implements INodeType {
 					{
 						name: 'Campaign',
 						value: 'campaign',
-						description: 'Message campaigns and their delivery figures',
+						description: 'Message campaigns and their details',
 					},
 					{ name: 'Client', value: 'client', description: 'The client account of the API token' },
 					{ name: 'Contact', value: 'contact', description: 'Contacts of distribution lists' },

@@ -4,7 +4,7 @@ export const campaignGetDetailsOperation: OperationSpec = {
 	name: 'Get Details',
 	value: 'getDetails',
 	action: 'Get the details of a campaign',
-	description: 'Retrieve the details (delivery figures) of a campaign by ID',
+	description: 'Retrieve the details of a campaign by ID',
 	method: 'GET',
 	url: '/v1/campaigns/{campaignId}/details',
 };
