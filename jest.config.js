@@ -3,7 +3,8 @@
  * - node: the node's behaviour in n8n's engine (the engine suites, the contract check, reliability,
  *   the form): `npm test`, the fast tier (jest --selectProjects node).
  * - tooling: the project's own tools, not the node: the sandbox, the lint and scan set-up, the CI
- *   workflows, the dev script's installer output, the README's compatibility table:
+ *   workflows, the dev script's installer output, the README's compatibility table, the node
+ *   tier's runner:
  *   `npm run test:tooling`. .ci/run and the CI workflow run both.
  */
 const shared = {
@@ -22,6 +23,7 @@ const TOOLING = [
 	'test/workflows.test.ts',
 	'test/quietly.test.ts',
 	'test/compatibility.test.ts',
+	'test/lightRunner.test.ts',
 ];
 
 /** @type {import('jest').Config} */
@@ -32,9 +34,10 @@ const node = {
 	 * jest-light-runner: each worker process loads n8n's engine once for all its files, where jest's
 	 * own runner loads it again for each file in a sandbox of its own (about 2 s of CPU each, half
 	 * of the tier's time). The files share the worker's modules: every suite starts its own sandbox
-	 * (its own Base URL, so its own lanes) and puts back what it changes (the clock, spies).
+	 * (its own Base URL, so its own lanes) and puts back what it changes (the clock, spies). Its
+	 * child-process runner, with each worker's set-up data sent to that worker only (the file says why).
 	 */
-	runner: 'jest-light-runner/child-process',
+	runner: '<rootDir>/test/helpers/lightRunner.mjs',
 	setupFiles: ['<rootDir>/test/helpers/typescript.mjs', ...shared.setupFiles],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/testTimeout.ts'],
 	roots: ['<rootDir>/test'],
