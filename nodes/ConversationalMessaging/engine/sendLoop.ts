@@ -21,6 +21,8 @@ import {
 	throwNotSent,
 	unreachedBy,
 } from '../shared/network';
+import type { RequestOptionsParameter } from '../shared/requestSettings';
+import { settingsFor } from '../shared/requestSettings';
 import type { SendOptions } from '../shared/sendOptions';
 import {
 	DEFAULT_MAX_IN_FLIGHT,
@@ -33,9 +35,7 @@ import { GaveUp, joinLane, Stopped } from './lane';
 import { Pacer } from './pacer';
 import type { RequestForm } from './itemRequest';
 import { buildRequest, readAnswer, requestForm, sendOnce } from './itemRequest';
-import type { RequestOptionsParameter } from '../shared/requestSettings';
 import { refusal } from './refusal';
-import { settingsFor } from '../shared/requestSettings';
 import type { Outcome, StepMemory } from './retryMemory';
 import { runIndexOf, withRunMemory } from './retryMemory';
 import type { SendSummary } from './sendSummary';

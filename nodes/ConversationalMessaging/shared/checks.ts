@@ -14,7 +14,7 @@ type Normaliser = (value: unknown, fail: Fail) => unknown;
 const readPath = (request: IHttpRequestOptions, path: string) => readAt(request, path.split('.'));
 
 /** Nothing to send: unset, empty text, or an object whose every value is blank. */
-function isBlank(value: unknown): boolean {
+export function isBlank(value: unknown): boolean {
 	if (value === undefined || value === null) return true;
 	if (typeof value === 'string') return value.trim() === '';
 	if (Array.isArray(value)) return value.length === 0;

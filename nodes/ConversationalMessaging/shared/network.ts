@@ -1,3 +1,4 @@
+import { withoutUserInfo } from './baseUrl';
 import { CREDENTIAL_NAME } from './constants';
 import type { ServiceFailure } from './envelope';
 import { failureError } from './envelope';
@@ -86,13 +87,16 @@ export async function throwNotSent(
 	throw failed;
 }
 
-/** The Base URL's host; never a user:password@ written before it, even one with a / in it. */
+/** A read's network failure (it changes nothing): without the words on sending it again. */
+export const asReadFailure = (description: string): string =>
+	description.replace(`${NOT_SENT} `, '').replace(`${UNSURE_IF_SENT} `, '');
+
+/** The Base URL's host, as errors name it. */
 function hostOf(baseUrl: unknown): string {
 	return (
-		String(baseUrl ?? '')
-			.replace(/^[a-z]+:\/\//i, '')
-			.replace(/^.*@/, '')
-			.replace(/\/.*$/, '') || 'the Base URL'
+		withoutUserInfo(String(baseUrl ?? ''))
+			.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+			.replace(/[/?#].*$/, '') || 'the Base URL'
 	);
 }
 

@@ -6,6 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withoutUserInfo } from './baseUrl';
+
 /** Settings > Request Options (../shared/requestOptions.ts), as the node stores them. */
 export interface RequestOptionsParameter {
 	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
@@ -29,7 +31,7 @@ function parseProxy(node: INode, text: string, itemIndex: number): Proxy {
 	const port = WRITTEN_PORT.exec(address)?.[1];
 	if (!url?.hostname || !port) {
 		// Quoted without any user:password@, which the message would otherwise keep.
-		const shown = address.replace(/\/\/[^/@]*@/, '//');
+		const shown = withoutUserInfo(address);
 		throw new NodeOperationError(node, `Proxy: "${shown}" is not a proxy address`, {
 			itemIndex,
 			description:

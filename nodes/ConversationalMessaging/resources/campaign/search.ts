@@ -7,7 +7,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiBaseUrl } from '../../shared/baseUrl';
+import { apiBaseUrl, withoutUserInfo } from '../../shared/baseUrl';
 import { clock } from '../../shared/clock';
 import { CREDENTIAL_NAME } from '../../shared/constants';
 import type { ServiceFailure } from '../../shared/envelope';
@@ -92,7 +92,7 @@ function listFailure(failure: ServiceFailure): ServiceFailure {
 
 /** In words only, as the request's error holds the token; the Base URL without user:password. */
 function requestFailure(error: unknown, credentialBaseUrl: unknown): ServiceFailure {
-	const baseUrl = apiBaseUrl(credentialBaseUrl).replace(/\/\/[^/@]*@/, '//') || 'the Base URL';
+	const baseUrl = withoutUserInfo(apiBaseUrl(credentialBaseUrl)) || 'the Base URL';
 	const unreached = unreachedBy(error);
 	const words = error instanceof Error && error.message ? error.message : 'no answer';
 	return {

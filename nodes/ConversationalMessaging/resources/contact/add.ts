@@ -9,7 +9,7 @@ import {
 } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { phoneField } from '../../shared/messageFields';
-import { itemError, preSend, requireField } from '../../shared/checks';
+import { isBlank, itemError, preSend, requireField } from '../../shared/checks';
 
 const show = showFor('contact', ['add']);
 
@@ -28,12 +28,14 @@ const addExtraValues = preSend((request, item) => {
 	// Phone and Name as typed: the hook runs before their own checks, which drop them when blank.
 	const fromFields = new Set(
 		Object.entries((body.values as IDataObject | undefined) ?? {})
-			.filter(([, value]) => value !== undefined && value !== null && String(value).trim() !== '')
+			.filter(([, value]) => !isBlank(value))
 			.map(([name]) => name),
 	);
 	const entries = new Map<string, unknown>();
 	extra.forEach(({ key, value }, index) => {
 		const name = String(key ?? '').trim();
+		// A row added and left empty.
+		if (!name && isBlank(value)) return;
 		if (!name)
 			throw itemError(
 				item,
@@ -45,7 +47,7 @@ const addExtraValues = preSend((request, item) => {
 				item,
 				`Extra Values: "${name}" is given twice`,
 				fromFields.has(name)
-					? `Give it once: in the ${FIELD_OF[name] ?? name} field or as an Extra Value.`
+					? `Give it once: in the ${FIELD_OF[name]} field or as an Extra Value.`
 					: 'Give it in one Extra Values entry only.',
 			);
 		entries.set(name, value);

@@ -12,7 +12,7 @@ import { CREDENTIAL_NAME } from '../../shared/constants';
 import { collection, field, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { envelopePayload } from '../../shared/envelope';
-import { readableError } from '../../shared/network';
+import { asReadFailure, readableError } from '../../shared/network';
 import { NO_REDIRECTS } from '../../shared/redirects';
 import type { RequestOptionsParameter } from '../../shared/requestSettings';
 import { requestSettings } from '../../shared/requestSettings';
@@ -33,30 +33,29 @@ export function nextPollDelay(
 	return Math.min(previousMs * POLL_GROWTH, Math.max(MAX_POLL_INTERVAL_MS, baseMs));
 }
 
-/** Said of a progress check that failed: the run was started all the same. */
+/** Said first of a progress check that failed: the run was started all the same. */
 const RUN_GOES_ON =
-	'The research was started and goes on in the service: Researcher > Get reads its result.';
+	'The research was started and goes on in the service: read its result with Researcher > Get rather than running Run again.';
 
 /** One progress check, with the node's Request Options, as RoutingNode sent the run request. */
 async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const options = this.getNodeParameter('requestOptions', {}) as RequestOptionsParameter;
-	const settings = requestSettings(this.getNode(), options, credentials, this.getItemIndex());
 	try {
+		const credentials = await this.getCredentials(CREDENTIAL_NAME);
+		const options = this.getNodeParameter('requestOptions', {}) as RequestOptionsParameter;
 		const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 			method: 'GET',
-			url: `/v1/researcher/${encodeURIComponent(id)}`,
+			url: researcherUrl.replace('{researcherId}', encodeURIComponent(id)),
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			...NO_REDIRECTS,
-			...settings,
+			...requestSettings(this.getNode(), options, credentials, this.getItemIndex()),
 		})) as IN8nHttpFullResponse;
 		return await envelopePayload.call(this, response);
 	} catch (error) {
 		const readable = await readableError.call(this, error);
 		if (readable instanceof NodeApiError || readable instanceof NodeOperationError)
-			readable.description = [readable.description, RUN_GOES_ON].filter(Boolean).join(' ');
+			readable.description = `${RUN_GOES_ON} ${asReadFailure(readable.description ?? '')}`.trim();
 		throw readable;
 	}
 }

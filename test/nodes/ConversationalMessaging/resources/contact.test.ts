@@ -10,7 +10,15 @@ describe('Contact', () => {
 			listId: 'list-2',
 			phone: '+57 300 123 4567',
 			contactName: 'Ana',
-			contactFields: { extraValues: { value: [{ key: 'city', value: 'Bogotá' }] } },
+			contactFields: {
+				// The second, a row added and left empty, is left out.
+				extraValues: {
+					value: [
+						{ key: 'city', value: 'Bogotá' },
+						{ key: '', value: '' },
+					],
+				},
+			},
 		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/contact']);
