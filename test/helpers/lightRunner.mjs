@@ -4,11 +4,10 @@
  *
  * A worker process asks the runner once, at its first file, for its set-up data (the project's
  * config). jest-light-runner 0.7.x gives all the pool's files one channel and answers a request by
- * sending the data to every worker with a file: a worker whose file was sent a moment before got
- * the data in the same tick as the file, before it listened for it, asked in its turn, got no answer
- * and waited for ever (CI's `npm test` hung on bad-input.test.ts with its worker idle). Here the
- * answer goes only to the worker that asked: tinypool hands a request to the channel of the file
- * that worker is running.
+ * sending the data to every worker that has been sent a file: a worker still loading its runner
+ * module got it before it listened for it, asked in its turn, got no answer and waited for ever
+ * (CI's `npm test` hung on bad-input.test.ts with its worker idle). Here the answer goes only to
+ * the worker that asked: tinypool hands a request to the channel of the file that worker runs.
  */
 import ChildProcessRunner from 'jest-light-runner/child-process';
 
