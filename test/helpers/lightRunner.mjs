@@ -32,8 +32,12 @@ export default class LightRunner extends ChildProcessRunner {
 		const known = this._testRunners.has(projectConfig);
 		// The first file creates the pool; its worker is the only one on the shared channel.
 		const result = super._runTest(test);
-		if (!known) {
+		// One worker (maxWorkers 1) runs in jest's own process, without a channel.
+		if (!known && this._runtime === 'child_process') {
 			const runner = this._testRunners.get(projectConfig);
+			// jest-light-runner is pinned (package.json): this reads its internals.
+			if (typeof runner?.pool?.run !== 'function')
+				throw new Error('lightRunner.mjs: jest-light-runner changed; see docs/DEVELOPING.md');
 			const workerData = {
 				globalConfig: this._globalConfig,
 				projectConfig,
