@@ -177,8 +177,9 @@ describe("Researcher > Run's progress checks", () => {
 			expect(seen.map((line) => line.replace(/\?.*$/, ''))).toEqual([`PUT ${url}`, `GET ${url}`]);
 			expect(run.requests.map((request) => request.method)).toEqual(['PUT']);
 			expect(run.error?.message).toContain('HTTP 502');
-			expect(run.error?.description).toMatch(
-				/^The research was started and goes on in the service: read its result with Researcher > Get rather than running Run again\. \S/,
+			// Not the advice a failed request gets to run it again (Retry On Fail): Run would start it again.
+			expect(run.error?.description).toBe(
+				'The research was started and goes on in the service: read its result with Researcher > Get rather than running Run again. The service failed to process the request.',
 			);
 		} finally {
 			proxy.close();

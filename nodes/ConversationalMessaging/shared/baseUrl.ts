@@ -8,7 +8,7 @@ export function apiBaseUrl(baseUrl: unknown): string {
 
 /**
  * An address as errors may show it: without the user:password@ before its host. Cut at the last
- * @, as a password may hold an unescaped @ or /: a wrong host shown beats a password shown.
+ * @, as a password may hold an unescaped @, / or line break: a wrong host shown beats a password shown.
  */
 export const withoutUserInfo = (address: string): string =>
-	address.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, '$1');
+	address.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[\s\S]*@/i, '$1');

@@ -87,10 +87,6 @@ export async function throwNotSent(
 	throw failed;
 }
 
-/** A read's network failure (it changes nothing): without the words on sending it again. */
-export const asReadFailure = (description: string): string =>
-	description.replace(`${NOT_SENT} `, '').replace(`${UNSURE_IF_SENT} `, '');
-
 /** The Base URL's host, as errors name it. */
 function hostOf(baseUrl: unknown): string {
 	return (

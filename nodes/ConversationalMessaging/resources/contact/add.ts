@@ -47,7 +47,7 @@ const addExtraValues = preSend((request, item) => {
 				item,
 				`Extra Values: "${name}" is given twice`,
 				fromFields.has(name)
-					? `Give it once: in the ${FIELD_OF[name]} field or as an Extra Value.`
+					? `Give it once: in the ${FIELD_OF[name] ?? name} field or as an Extra Value.`
 					: 'Give it in one Extra Values entry only.',
 			);
 		entries.set(name, value);

@@ -12,7 +12,7 @@ import { CREDENTIAL_NAME } from '../../shared/constants';
 import { collection, field, showFor } from '../../shared/descriptions';
 import type { OperationSpec } from '../../shared/operations';
 import { envelopePayload } from '../../shared/envelope';
-import { asReadFailure, readableError } from '../../shared/network';
+import { readableError } from '../../shared/network';
 import { NO_REDIRECTS } from '../../shared/redirects';
 import type { RequestOptionsParameter } from '../../shared/requestSettings';
 import { requestSettings } from '../../shared/requestSettings';
@@ -37,6 +37,16 @@ export function nextPollDelay(
 const RUN_GOES_ON =
 	'The research was started and goes on in the service: read its result with Researcher > Get rather than running Run again.';
 
+/** Advice on sending, retrying or running again, which the failure of a check must not give. */
+const AGAIN = /Retry On Fail|send(?:ing)? (?:it |this item )?again|run again/i;
+
+/** The failure's advice for a check: what it says, without its sentences on doing it again. */
+const checkAdvice = (description: string) =>
+	description
+		.split(/(?<=\.)\s+/)
+		.filter((sentence) => !AGAIN.test(sentence))
+		.join(' ');
+
 /** One progress check, with the node's Request Options, as RoutingNode sent the run request. */
 async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
 	try {
@@ -55,7 +65,7 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 	} catch (error) {
 		const readable = await readableError.call(this, error);
 		if (readable instanceof NodeApiError || readable instanceof NodeOperationError)
-			readable.description = `${RUN_GOES_ON} ${asReadFailure(readable.description ?? '')}`.trim();
+			readable.description = `${RUN_GOES_ON} ${checkAdvice(readable.description ?? '')}`.trim();
 		throw readable;
 	}
 }

@@ -179,10 +179,11 @@ describe('Campaign ID list (From List)', () => {
 		expect(shown).not.toContain(suite.sandbox.token);
 	});
 
-	it('says a stopped service could not be reached at its Base URL, never the token', async () => {
+	it('says a stopped service could not be reached at its Base URL, never the token nor a password in it', async () => {
 		const baseUrl = await closedPortUrl();
+		const withPassword = baseUrl.replace('//', '//joe.user:p@ss@');
 		const { error, shown } = await searchError({
-			credentials: { baseUrl: `${baseUrl}/v1/`, apiToken: suite.sandbox.token },
+			credentials: { baseUrl: `${withPassword}/v1/`, apiToken: suite.sandbox.token },
 		});
 		expect(error.message).toBe(
 			`Could not reach the service at ${baseUrl}: the connection was refused`,
@@ -192,6 +193,8 @@ describe('Campaign ID list (From List)', () => {
 			'Check the Base URL of the Conversational Messaging credential, and that the service is running.',
 		);
 		expect(shown).not.toContain(suite.sandbox.token);
+		expect(shown).not.toContain('joe.user');
+		expect(shown).not.toContain('ss@');
 	});
 });
 
