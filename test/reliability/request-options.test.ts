@@ -23,6 +23,29 @@ import { SEND_SMS as sms, useSandbox } from '../helpers/sandbox';
 const suite = useSandbox();
 const items = [{ phone: '573001234567' }, { phone: '573001234568' }];
 
+/**
+ * A forward proxy (the request line holds the absolute address) that notes each request's line,
+ * and answers itself the requests `answers` takes.
+ */
+function forwardProxy(
+	seen: string[],
+	answers: (request: http.IncomingMessage, response: http.ServerResponse) => boolean = () => false,
+): http.Server {
+	return http.createServer((request, response) => {
+		seen.push(`${request.method} ${request.url}`);
+		if (answers(request, response)) return;
+		const forward = http.request(
+			request.url as string,
+			{ method: request.method, headers: request.headers },
+			(answer) => {
+				response.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(response);
+			},
+		);
+		request.pipe(forward);
+	});
+}
+
 async function listen(server: http.Server): Promise<number> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return (server.address() as AddressInfo).port;
@@ -31,19 +54,7 @@ async function listen(server: http.Server): Promise<number> {
 describe('Proxy', () => {
 	it('sends every request through the proxy', async () => {
 		const seen: string[] = [];
-		// A forward proxy: the request line holds the absolute address it forwards to.
-		const proxy = http.createServer((request, response) => {
-			seen.push(`${request.method} ${request.url}`);
-			const forward = http.request(
-				request.url as string,
-				{ method: request.method, headers: request.headers },
-				(answer) => {
-					response.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(response);
-				},
-			);
-			request.pipe(forward);
-		});
+		const proxy = forwardProxy(seen);
 		const port = await listen(proxy);
 		try {
 			const run = await suite.run(
@@ -146,18 +157,10 @@ describe("Researcher > Run's progress checks", () => {
 	it('go through the Proxy too, and a failed one says the research goes on in the service', async () => {
 		const seen: string[] = [];
 		// Forwards the run request; answers the progress check itself, as a failing gateway.
-		const proxy = http.createServer((request, response) => {
-			seen.push(`${request.method} ${request.url}`);
-			if (request.method === 'GET') return void response.writeHead(502).end('Bad gateway');
-			const forward = http.request(
-				request.url as string,
-				{ method: request.method, headers: request.headers },
-				(answer) => {
-					response.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(response);
-				},
-			);
-			request.pipe(forward);
+		const proxy = forwardProxy(seen, (request, response) => {
+			if (request.method !== 'GET') return false;
+			response.writeHead(502).end('Bad gateway');
+			return true;
 		});
 		const port = await listen(proxy);
 		try {

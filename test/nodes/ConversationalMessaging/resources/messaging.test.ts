@@ -1,4 +1,5 @@
 import { jsonOf, onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
+import { OPERATIONS } from '../../../reliability/operations';
 
 const suite = useSandbox();
 
@@ -133,15 +134,8 @@ describe('Messaging', () => {
 	});
 
 	it('leaves out CRM Tags that hold only commas, as an empty field', async () => {
-		const run = await suite.run({
-			resource: 'messaging',
-			operation: 'injectCrmLead',
-			contactPhone: '+57 300 123 4567',
-			instance: 'line-1',
-			leadMessage: 'Wants a quote',
-			channel: 'chatapp',
-			leadFields: { tags: ' , ' },
-		});
+		const crmLead = OPERATIONS.find(({ operationId }) => operationId === 'crmLeadInject');
+		const run = await suite.run({ ...crmLead?.parameters, leadFields: { tags: ' , ' } });
 		expect(sentBody(onlyRequest(run, suite.sandbox.token))).not.toHaveProperty('tags');
 	});
 
