@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { withoutUserInfo } from './baseUrl';
 
-/** Settings > Request Options (../shared/requestOptions.ts), as the node stores them. */
+/** Settings > Request Options (./requestOptions.ts), as the node stores them. */
 export interface RequestOptionsParameter {
 	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
 	timeout?: number;
@@ -87,8 +87,9 @@ export function requestSettings(
 }
 
 /**
- * Each item's request settings for a bulk send. Read once, unless one of them is an expression
- * (it may differ per item); a failure fails each item with its own error.
+ * Each item's request settings for the node's own sends (the send loop, Send and Wait). Read once,
+ * unless one of them is an expression (it may differ per item); a failure fails each item with its
+ * own error.
  */
 export function settingsFor(
 	fns: IExecuteFunctions,
