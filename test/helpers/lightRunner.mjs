@@ -14,7 +14,7 @@ import ChildProcessRunner from 'jest-light-runner/child-process';
 const REQUEST = 'jest-light-runner-get-worker-data';
 
 /** One file's channel: the worker running it gets the set-up data when it asks. */
-export function fileChannel(workerData) {
+function fileChannel(workerData) {
 	let toWorker;
 	return {
 		onMessage(listener) {
