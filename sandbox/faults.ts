@@ -11,6 +11,8 @@ export interface FaultMatch {
 	path?: string;
 	/** Query parameters the request must carry, with these values. */
 	query?: Record<string, string>;
+	/** Fields the JSON body must carry at its top level, with these values (`{ "to": "573001234567" }`). */
+	body?: Record<string, string>;
 }
 export type Fault = { match?: FaultMatch; times?: number } & (
 	| { kind: 'latency'; ms: number }
@@ -91,12 +93,13 @@ export class FaultList {
 		operationId: string | null,
 		path: string,
 		query: Record<string, unknown>,
+		body?: unknown,
 	): { latency: number; terminal?: TerminalFault; cutAfterCommit: boolean } {
 		let latency = 0;
 		let terminal: TerminalFault | undefined;
 		let cutAfterCommit = false;
 		for (const f of this.active) {
-			if (f.left <= 0 || !matches(f.fault.match, operationId, path, query)) continue;
+			if (f.left <= 0 || !matches(f.fault.match, operationId, path, query, body)) continue;
 			if (f.fault.kind === 'latency') latency += f.fault.ms;
 			else if (terminal || cutAfterCommit) continue;
 			else if (f.fault.kind === 'cutAfterCommit') cutAfterCommit = true;
@@ -113,10 +116,14 @@ function matches(
 	operationId: string | null,
 	path: string,
 	query: Record<string, unknown>,
+	body: unknown,
 ): boolean {
 	if (!m) return true;
 	if (m.operationId && ![m.operationId].flat().includes(operationId as string)) return false;
 	if (m.path && m.path !== path) return false;
+	const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+	if (m.body && !Object.entries(m.body).every(([name, value]) => String(fields[name]) === value))
+		return false;
 	return !m.query || Object.entries(m.query).every(([name, value]) => query[name] === value);
 }
 

@@ -463,7 +463,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			stats[refusal.kind]++;
 			return sendRefusal(res, refusal);
 		}
-		const { latency, terminal, cutAfterCommit } = faults.take(operationId, path, query);
+		const { latency, terminal, cutAfterCommit } = faults.take(operationId, path, query, body);
 		if (latency) {
 			rec.fault = 'latency';
 			await delay(latency);

@@ -185,11 +185,18 @@ export interface RunOptions {
 }
 
 export interface RunResult {
+	/** The execution's id (a retry has its own). */
+	executionId: string;
 	items: INodeExecutionData[];
 	error?: ExecutionError;
 	run: IRun;
 	/** For an execution put to wait: runs it on as n8n's wait tracker does once Limit Wait Time passes. */
 	resumeOnTimeout: () => Promise<RunResult>;
+	/**
+	 * For a failed execution: n8n's Retry of it (ExecutionService.retry), a new execution in mode
+	 * `retry` on a stored copy; `saved`: "Retry with currently saved workflow", the node as changed.
+	 */
+	retry: (saved?: Partial<INode>) => Promise<RunResult>;
 }
 
 let executionCounter = 0;
@@ -259,19 +266,29 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				}
 			: {}),
 	};
+	const connections = {
+		Source: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+	};
 	const workflow = new Workflow({
 		id: 'test',
 		name: 'test',
 		nodes: [source, node],
-		connections: {
-			Source: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
+		connections,
 		active: false,
 		nodeTypes,
 	});
 	const additionalData = additionalDataFor(options.credentials);
 
 	const execute = new WorkflowExecute(additionalData, 'manual');
+	const rebuild = (changes: Partial<INode>) =>
+		new Workflow({
+			id: 'test',
+			name: 'test',
+			nodes: [source, { ...node, ...changes }],
+			connections,
+			active: false,
+			nodeTypes,
+		});
 	// n8n-core 2.x takes an options object; 1.x (npm run test:compat) positional arguments.
 	const run = await (ENGINE_MAJOR >= 2
 		? execute.run({ workflow, startNode: source })
@@ -279,7 +296,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				workflow,
 				source,
 			));
-	return resultOf(run, workflow, additionalData, node.name);
+	return resultOf(run, workflow, additionalData, node.name, rebuild);
 }
 
 function resultOf(
@@ -287,9 +304,11 @@ function resultOf(
 	workflow: Workflow,
 	additionalData: IWorkflowExecuteAdditionalData,
 	nodeName: string,
+	rebuild: (changes: Partial<INode>) => Workflow,
 ): RunResult {
 	const taskData = run.data.resultData.runData[nodeName]?.[0];
 	return {
+		executionId: String(additionalData.executionId),
 		items: taskData?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
@@ -302,6 +321,40 @@ function resultOf(
 				workflow,
 				additionalData,
 				nodeName,
+				rebuild,
+			);
+		},
+		retry: async (saved) => {
+			// As n8n stores the execution and its Retry reads it back: the failed run's data dropped.
+			const stored = JSON.parse(JSON.stringify(run.data)) as IRun['data'];
+			const { lastNodeExecuted } = stored.resultData;
+			if (lastNodeExecuted) {
+				delete stored.resultData.error;
+				const runs = stored.resultData.runData[lastNodeExecuted];
+				if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+			}
+			const retried = saved ? rebuild(saved) : workflow;
+			for (const entry of stored.executionData?.nodeExecutionStack ?? [])
+				entry.node = retried.getNode(entry.node.name) ?? entry.node;
+			const executionId = String(++executionCounter);
+			const retryData = {
+				...additionalData,
+				executionId,
+				hooks: new ExecutionLifecycleHooks('retry', executionId, {
+					id: 'test',
+					name: 'test',
+					nodes: [],
+					connections: {},
+					active: false,
+				} as never),
+			} as IWorkflowExecuteAdditionalData;
+			const execute = new WorkflowExecute(retryData, 'retry', stored);
+			return resultOf(
+				await execute.processRunExecutionData(retried),
+				retried,
+				retryData,
+				nodeName,
+				rebuild,
 			);
 		},
 	};

@@ -18,7 +18,13 @@ export function runIndexOf(fns: IExecuteFunctions): number {
  * without saying so (a timeout, a cut connection, an unreadable 2xx answer). An item that failed
  * for a reason the service gave (an HTTP error, an error envelope, a rejected value) is tried again.
  */
-export type Outcome = { sent: INodeExecutionData[] } | { unsure: Error };
+export type Outcome = ({ sent: INodeExecutionData[] } | { unsure: Error }) & { by?: SentBy };
+
+/** Who sent an item and when (epoch ms): this execution, or the failed one n8n's Retry runs again. */
+export interface SentBy {
+	executionId: string;
+	at: number;
+}
 
 /** One send loop's share of a node run: the node's operation, or one step of Send and Wait. */
 export class StepMemory {
@@ -49,10 +55,16 @@ export class StepMemory {
 	set(itemIndex: number, item: INodeExecutionData, outcome: Outcome): void {
 		if (this.retried) this.outcomes.set(itemIndex, { input: fingerprint(item), outcome });
 	}
+
+	/** What a stop kept of an item (./stoppedSend.ts), under the fingerprint of its input. */
+	seed(itemIndex: number, input: string, outcome: Outcome): void {
+		// This execution's own memory of an earlier try holds the very answer or error: it wins.
+		if (!this.outcomes.has(itemIndex)) this.outcomes.set(itemIndex, { input, outcome });
+	}
 }
 
 /** The item's json, hashed: the same item under the same index on the next try. */
-function fingerprint(item: INodeExecutionData): string {
+export function fingerprint(item: INodeExecutionData): string {
 	try {
 		return createHash('sha256')
 			.update(JSON.stringify(item.json) ?? '')

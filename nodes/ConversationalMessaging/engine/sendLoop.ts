@@ -39,6 +39,15 @@ import { refusal } from './refusal';
 import type { Outcome, StepMemory } from './retryMemory';
 import { runIndexOf, withRunMemory } from './retryMemory';
 import type { SendSummary } from './sendSummary';
+import type { Done } from './stoppedSend';
+import {
+	executionIdOf,
+	forgetStop,
+	keepStop,
+	markedSent,
+	recallStop,
+	stopSentence,
+} from './stoppedSend';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -184,9 +193,16 @@ async function sendItems(
 	const continueOnFail = this.continueOnFail();
 	const summary = memory.summary;
 	memory.startTry(items);
+	recallStop(this, memory);
+	const executionId = executionIdOf(this);
+	const sentBy = () => ({ executionId, at: clock.now() });
+	/** What the service got of each item, in this run or an earlier one: kept if the send stops. */
+	const done: Array<Done | undefined> = new Array(items.length);
 	const signal = this.getExecutionCancelSignal();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const failures = new Map<number, NodeError>();
+	/** Items a failed execution this one retries may have carried out: never sent, and they stop no other item. */
+	const namedAgain = new Map<number, NodeError>();
 	const startedAt = clock.now();
 	/** The next item to start; how many items have started and not settled; how many of those are not waiting aside. */
 	let next = 0;
@@ -197,14 +213,16 @@ async function sendItems(
 
 	const settle = (itemIndex: number, outcome: Outcome | { failed: NodeError }) => {
 		run.lane.remaining--;
+		const earlier = 'by' in outcome && outcome.by && outcome.by.executionId !== executionId;
 		if ('sent' in outcome) {
-			results[itemIndex] = outcome.sent;
+			results[itemIndex] = earlier ? markedSent(outcome as Done & typeof outcome) : outcome.sent;
 			return;
 		}
 		const error =
 			'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
 		if (!continueOnFail) {
-			if (!stoppedErrors.has(error)) failures.set(itemIndex, error);
+			if (earlier) namedAgain.set(itemIndex, error);
+			else if (!stoppedErrors.has(error)) failures.set(itemIndex, error);
 			return;
 		}
 		results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
@@ -215,7 +233,10 @@ async function sendItems(
 		const reading = await values.read(itemIndex);
 		const remembered = memory.get(itemIndex, items[itemIndex]);
 		if (remembered) {
-			if ('sent' in remembered) summary.reusedAnswer();
+			const by = remembered.by ?? sentBy();
+			done[itemIndex] = { ...remembered, by };
+			if ('sent' in remembered)
+				summary.reusedAnswer(by.executionId === executionId ? undefined : by.executionId);
 			return settle(itemIndex, remembered);
 		}
 		// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.
@@ -229,13 +250,17 @@ async function sendItems(
 			const defaults = description.requestDefaults;
 			const settings = itemSettings(itemIndex);
 			const request = await buildRequest(item, form, defaults, reading.values, settings);
-			const sent: Outcome = { sent: await sendRequest(run, item, request) };
+			const sent: Done = { sent: await sendRequest(run, item, request), by: sentBy() };
+			done[itemIndex] = sent;
 			memory.countries.sent(itemIndex, phoneReadings.get(item));
 			memory.set(itemIndex, items[itemIndex], sent);
 			settle(itemIndex, sent);
 		} catch (error) {
-			if (mayHaveBeenCarriedOut(error))
-				memory.set(itemIndex, items[itemIndex], { unsure: error as Error });
+			if (mayHaveBeenCarriedOut(error)) {
+				const unsure: Done = { unsure: error as Error, by: sentBy() };
+				done[itemIndex] = unsure;
+				memory.set(itemIndex, items[itemIndex], unsure);
+			}
 			settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
 		}
 	};
@@ -292,11 +317,22 @@ async function sendItems(
 		run.lane.leave();
 	}
 
-	if (failures.size) {
-		const itemIndex = Math.min(...failures.keys());
-		const error = failures.get(itemIndex) as NodeError;
+	const stop = failures.size ? failures : namedAgain;
+	if (stop.size || signal?.aborted) keepStop(this, items, done);
+	else forgetStop(this);
+	if (stop.size) {
+		const itemIndex = Math.min(...stop.keys());
+		const failed = stop.get(itemIndex) as NodeError;
+		// A copy: a remembered error is thrown again on the next try, and says its own stop.
+		const error = Object.defineProperties(
+			Object.create(Object.getPrototypeOf(failed) as object) as NodeError,
+			Object.getOwnPropertyDescriptors(failed),
+		);
 		// As RoutingNode marks the error it throws: the item and the run, for n8n's error view.
-		Object.assign(error.context, { itemIndex, runIndex: runIndexOf(this) });
+		error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(this) };
+		error.description = [stopSentence(done, items.length, itemIndex), failed.description]
+			.filter(Boolean)
+			.join(' ');
 		throw error;
 	}
 	if (signal?.aborted)

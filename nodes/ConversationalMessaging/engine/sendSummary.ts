@@ -23,6 +23,8 @@ export class SendSummary {
 	/** This try's items: how many, how many an earlier try had answered, which failed. */
 	private items = 0;
 	private reused = 0;
+	/** This try's items sent by an earlier execution (n8n's Retry of it), by execution. */
+	private readonly sentEarlier = new Map<string, number>();
 	private readonly failed = new Set<number>();
 	/** This try's refused items until their request goes again (since when), and those not reached until one does. */
 	private readonly refusedAt = new Map<number, number>();
@@ -32,6 +34,7 @@ export class SendSummary {
 		this.tries++;
 		this.items = items;
 		this.reused = 0;
+		this.sentEarlier.clear();
 		this.failed.clear();
 		this.refusedAt.clear();
 		this.notReached.clear();
@@ -65,9 +68,10 @@ export class SendSummary {
 		if (this.notReached.delete(itemIndex)) this.resentAfterOutage++;
 	}
 
-	/** The item's answer came from an earlier try: not sent again. */
-	reusedAnswer(): void {
-		this.reused++;
+	/** The item's answer came from an earlier try, or an earlier execution's (`by`): not sent again. */
+	reusedAnswer(by?: string): void {
+		if (by === undefined) this.reused++;
+		else this.sentEarlier.set(by, (this.sentEarlier.get(by) ?? 0) + 1);
 	}
 
 	/** The item comes out as an error item (continue-on-fail). */
@@ -85,8 +89,15 @@ export class SendSummary {
 		const refusals = this.rateLimited + this.overloaded;
 		const retried = this.tries > 1;
 		const failed = this.failed.size;
-		if (!refusals && !this.outageMs && !retried && !failed) return undefined;
+		const earlier = [...this.sentEarlier];
+		if (!refusals && !this.outageMs && !retried && !failed && !earlier.length) return undefined;
 		const sentences: string[] = [];
+		if (earlier.length) {
+			const by = earlier.map(([id, n]) => `${plural(n, 'item')} by execution ${id}`);
+			sentences.push(
+				`This retry did not send again what the failed execution had sent (${by.join(', ')}): their output is the service's answer then, with alreadySent.`,
+			);
+		}
 		if (refusals) {
 			const why = !this.overloaded
 				? 'rate limit'

@@ -1,0 +1,182 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Outcome, SentBy, StepMemory } from './retryMemory';
+import { fingerprint, runIndexOf } from './retryMemory';
+
+/**
+ * A send that stops part-way (On Error: Stop) says what became of every item, and leaves in its
+ * execution what the service got: the answers it accepted and the requests it may have carried
+ * out. n8n's Retry of a failed execution (on any worker, with the original or the saved workflow)
+ * runs the node again on the same input from a copy of the execution n8n stored, node context
+ * included; the send loop then gives those items their first answers, marked `alreadySent`, and
+ * sends only the others. Nothing is written while a send goes well: the cost falls on the run
+ * that stops.
+ */
+
+/** The node context's key (n8n keeps a node's context with its execution, in its database). */
+const CONTEXT_KEY = 'sentBeforeStop';
+
+/** One item the service got, as the record keeps it: plain data, as n8n stores it. */
+interface KeptItem {
+	item: number;
+	/** The input item's fingerprint: the same item under the same index on the retry. */
+	input: string;
+	/** The execution that sent it, and when (epoch ms). */
+	by: string;
+	at: number;
+	sent?: IDataObject[];
+	unsure?: { message: string; description?: string };
+}
+
+interface StopRecord {
+	/** Which run of the node (a node in a loop runs more than once) and which operation. */
+	runIndex: number;
+	operation: string;
+	items: KeptItem[];
+}
+
+/** An item's outcome in this run, with who sent it. */
+export type Done = Outcome & { by: SentBy };
+
+const operationOf = (fns: IExecuteFunctions) =>
+	`${String(fns.getNode().parameters.resource)}.${String(fns.getNode().parameters.operation)}`;
+
+export const executionIdOf = (fns: IExecuteFunctions) => String(fns.getExecutionId() ?? '');
+
+/** The node's context, where n8n has one (a context without run data has none). */
+function nodeContext(fns: IExecuteFunctions): IDataObject | undefined {
+	try {
+		return fns.getContext('node') as IDataObject;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Gives the step's memory what an earlier stop of this run kept (in this execution, or in the
+ * failed execution this one retries): those items are not sent again.
+ */
+export function recallStop(fns: IExecuteFunctions, memory: StepMemory): void {
+	const record = nodeContext(fns)?.[CONTEXT_KEY] as StopRecord | undefined;
+	if (!record || record.runIndex !== runIndexOf(fns) || record.operation !== operationOf(fns))
+		return;
+	for (const kept of record.items) {
+		const by = { executionId: kept.by, at: kept.at };
+		const outcome: Done = kept.sent
+			? { sent: kept.sent.map((json) => ({ json, pairedItem: { item: kept.item } })), by }
+			: { unsure: unsureError(fns, kept), by };
+		memory.seed(kept.item, kept.input, outcome);
+	}
+}
+
+/** The error of an item the service may have carried out: as it was, or, from an earlier execution, named again. */
+function unsureError(fns: IExecuteFunctions, kept: KeptItem): NodeOperationError {
+	const { message, description } = kept.unsure ?? { message: '' };
+	if (kept.by === executionIdOf(fns))
+		return new NodeOperationError(fns.getNode(), message, { itemIndex: kept.item, description });
+	return new NodeOperationError(
+		fns.getNode(),
+		`Execution ${kept.by} may have carried this item out already: it is not sent again`,
+		{
+			itemIndex: kept.item,
+			description: `There it failed with: ${message.replace(/\.?$/, '.')} Check in the dashboard whether it arrived: n8n's Retry never sends it. If it did not, send it in a new execution.`,
+		},
+	);
+}
+
+/** The send went through: nothing of an earlier stop is needed any more. */
+export function forgetStop(fns: IExecuteFunctions): void {
+	const context = nodeContext(fns);
+	if (context && CONTEXT_KEY in context) delete context[CONTEXT_KEY];
+}
+
+/** Keeps what the service got of this run, for a try or a Retry that follows the stop. */
+export function keepStop(
+	fns: IExecuteFunctions,
+	items: INodeExecutionData[],
+	done: Array<Done | undefined>,
+): void {
+	const context = nodeContext(fns);
+	if (!context) return;
+	const kept: KeptItem[] = [];
+	done.forEach((outcome, item) => {
+		if (!outcome) return;
+		const base = { item, input: fingerprint(items[item]), by: outcome.by.executionId };
+		if ('sent' in outcome)
+			kept.push({ ...base, at: outcome.by.at, sent: outcome.sent.map(({ json }) => json) });
+		else
+			kept.push({
+				...base,
+				at: outcome.by.at,
+				unsure: {
+					message: outcome.unsure.message,
+					description: (outcome.unsure as { description?: string }).description ?? undefined,
+				},
+			});
+	});
+	const record: StopRecord = {
+		runIndex: runIndexOf(fns),
+		operation: operationOf(fns),
+		items: kept,
+	};
+	context[CONTEXT_KEY] = record as unknown as IDataObject;
+}
+
+/** An earlier execution sent it: the item says which, and when. */
+export function sentEarlier(fns: IExecuteFunctions, outcome: Done): boolean {
+	return outcome.by.executionId !== executionIdOf(fns);
+}
+
+/** The answers of an item an earlier execution sent, marked so. */
+export function markedSent(outcome: Done & { sent: INodeExecutionData[] }): INodeExecutionData[] {
+	const alreadySent = {
+		executionId: outcome.by.executionId,
+		sentAt: new Date(outcome.by.at).toISOString(),
+	};
+	return outcome.sent.map((answer) => ({ ...answer, json: { ...answer.json, alreadySent } }));
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const itemCount = (n: number) => `${count(n)} item${n === 1 ? '' : 's'}`;
+
+/**
+ * What the stop's error adds when the service got part of the run (undefined when it got
+ * nothing: the item's own error says all): what became of every item, and what n8n's Retry will
+ * do. `stopped`: the item that stopped the send (counted from 1 in the words, as the output
+ * panel's rows).
+ */
+export function stopSentence(
+	done: Array<Done | undefined>,
+	total: number,
+	stopped: number,
+): string | undefined {
+	let sent = 0;
+	let unsure = 0;
+	for (const outcome of done) {
+		if (!outcome) continue;
+		if ('sent' in outcome) sent++;
+		else unsure++;
+	}
+	if (!sent && !unsure) return undefined;
+	const notSent = total - sent - unsure;
+	const stoppedUnsure = done[stopped] !== undefined;
+	const were = (n: number) => (n === 1 ? 'was' : 'were');
+	const whatHappened = [
+		`${count(sent)} of ${itemCount(total)} ${were(sent)} sent`,
+		unsure &&
+			`${count(unsure)} may have been carried out (no complete answer${stoppedUnsure ? ', this one included' : ''})`,
+		`${count(notSent)} ${were(notSent)} not sent${notSent && !stoppedUnsure ? ', this one included' : ''}`,
+	];
+	const retry = !notSent
+		? 'Retry (Executions list) sends nothing again.'
+		: `Retry (Executions list) sends only the ${count(notSent)} not sent${unsure ? ', never those that may have been carried out' : ''}.`;
+	return `Item ${count(stopped + 1)} stopped the send: ${joinAnd(whatHappened)}. ${retry}`;
+}
+
+function joinAnd(parts: Array<string | 0>): string {
+	const words = parts.filter((part): part is string => Boolean(part));
+	return words.length < 2
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
