@@ -35,4 +35,4 @@ export CI_BUILT=1 # built: test/e2e/run.sh below need not build again
 echo "Engine suites on n8n 1.x's engine"
 npx jest -c jest.compat.config.js
 echo "Real n8n 1.x"
-N8N_RUNTIME=1x bash test/e2e/run.sh test/e2e/credential.e2e.ts test/e2e/resources.e2e.ts test/e2e/sendAndWait.e2e.ts
+N8N_RUNTIME=1x bash test/e2e/run.sh test/e2e/credential.e2e.ts test/e2e/resources.e2e.ts test/e2e/sendAndWait.e2e.ts test/e2e/retry.e2e.ts

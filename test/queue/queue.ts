@@ -4,8 +4,9 @@
  * - queue (`npm run test:queue`): burst 1 checks that every message is sent exactly once and that
  *   both workers take part; burst 2 sends as much through a service limited to 200 requests a
  *   second; bursts 3 and 4, rate-limited too, meet the service down for 2 s and for 20 s
- *   mid-burst; burst 5 kills a worker (SIGKILL) mid-burst and accounts for every message and
- *   execution. Before them, one Send and Wait for Response execution is asked by a worker,
+ *   mid-burst; then a bulk send that stops part-way is retried on the other worker
+ *   (test/queue/retry.ts); burst 5 kills a worker (SIGKILL) mid-burst and accounts for every
+ *   message and execution. Before them, one Send and Wait for Response execution is asked by a worker,
  *   answered through the main and finished by a worker.
  * - research (`npm run test:research`, weekly: about 18 minutes): the research phase
  *   (test/queue/research.ts) restarts the workers at concurrency 2 and starts 20 researches of
@@ -44,6 +45,7 @@ import {
 } from '../e2e/lib/n8n';
 import type { ResearchFigures, WayFigures } from './research';
 import { FIRST_FREED_MS, RESEARCH_WORKER_CONCURRENCY, researchPhase } from './research';
+import { retryPhase, retryWorkflow } from './retry';
 
 const run = promisify(execFile);
 
@@ -347,6 +349,7 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	const workflows = [
 		bulkSmsWorkflow({ id: credential.id, name: credential.name }),
 		sendAndWaitWorkflow({ id: credential.id, name: credential.name }),
+		retryWorkflow({ id: credential.id, name: credential.name }),
 	];
 	await importJson('workflow', workflows, options(0));
 	const worker = (i: number) =>
@@ -1760,6 +1763,16 @@ async function main(): Promise<void> {
 				),
 			);
 		c.sandbox.setRateLimit(null);
+		await retryPhase({
+			sandbox: c.sandbox,
+			main: c.main,
+			workers: c.workers,
+			names: INSTANCES.slice(1),
+			session: c.session,
+			sql,
+			check,
+			note,
+		});
 		const killed = await killBurst(c, await lastExecutionId());
 		writeQueuePart(c, await versions(), { wait, b1, limited, outages, killed }, Date.now() - began);
 	} catch (error) {
