@@ -317,9 +317,19 @@ async function sendItems(
 		run.lane.leave();
 	}
 
+	if (signal?.aborted && !failures.size)
+		throw new NodeOperationError(node, 'The execution was cancelled while sending');
 	const stop = failures.size ? failures : namedAgain;
-	if (stop.size || signal?.aborted) keepStop(this, items, done);
-	else forgetStop(this);
+	if (!stop.size) forgetStop(this);
+	else {
+		// Items this try did not reach (it stopped first) keep what an earlier try or execution did.
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			if (done[itemIndex]) continue;
+			const remembered = memory.get(itemIndex, items[itemIndex]);
+			if (remembered) done[itemIndex] = { ...remembered, by: remembered.by ?? sentBy() };
+		}
+		keepStop(this, items, done);
+	}
 	if (stop.size) {
 		const itemIndex = Math.min(...stop.keys());
 		const failed = stop.get(itemIndex) as NodeError;
@@ -330,13 +340,11 @@ async function sendItems(
 		);
 		// As RoutingNode marks the error it throws: the item and the run, for n8n's error view.
 		error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(this) };
-		error.description = [stopSentence(done, items.length, itemIndex), failed.description]
-			.filter(Boolean)
-			.join(' ');
+		const retried = done.some((outcome) => outcome && outcome.by.executionId !== executionId);
+		const stopped = stopSentence(done, items.length, itemIndex, retried);
+		error.description = [stopped, failed.description].filter(Boolean).join(' ');
 		throw error;
 	}
-	if (signal?.aborted)
-		throw new NodeOperationError(node, 'The execution was cancelled while sending');
 	// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
 	const hints = [summary.hint(), memory.countries.hint()].filter((hint) => hint !== undefined);
 	if (hints.length && typeof this.addExecutionHints === 'function')

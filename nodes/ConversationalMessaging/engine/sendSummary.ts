@@ -95,7 +95,7 @@ export class SendSummary {
 		if (earlier.length) {
 			const by = earlier.map(([id, n]) => `${plural(n, 'item')} by execution ${id}`);
 			sentences.push(
-				`This retry did not send again what the failed execution had sent (${by.join(', ')}): their output is the service's answer then, with alreadySent.`,
+				`This retry did not send again what the failed ${earlier.length === 1 ? 'execution' : 'executions'} had sent (${by.join(', ')}): their output is the service's answer then, with alreadySent.`,
 			);
 		}
 		if (refusals) {

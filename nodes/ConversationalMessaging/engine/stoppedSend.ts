@@ -80,7 +80,7 @@ function unsureError(fns: IExecuteFunctions, kept: KeptItem): NodeOperationError
 		`Execution ${kept.by} may have carried this item out already: it is not sent again`,
 		{
 			itemIndex: kept.item,
-			description: `There it failed with: ${message.replace(/\.?$/, '.')} Check in the dashboard whether it arrived: n8n's Retry never sends it. If it did not, send it in a new execution.`,
+			description: `${message ? `There: ${message}. ` : ''}Check in the dashboard whether it arrived: n8n's Retry never sends it. If it did not, send it in a new execution.`,
 		},
 	);
 }
@@ -123,11 +123,6 @@ export function keepStop(
 	context[CONTEXT_KEY] = record as unknown as IDataObject;
 }
 
-/** An earlier execution sent it: the item says which, and when. */
-export function sentEarlier(fns: IExecuteFunctions, outcome: Done): boolean {
-	return outcome.by.executionId !== executionIdOf(fns);
-}
-
 /** The answers of an item an earlier execution sent, marked so. */
 export function markedSent(outcome: Done & { sent: INodeExecutionData[] }): INodeExecutionData[] {
 	const alreadySent = {
@@ -139,17 +134,19 @@ export function markedSent(outcome: Done & { sent: INodeExecutionData[] }): INod
 
 const count = (n: number) => n.toLocaleString('en-US');
 const itemCount = (n: number) => `${count(n)} item${n === 1 ? '' : 's'}`;
+const were = (n: number) => (n === 1 ? 'was' : 'were');
 
 /**
- * What the stop's error adds when the service got part of the run (undefined when it got
- * nothing: the item's own error says all): what became of every item, and what n8n's Retry will
- * do. `stopped`: the item that stopped the send (counted from 1 in the words, as the output
- * panel's rows).
+ * What the stop's error adds when the service got part of a run of several items (undefined
+ * else: the item's own error says all): what became of every item, and what to do so that n8n's
+ * Retry finishes the send. `stopped`: the item that stopped the send (counted from 1 in the words,
+ * as the output panel's rows). `retried`: this run is a Retry of another execution.
  */
 export function stopSentence(
 	done: Array<Done | undefined>,
 	total: number,
 	stopped: number,
+	retried: boolean,
 ): string | undefined {
 	let sent = 0;
 	let unsure = 0;
@@ -158,20 +155,26 @@ export function stopSentence(
 		if ('sent' in outcome) sent++;
 		else unsure++;
 	}
-	if (!sent && !unsure) return undefined;
+	if (total < 2 || (!sent && !unsure)) return undefined;
 	const notSent = total - sent - unsure;
 	const stoppedUnsure = done[stopped] !== undefined;
-	const were = (n: number) => (n === 1 ? 'was' : 'were');
-	const whatHappened = [
+	const counts = [
 		`${count(sent)} of ${itemCount(total)} ${were(sent)} sent`,
 		unsure &&
-			`${count(unsure)} may have been carried out (no complete answer${stoppedUnsure ? ', this one included' : ''})`,
-		`${count(notSent)} ${were(notSent)} not sent${notSent && !stoppedUnsure ? ', this one included' : ''}`,
+			(stoppedUnsure && unsure === 1
+				? 'this one may have been carried out'
+				: `${count(unsure)} may have been carried out${stoppedUnsure ? ' (this one included)' : ''}`),
+		notSent &&
+			`${count(notSent)} ${were(notSent)} not sent${stoppedUnsure ? '' : ' (this one included)'}`,
 	];
-	const retry = !notSent
-		? 'Retry (Executions list) sends nothing again.'
-		: `Retry (Executions list) sends only the ${count(notSent)} not sent${unsure ? ', never those that may have been carried out' : ''}.`;
-	return `Item ${count(stopped + 1)} stopped the send: ${joinAnd(whatHappened)}. ${retry}`;
+	const them = unsure === 1 ? 'it' : 'them';
+	const todo = notSent
+		? `${stoppedUnsure ? 'Check it in the dashboard' : 'Fix this item (or set Settings > On Error to Continue)'}, then Retry from the Executions list: it sends only the ${notSent === 1 ? 'one' : count(notSent)} not sent${unsure ? `, never ${unsure === 1 ? 'the one' : 'those'} that may have been carried out` : ''}.`
+		: `n8n's Retry never sends ${unsure === 1 ? 'that one' : 'those'} again: check ${them} in the dashboard; to finish without ${them}, set Settings > On Error to Continue and use Retry with currently saved workflow.`;
+	const which = retried
+		? ' Retry this execution, not the one it retried: that one does not know what this one sent.'
+		: '';
+	return `Item ${count(stopped + 1)} stopped the send: ${joinAnd(counts)}. ${todo}${which}`;
 }
 
 function joinAnd(parts: Array<string | 0>): string {
