@@ -182,4 +182,37 @@ describe('Retry of a bulk send that stopped part-way, in real n8n', () => {
 			);
 		},
 	);
+
+	it('a second Retry of the same failed execution, after the first stopped too, sends nothing and says to retry the newest; that one finishes, every phone once', async () => {
+		const contacts = contactsFor('73');
+		const refuseOnce = (index: number) =>
+			sandbox.injectFault({
+				kind: 'errTrue',
+				message: 'body.to is not a number this line can reach',
+				times: 1,
+				match: { path: '/v1/sms', body: { to: contacts[index].phone } },
+			});
+		refuseOnce(REFUSED);
+		const firstId = await failingExecution(contacts);
+		expect((await settledExecution<StoredRun>(session, firstId)).status).toBe('error');
+		refuseOnce(250);
+		const secondId = await retry(firstId, false);
+		expect((await settledExecution<StoredRun>(session, secondId)).status).toBe('error');
+		const before = delivered(contacts).map((messages) => messages.length);
+
+		const againId = await retry(firstId, false);
+		const again = await settledExecution<StoredRun>(session, againId);
+		expect(again.status).toBe('error');
+		expect(again.run.resultData.error?.message).toBe(
+			`Execution ${firstId} was retried already: this retry sent nothing`,
+		);
+		expect(delivered(contacts).map((messages) => messages.length)).toEqual(before);
+
+		const newestId = await retry(secondId, false);
+		expect((await settledExecution<StoredRun>(session, newestId)).status).toBe('success');
+		expect(delivered(contacts).map((messages) => messages.length)).toEqual(contacts.map(() => 1));
+		process.stdout.write(
+			`real n8n: execution ${firstId} failed, its retry ${secondId} failed too; a second retry of ${firstId} (${againId}) sent nothing; the retry of ${secondId} (${newestId}) finished: every phone once\n`,
+		);
+	});
 });

@@ -5,6 +5,7 @@
  * around the engine (node type registry, decrypted credentials, hooks) is provided here.
  */
 import {
+	DataDeduplicationService,
 	DirectoryLoader,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
@@ -13,6 +14,10 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	IDataDeduplicator,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
@@ -80,6 +85,54 @@ export function loadNodeType(): INodeType {
 		return (await new RoutingNode(this as ExecuteContext, nodeType).runNode()) ?? [];
 	};
 	return nodeType;
+}
+
+/**
+ * n8n's processed-data store, as the server gives it to nodes (its database, every worker's):
+ * here in memory, entries mode only, as the node uses it.
+ */
+class MemoryDeduplicator implements IDataDeduplicator {
+	private readonly scopes = new Map<string, Set<string>>();
+
+	private entries(scope: DeduplicationScope, context: ICheckProcessedContextData): Set<string> {
+		const key = `${context.workflow.id} ${scope === 'node' ? context.node?.id : ''}`;
+		let entries = this.scopes.get(key);
+		if (!entries) this.scopes.set(key, (entries = new Set()));
+		return entries;
+	}
+
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		context: ICheckProcessedContextData,
+	) {
+		const entries = this.entries(scope, context);
+		const processed = items.filter((item) => entries.has(String(item)));
+		const fresh = items.filter((item) => !entries.has(String(item)));
+		fresh.forEach((item) => entries.add(String(item)));
+		return { new: fresh, processed };
+	}
+
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		context: ICheckProcessedContextData,
+	) {
+		items.forEach((item) => this.entries(scope, context).delete(String(item)));
+	}
+
+	async clearAllProcessedItems(scope: DeduplicationScope, context: ICheckProcessedContextData) {
+		this.entries(scope, context).clear();
+	}
+
+	async getProcessedDataCount(scope: DeduplicationScope, context: ICheckProcessedContextData) {
+		return this.entries(scope, context).size;
+	}
+}
+try {
+	DataDeduplicationService.getInstance();
+} catch {
+	void DataDeduplicationService.init(new MemoryDeduplicator());
 }
 
 const credentialType = new ConversationalMessagingApi();
@@ -202,17 +255,21 @@ export interface RunResult {
 let executionCounter = 0;
 
 /** What the n8n server supplies around the engine, with these decrypted credentials. */
+/** The execution's lifecycle hooks, as n8n's server makes them (none registered here). */
+const hooksFor = (mode: 'manual' | 'retry', executionId: string) =>
+	new ExecutionLifecycleHooks(mode, executionId, {
+		id: 'test',
+		name: 'test',
+		nodes: [],
+		connections: {},
+		active: false,
+	} as never);
+
 function additionalDataFor(credentials: RunOptions['credentials']): IWorkflowExecuteAdditionalData {
 	const executionId = String(++executionCounter);
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
-		hooks: new ExecutionLifecycleHooks('manual', executionId, {
-			id: 'test',
-			name: 'test',
-			nodes: [],
-			connections: {},
-			active: false,
-		} as never),
+		hooks: hooksFor('manual', executionId),
 		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
@@ -340,13 +397,7 @@ function resultOf(
 			const retryData = {
 				...additionalData,
 				executionId,
-				hooks: new ExecutionLifecycleHooks('retry', executionId, {
-					id: 'test',
-					name: 'test',
-					nodes: [],
-					connections: {},
-					active: false,
-				} as never),
+				hooks: hooksFor('retry', executionId),
 			} as IWorkflowExecuteAdditionalData;
 			const execute = new WorkflowExecute(retryData, 'retry', stored);
 			return resultOf(

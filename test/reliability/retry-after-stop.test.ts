@@ -193,6 +193,45 @@ describe('a 300-item Send SMS whose service refuses item 6, then Retry', () => {
 	});
 });
 
+describe('two Retries of the same failed execution', () => {
+	it('the second, whose copy does not know what the first sent, sends nothing and says to retry the newest; that one finishes, every phone once', async () => {
+		refuseOnce(phoneOf('45', 5));
+		const first = await send('45', 300);
+		refuseOnce(phoneOf('45', 250));
+		const second = await moving(first.retry());
+		expect(second.error).toBeDefined();
+		const before = deliveries('45', 300);
+
+		const again = await moving(first.retry());
+		expect(again.error?.message).toBe(
+			`Execution ${first.executionId} was retried already: this retry sent nothing`,
+		);
+		expect(again.error?.description).toMatch(/Retry the newest failed execution of it instead/);
+		expect(deliveries('45', 300)).toEqual(before);
+
+		const newest = await moving(second.retry());
+		expect(newest.error).toBeUndefined();
+		expect(deliveries('45', 300)).toEqual(Array.from({ length: 300 }, () => 1));
+	});
+
+	it('Retry On Fail inside a Retry is not taken for a second Retry', async () => {
+		refuseOnce(phoneOf('46', 5));
+		const first = await send('46', 100);
+		// The retry's first try meets a 500 on another item; its second try goes through.
+		sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			times: 1,
+			match: { path: '/v1/sms', body: { to: phoneOf('46', 80) } },
+		});
+		const retried = await moving(
+			first.retry({ retryOnFail: true, maxTries: 2, waitBetweenTries: 10 }),
+		);
+		expect(retried.error).toBeUndefined();
+		expect(deliveries('46', 100)).toEqual(Array.from({ length: 100 }, () => 1));
+	});
+});
+
 describe('a stop that comes before the items an earlier try sent', () => {
 	it('Retry On Fail whose second try stops at once on a remembered item keeps every item the first try sent: counts and the record hold them, and Retry sends none twice', async () => {
 		// Item 6 is held 20 s (on the test's clock) and then cut after the service carried it out:

@@ -193,7 +193,7 @@ async function sendItems(
 	const continueOnFail = this.continueOnFail();
 	const summary = memory.summary;
 	memory.startTry(items);
-	recallStop(this, memory);
+	await recallStop(this, memory);
 	const executionId = executionIdOf(this);
 	const sentBy = () => ({ executionId, at: clock.now() });
 	/** What the service got of each item, in this run or an earlier one: kept if the send stops. */

@@ -33,8 +33,17 @@ interface StopRecord {
 	/** Which run of the node (a node in a loop runs more than once) and which operation. */
 	runIndex: number;
 	operation: string;
+	/** The execution that stopped and wrote it; the one that runs a Retry of it (in its own copy). */
+	writtenBy: string;
+	retriedBy?: string;
 	items: KeptItem[];
 }
+
+/**
+ * One entry per retried stop in n8n's processed-data store (the node's scope): bounded, the
+ * oldest forgotten first.
+ */
+const MAX_RETRIED_STOPS = 10_000;
 
 /** An item's outcome in this run, with who sent it. */
 export type Done = Outcome & { by: SentBy };
@@ -53,14 +62,24 @@ function nodeContext(fns: IExecuteFunctions): IDataObject | undefined {
 	}
 }
 
+/** This run's record, if an earlier stop of it left one. */
+function recordOf(fns: IExecuteFunctions): StopRecord | undefined {
+	const record = nodeContext(fns)?.[CONTEXT_KEY] as StopRecord | undefined;
+	return record?.runIndex === runIndexOf(fns) && record.operation === operationOf(fns)
+		? record
+		: undefined;
+}
+
 /**
  * Gives the step's memory what an earlier stop of this run kept (in this execution, or in the
- * failed execution this one retries): those items are not sent again.
+ * failed execution this one retries): those items are not sent again. A Retry first claims the
+ * stop in n8n's processed-data store, shared by every worker: a second Retry of the same failed
+ * execution (its copy does not know what the first one sent) sends nothing.
  */
-export function recallStop(fns: IExecuteFunctions, memory: StepMemory): void {
-	const record = nodeContext(fns)?.[CONTEXT_KEY] as StopRecord | undefined;
-	if (!record || record.runIndex !== runIndexOf(fns) || record.operation !== operationOf(fns))
-		return;
+export async function recallStop(fns: IExecuteFunctions, memory: StepMemory): Promise<void> {
+	const record = recordOf(fns);
+	if (!record) return;
+	await claimRetry(fns, record);
 	for (const kept of record.items) {
 		const by = { executionId: kept.by, at: kept.at };
 		const outcome: Done = kept.sent
@@ -68,6 +87,33 @@ export function recallStop(fns: IExecuteFunctions, memory: StepMemory): void {
 			: { unsure: unsureError(fns, kept), by };
 		memory.seed(kept.item, kept.input, outcome);
 	}
+}
+
+async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<void> {
+	const executionId = executionIdOf(fns);
+	if (record.writtenBy === executionId || record.retriedBy === executionId) return;
+	let first: boolean;
+	try {
+		const { processed } = await fns.helpers.checkProcessedAndRecord(
+			[`retried ${record.writtenBy} run ${record.runIndex}`],
+			'node',
+			{ mode: 'entries', maxEntries: MAX_RETRIED_STOPS },
+		);
+		first = processed.length === 0;
+	} catch {
+		// No store (an engine without n8n's database): the record alone protects this Retry.
+		return;
+	}
+	if (!first)
+		throw new NodeOperationError(
+			fns.getNode(),
+			`Execution ${record.writtenBy} was retried already: this retry sent nothing`,
+			{
+				description:
+					'An earlier Retry of it may have sent items that this copy of it does not know of. Retry the newest failed execution of it instead (Executions list): it knows what every run before it sent.',
+			},
+		);
+	record.retriedBy = executionId;
 }
 
 /** The error of an item the service may have carried out: as it was, or, from an earlier execution, named again. */
@@ -118,6 +164,7 @@ export function keepStop(
 	const record: StopRecord = {
 		runIndex: runIndexOf(fns),
 		operation: operationOf(fns),
+		writtenBy: executionIdOf(fns),
 		items: kept,
 	};
 	context[CONTEXT_KEY] = record as unknown as IDataObject;
