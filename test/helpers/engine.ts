@@ -93,6 +93,8 @@ export function loadNodeType(): INodeType {
  */
 class MemoryDeduplicator implements IDataDeduplicator {
 	private readonly scopes = new Map<string, Set<string>>();
+	/** Set by a test: the store's next answer fails with it (n8n's database gone). */
+	failNext?: Error;
 
 	private entries(scope: DeduplicationScope, context: ICheckProcessedContextData): Set<string> {
 		const key = `${context.workflow.id} ${scope === 'node' ? context.node?.id : ''}`;
@@ -106,6 +108,9 @@ class MemoryDeduplicator implements IDataDeduplicator {
 		scope: DeduplicationScope,
 		context: ICheckProcessedContextData,
 	) {
+		const failure = this.failNext;
+		this.failNext = undefined;
+		if (failure) throw failure;
 		const entries = this.entries(scope, context);
 		const processed = items.filter((item) => entries.has(String(item)));
 		const fresh = items.filter((item) => !entries.has(String(item)));
@@ -129,11 +134,9 @@ class MemoryDeduplicator implements IDataDeduplicator {
 		return this.entries(scope, context).size;
 	}
 }
-try {
-	DataDeduplicationService.getInstance();
-} catch {
-	void DataDeduplicationService.init(new MemoryDeduplicator());
-}
+/** The engine's processed-data store (one per process, as n8n-core allows). */
+export const processedData = new MemoryDeduplicator();
+void DataDeduplicationService.init(processedData);
 
 const credentialType = new ConversationalMessagingApi();
 const nodeTypeUnderTest = loadNodeType();

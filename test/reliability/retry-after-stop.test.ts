@@ -11,7 +11,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import type { Sandbox } from '../../sandbox/server';
 import { FakeClock, startSandbox } from '../../sandbox/server';
 import type { RunResult } from '../helpers/engine';
-import { runNode } from '../helpers/engine';
+import { processedData, runNode } from '../helpers/engine';
 import { nodeOnFakeClock, whileMoving } from '../helpers/nodeClock';
 
 const phoneOf = (run: string, index: number) => `573${run}${String(index).padStart(7, '0')}`;
@@ -79,7 +79,7 @@ const executionIdOf = (result: RunResult) => result.executionId;
 /** The stop's counts, read from its error's words. */
 function countsIn(description: string | null | undefined) {
 	const match =
-		/^Item ([\d,]+) stopped the send: ([\d,]+) of ([\d,]+) items? (?:was|were) sent(?:(?:,| and) (this one|[\d,]+) may have been carried out(?: \(this one included\))?)?(?: and ([\d,]+) (?:was|were) not sent)?/.exec(
+		/^Item ([\d,]+) stopped the send: ([\d,]+) of ([\d,]+) items? (?:was|were) sent(?:(?:,| and) (this one|[\d,]+) may have been carried out(?: \(this one included\))?)?(?: and (this one|[\d,]+) (?:was|were) not sent)?/.exec(
 			description ?? '',
 		);
 	if (!match) throw new Error(`no counts in: ${description}`);
@@ -130,7 +130,7 @@ describe('a 300-item Send SMS whose service refuses item 6, then Retry', () => {
 			expect(accepted).toBeGreaterThan(0);
 			expect(accepted).toBeLessThan(300);
 			expect(failed.error?.description).toContain(
-				`Fix this item (or set Settings > On Error to Continue), then Retry from the Executions list: it sends only the ${300 - accepted} not sent.`,
+				`Retry (Executions list) sends only the ${300 - accepted} not sent. If the service refused this item for its value, first set Settings > On Error to Continue and use Retry with currently saved workflow.`,
 			);
 			// The item's own advice follows.
 			expect(failed.error?.description).toMatch(/The service rejected the request\./);
@@ -206,12 +206,49 @@ describe('two Retries of the same failed execution', () => {
 		expect(again.error?.message).toBe(
 			`Execution ${first.executionId} was retried already: this retry sent nothing`,
 		);
-		expect(again.error?.description).toMatch(/Retry the newest failed execution of it instead/);
+		expect(again.error?.description).toContain(
+			`Retry that one instead (in the Executions list, the newest retry of ${first.executionId} that did not fail with this message)`,
+		);
 		expect(deliveries('45', 300)).toEqual(before);
 
 		const newest = await moving(second.retry());
 		expect(newest.error).toBeUndefined();
 		expect(deliveries('45', 300)).toEqual(Array.from({ length: 300 }, () => 1));
+	});
+
+	it('with On Error: Continue, the second Retry gives every item as an error item, sending nothing (n8n would pass the input on as if sent)', async () => {
+		refuseOnce(phoneOf('47', 5));
+		const first = await send('47', 50);
+		// Its first Retry is refused the same item again.
+		refuseOnce(phoneOf('47', 5));
+		expect((await moving(first.retry())).error).toBeDefined();
+		const before = deliveries('47', 50);
+		const again = await moving(first.retry({ onError: 'continueRegularOutput' }));
+		expect(again.error).toBeUndefined();
+		expect(again.items).toHaveLength(50);
+		again.items.forEach((item, index) => {
+			expect(item.error?.message).toMatch(/was retried already: this retry sent nothing$/);
+			expect(item.pairedItem).toEqual({ item: index });
+		});
+		expect(deliveries('47', 50)).toEqual(before);
+	});
+
+	it("when n8n's processed-data store fails, the Retry sends nothing and says to retry again", async () => {
+		refuseOnce(phoneOf('48', 5));
+		const first = await send('48', 50);
+		const before = deliveries('48', 50);
+		processedData.failNext = new Error('SQLITE_BUSY: database is locked');
+		const blocked = await moving(first.retry());
+		expect(blocked.error?.message).toBe(
+			"Could not note this Retry in n8n's processed-data store: nothing was sent",
+		);
+		expect(blocked.error?.description).toBe(
+			"SQLITE_BUSY: database is locked. Retry again once n8n's database answers.",
+		);
+		expect(deliveries('48', 50)).toEqual(before);
+		// Nothing was noted: the next Retry goes through.
+		expect((await moving(first.retry())).error).toBeUndefined();
+		expect(deliveries('48', 50)).toEqual(Array.from({ length: 50 }, () => 1));
 	});
 
 	it('Retry On Fail inside a Retry is not taken for a second Retry', async () => {
@@ -280,9 +317,8 @@ describe('what the retry never sends again', () => {
 		expect(counts.unsure).toBe(1);
 		expect(counts.notSent).toBeGreaterThan(0);
 		expect(failed.error?.description).toContain(
-			'Check it in the dashboard, then Retry from the Executions list',
+			'never the one that may have been carried out: check it in the dashboard. With On Error at Stop, the Retry then stops on it again',
 		);
-		expect(failed.error?.description).toContain('never the one that may have been carried out');
 		expect(deliveries('51', 40)[3]).toBe(1);
 
 		const retried = await moving(failed.retry());
@@ -303,7 +339,13 @@ describe('what the retry never sends again', () => {
 		const continued = await moving(retried.retry({ onError: 'continueRegularOutput' }));
 		expect(continued.error).toBeUndefined();
 		expect(continued.items).toHaveLength(40);
-		expect(continued.items[3].error?.message).toMatch(/may have carried this item out already/);
+		expect(continued.items[3].error?.message).toBe(
+			`Execution ${executionIdOf(failed)} may have carried this item out already: it is not sent again`,
+		);
+		// Named again with the words of its first failure, not of the retry that named it.
+		expect(continued.items[3].error?.description).toMatch(
+			/^There: The connection to the service at .* was cut before its answer arrived\. Check in the dashboard/,
+		);
 		expect(deliveries('51', 40)).toEqual(Array.from({ length: 40 }, () => 1));
 	});
 

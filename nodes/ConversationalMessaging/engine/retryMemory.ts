@@ -18,7 +18,11 @@ export function runIndexOf(fns: IExecuteFunctions): number {
  * without saying so (a timeout, a cut connection, an unreadable 2xx answer). An item that failed
  * for a reason the service gave (an HTTP error, an error envelope, a rejected value) is tried again.
  */
-export type Outcome = ({ sent: INodeExecutionData[] } | { unsure: Error }) & { by?: SentBy };
+export type Outcome = (
+	| { sent: INodeExecutionData[] }
+	/** `firstFailure`: the words of the first failure, when an earlier execution's is named again. */
+	| { unsure: Error; firstFailure?: { message: string; description?: string } }
+) & { by?: SentBy };
 
 /** Who sent an item and when (epoch ms): this execution, or the failed one n8n's Retry runs again. */
 export interface SentBy {

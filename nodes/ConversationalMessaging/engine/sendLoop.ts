@@ -193,7 +193,15 @@ async function sendItems(
 	const continueOnFail = this.continueOnFail();
 	const summary = memory.summary;
 	memory.startTry(items);
-	await recallStop(this, memory);
+	try {
+		await recallStop(this, memory);
+	} catch (error) {
+		// A second Retry of one failed execution sends nothing. With On Error: Continue, n8n would
+		// pass the input on as if sent: each item says so instead.
+		if (!this.continueOnFail()) throw error;
+		const failed = asNodeError(this, error, 0);
+		return [items.map((_, item) => ({ json: {}, error: failed, pairedItem: { item } }))];
+	}
 	const executionId = executionIdOf(this);
 	const sentBy = () => ({ executionId, at: clock.now() });
 	/** What the service got of each item, in this run or an earlier one: kept if the send stops. */
@@ -317,10 +325,8 @@ async function sendItems(
 		run.lane.leave();
 	}
 
-	if (signal?.aborted && !failures.size)
-		throw new NodeOperationError(node, 'The execution was cancelled while sending');
 	const stop = failures.size ? failures : namedAgain;
-	if (!stop.size) forgetStop(this);
+	if (!stop.size && !signal?.aborted) forgetStop(this);
 	else {
 		// Items this try did not reach (it stopped first) keep what an earlier try or execution did.
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -330,6 +336,8 @@ async function sendItems(
 		}
 		keepStop(this, items, done);
 	}
+	if (signal?.aborted && !failures.size)
+		throw new NodeOperationError(node, 'The execution was cancelled while sending');
 	if (stop.size) {
 		const itemIndex = Math.min(...stop.keys());
 		const failed = stop.get(itemIndex) as NodeError;

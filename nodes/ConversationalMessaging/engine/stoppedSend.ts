@@ -10,8 +10,8 @@ import { fingerprint, runIndexOf } from './retryMemory';
  * out. n8n's Retry of a failed execution (on any worker, with the original or the saved workflow)
  * runs the node again on the same input from a copy of the execution n8n stored, node context
  * included; the send loop then gives those items their first answers, marked `alreadySent`, and
- * sends only the others. Nothing is written while a send goes well: the cost falls on the run
- * that stops.
+ * sends only the others. Nothing is kept while a send goes well: the cost falls on the run that
+ * stops, and on a Retry (one entry in n8n's processed-data store).
  */
 
 /** The node context's key (n8n keeps a node's context with its execution, in its database). */
@@ -41,9 +41,9 @@ interface StopRecord {
 
 /**
  * One entry per retried stop in n8n's processed-data store (the node's scope): bounded, the
- * oldest forgotten first.
+ * oldest forgotten first (n8n prunes executions after 14 days by default).
  */
-const MAX_RETRIED_STOPS = 10_000;
+const MAX_RETRIED_STOPS = 1_000;
 
 /** An item's outcome in this run, with who sent it. */
 export type Done = Outcome & { by: SentBy };
@@ -84,33 +84,41 @@ export async function recallStop(fns: IExecuteFunctions, memory: StepMemory): Pr
 		const by = { executionId: kept.by, at: kept.at };
 		const outcome: Done = kept.sent
 			? { sent: kept.sent.map((json) => ({ json, pairedItem: { item: kept.item } })), by }
-			: { unsure: unsureError(fns, kept), by };
+			: { unsure: unsureError(fns, kept), firstFailure: kept.unsure, by };
 		memory.seed(kept.item, kept.input, outcome);
 	}
 }
 
 async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<void> {
 	const executionId = executionIdOf(fns);
-	if (record.writtenBy === executionId || record.retriedBy === executionId) return;
+	const note = fns.helpers.checkProcessedAndRecord;
+	// n8n before its processed-data store: the record alone protects this Retry.
+	if (record.writtenBy === executionId || record.retriedBy === executionId || !note) return;
 	let first: boolean;
 	try {
-		const { processed } = await fns.helpers.checkProcessedAndRecord(
+		const { processed } = await note.call(
+			fns.helpers,
 			[`retried ${record.writtenBy} run ${record.runIndex}`],
 			'node',
 			{ mode: 'entries', maxEntries: MAX_RETRIED_STOPS },
 		);
 		first = processed.length === 0;
-	} catch {
-		// No store (an engine without n8n's database): the record alone protects this Retry.
-		return;
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		// n8n-core's store set up by no server (an engine run alone): the record alone, as above.
+		if (/needs to initialized before use/.test(why)) return;
+		throw new NodeOperationError(
+			fns.getNode(),
+			"Could not note this Retry in n8n's processed-data store: nothing was sent",
+			{ description: `${why.replace(/\.?$/, '.')} Retry again once n8n's database answers.` },
+		);
 	}
 	if (!first)
 		throw new NodeOperationError(
 			fns.getNode(),
 			`Execution ${record.writtenBy} was retried already: this retry sent nothing`,
 			{
-				description:
-					'An earlier Retry of it may have sent items that this copy of it does not know of. Retry the newest failed execution of it instead (Executions list): it knows what every run before it sent.',
+				description: `Another Retry of it may have sent items that this copy does not know of. Retry that one instead (in the Executions list, the newest retry of ${record.writtenBy} that did not fail with this message): it knows what every run before it sent. If it crashed or was cancelled, check the dashboard and send the rest in a new execution.`,
 			},
 		);
 	record.retriedBy = executionId;
@@ -155,7 +163,8 @@ export function keepStop(
 			kept.push({
 				...base,
 				at: outcome.by.at,
-				unsure: {
+				// An item named again keeps the words of its first failure.
+				unsure: outcome.firstFailure ?? {
 					message: outcome.unsure.message,
 					description: (outcome.unsure as { description?: string }).description ?? undefined,
 				},
@@ -212,12 +221,18 @@ export function stopSentence(
 				? 'this one may have been carried out'
 				: `${count(unsure)} may have been carried out${stoppedUnsure ? ' (this one included)' : ''}`),
 		notSent &&
-			`${count(notSent)} ${were(notSent)} not sent${stoppedUnsure ? '' : ' (this one included)'}`,
+			(!stoppedUnsure && notSent === 1
+				? 'this one was not sent'
+				: `${count(notSent)} ${were(notSent)} not sent${stoppedUnsure ? '' : ' (this one included)'}`),
 	];
 	const them = unsure === 1 ? 'it' : 'them';
-	const todo = notSent
-		? `${stoppedUnsure ? 'Check it in the dashboard' : 'Fix this item (or set Settings > On Error to Continue)'}, then Retry from the Executions list: it sends only the ${notSent === 1 ? 'one' : count(notSent)} not sent${unsure ? `, never ${unsure === 1 ? 'the one' : 'those'} that may have been carried out` : ''}.`
-		: `n8n's Retry never sends ${unsure === 1 ? 'that one' : 'those'} again: check ${them} in the dashboard; to finish without ${them}, set Settings > On Error to Continue and use Retry with currently saved workflow.`;
+	const those = unsure === 1 ? 'the one' : `the ${count(unsure)}`;
+	const toFinish = `set Settings > On Error to Continue and use Retry with currently saved workflow`;
+	const todo = !notSent
+		? `n8n's Retry never sends ${those} that may have been carried out: check ${them} in the dashboard; to finish without ${them}, ${toFinish}.`
+		: stoppedUnsure
+			? `Retry (Executions list) sends only the ${count(notSent)} not sent, never ${those} that may have been carried out: check ${them} in the dashboard. With On Error at Stop, the Retry then stops on ${them} again; to finish, ${toFinish}.`
+			: `Retry (Executions list) sends only the ${count(notSent)} not sent${unsure ? `, never ${those} that may have been carried out (check ${them} in the dashboard)` : ''}. If the service refused this item for its value, first ${toFinish}.`;
 	const which = retried
 		? ' Retry this execution, not the one it retried: that one does not know what this one sent.'
 		: '';
