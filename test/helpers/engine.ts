@@ -367,26 +367,32 @@ function resultOf(
 	rebuild: (changes: Partial<INode>) => Workflow,
 ): RunResult {
 	const taskData = run.data.resultData.runData[nodeName]?.[0];
+	const storedCopy = () => JSON.parse(JSON.stringify(run.data)) as IRun['data'];
+	/** Runs a stored execution on, as n8n's wait tracker and its Retry do: a new WorkflowExecute on it. */
+	const runStored = async (
+		data: IWorkflowExecuteAdditionalData,
+		mode: 'manual' | 'retry',
+		stored: IRun['data'],
+		on: Workflow,
+	) =>
+		resultOf(
+			await new WorkflowExecute(data, mode, stored).processRunExecutionData(on),
+			on,
+			data,
+			nodeName,
+			rebuild,
+		);
 	return {
 		executionId: String(additionalData.executionId),
 		items: taskData?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
-		resumeOnTimeout: async () => {
+		resumeOnTimeout: async () =>
 			// Through JSON, as n8n stores a waiting execution and reads it back.
-			const stored = JSON.parse(JSON.stringify(run.data)) as IRun['data'];
-			const resumed = new WorkflowExecute(additionalData, 'manual', stored);
-			return resultOf(
-				await resumed.processRunExecutionData(workflow),
-				workflow,
-				additionalData,
-				nodeName,
-				rebuild,
-			);
-		},
+			await runStored(additionalData, 'manual', storedCopy(), workflow),
 		retry: async (saved) => {
 			// As n8n stores the execution and its Retry reads it back: the failed run's data dropped.
-			const stored = JSON.parse(JSON.stringify(run.data)) as IRun['data'];
+			const stored = storedCopy();
 			const { lastNodeExecuted } = stored.resultData;
 			if (lastNodeExecuted) {
 				delete stored.resultData.error;
@@ -402,14 +408,7 @@ function resultOf(
 				executionId,
 				hooks: hooksFor('retry', executionId),
 			} as IWorkflowExecuteAdditionalData;
-			const execute = new WorkflowExecute(retryData, 'retry', stored);
-			return resultOf(
-				await execute.processRunExecutionData(retried),
-				retried,
-				retryData,
-				nodeName,
-				rebuild,
-			);
+			return await runStored(retryData, 'retry', stored, retried);
 		},
 	};
 }

@@ -37,7 +37,7 @@ import type { RequestForm } from './itemRequest';
 import { buildRequest, readAnswer, requestForm, sendOnce } from './itemRequest';
 import { refusal } from './refusal';
 import type { Outcome, StepMemory } from './retryMemory';
-import { runIndexOf, withRunMemory } from './retryMemory';
+import { withRunMemory } from './retryMemory';
 import type { SendSummary } from './sendSummary';
 import type { Done } from './stoppedSend';
 import {
@@ -46,7 +46,7 @@ import {
 	keepStop,
 	markedSent,
 	recallStop,
-	stopSentence,
+	stopError,
 } from './stoppedSend';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -198,8 +198,8 @@ async function sendItems(
 	} catch (error) {
 		// A second Retry of one failed execution sends nothing. With On Error: Continue, n8n would
 		// pass the input on as if sent: each item says so instead.
-		if (!this.continueOnFail()) throw error;
 		const failed = asNodeError(this, error, 0);
+		if (!continueOnFail) throw failed;
 		return [items.map((_, item) => ({ json: {}, error: failed, pairedItem: { item } }))];
 	}
 	const executionId = executionIdOf(this);
@@ -326,33 +326,11 @@ async function sendItems(
 	}
 
 	const stop = failures.size ? failures : namedAgain;
-	if (!stop.size && !signal?.aborted) forgetStop(this);
-	else {
-		// Items this try did not reach (it stopped first) keep what an earlier try or execution did.
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			if (done[itemIndex]) continue;
-			const remembered = memory.get(itemIndex, items[itemIndex]);
-			if (remembered) done[itemIndex] = { ...remembered, by: remembered.by ?? sentBy() };
-		}
-		keepStop(this, items, done);
-	}
+	if (stop.size || signal?.aborted) keepStop(this, items, done, memory);
+	else forgetStop(this);
 	if (signal?.aborted && !failures.size)
 		throw new NodeOperationError(node, 'The execution was cancelled while sending');
-	if (stop.size) {
-		const itemIndex = Math.min(...stop.keys());
-		const failed = stop.get(itemIndex) as NodeError;
-		// A copy: a remembered error is thrown again on the next try, and says its own stop.
-		const error = Object.defineProperties(
-			Object.create(Object.getPrototypeOf(failed) as object) as NodeError,
-			Object.getOwnPropertyDescriptors(failed),
-		);
-		// As RoutingNode marks the error it throws: the item and the run, for n8n's error view.
-		error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(this) };
-		const retried = done.some((outcome) => outcome && outcome.by.executionId !== executionId);
-		const stopped = stopSentence(done, items.length, itemIndex, retried);
-		error.description = [stopped, failed.description].filter(Boolean).join(' ');
-		throw error;
-	}
+	if (stop.size) throw stopError(this, stop, done, items.length);
 	// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
 	const hints = [summary.hint(), memory.countries.hint()].filter((hint) => hint !== undefined);
 	if (hints.length && typeof this.addExecutionHints === 'function')

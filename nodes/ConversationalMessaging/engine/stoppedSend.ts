@@ -1,5 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { clock } from '../shared/clock';
 
 import type { Outcome, SentBy, StepMemory } from './retryMemory';
 import { fingerprint, runIndexOf } from './retryMemory';
@@ -145,12 +152,24 @@ export function forgetStop(fns: IExecuteFunctions): void {
 	if (context && CONTEXT_KEY in context) delete context[CONTEXT_KEY];
 }
 
-/** Keeps what the service got of this run, for a try or a Retry that follows the stop. */
+/**
+ * Keeps what the service got of this run, for a try or a Retry that follows the stop. Items this
+ * try did not reach (it stopped first) keep what an earlier try or execution did.
+ */
 export function keepStop(
 	fns: IExecuteFunctions,
 	items: INodeExecutionData[],
 	done: Array<Done | undefined>,
+	memory: StepMemory,
 ): void {
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const remembered = done[itemIndex] ? undefined : memory.get(itemIndex, items[itemIndex]);
+		if (remembered)
+			done[itemIndex] = {
+				...remembered,
+				by: remembered.by ?? { executionId: executionIdOf(fns), at: clock.now() },
+			};
+	}
 	const context = nodeContext(fns);
 	if (!context) return;
 	const kept: KeptItem[] = [];
@@ -188,6 +207,33 @@ export function markedSent(outcome: Done & { sent: INodeExecutionData[] }): INod
 	return outcome.sent.map((answer) => ({ ...answer, json: { ...answer.json, alreadySent } }));
 }
 
+type NodeError = NodeApiError | NodeOperationError;
+
+/**
+ * The error a stop throws: the first stopping item's, copied (a remembered error is thrown again on
+ * the next try, and says its own stop), marked as RoutingNode marks the error it throws (the item
+ * and the run, for n8n's error view), with what became of every item first.
+ */
+export function stopError(
+	fns: IExecuteFunctions,
+	stop: Map<number, NodeError>,
+	done: Array<Done | undefined>,
+	total: number,
+): NodeError {
+	const itemIndex = Math.min(...stop.keys());
+	const failed = stop.get(itemIndex) as NodeError;
+	const error = Object.defineProperties(
+		Object.create(Object.getPrototypeOf(failed) as object) as NodeError,
+		Object.getOwnPropertyDescriptors(failed),
+	);
+	error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(fns) };
+	const executionId = executionIdOf(fns);
+	const retried = done.some((outcome) => outcome && outcome.by.executionId !== executionId);
+	const stopped = stopSentence(done, total, itemIndex, retried);
+	error.description = [stopped, failed.description].filter(Boolean).join(' ');
+	return error;
+}
+
 const count = (n: number) => n.toLocaleString('en-US');
 const itemCount = (n: number) => `${count(n)} item${n === 1 ? '' : 's'}`;
 const were = (n: number) => (n === 1 ? 'was' : 'were');
@@ -198,7 +244,7 @@ const were = (n: number) => (n === 1 ? 'was' : 'were');
  * Retry finishes the send. `stopped`: the item that stopped the send (counted from 1 in the words,
  * as the output panel's rows). `retried`: this run is a Retry of another execution.
  */
-export function stopSentence(
+function stopSentence(
 	done: Array<Done | undefined>,
 	total: number,
 	stopped: number,
