@@ -46,6 +46,7 @@ import {
 	keepStop,
 	markedSent,
 	recallStop,
+	sentEarlier,
 	stopError,
 } from './stoppedSend';
 
@@ -221,9 +222,9 @@ async function sendItems(
 
 	const settle = (itemIndex: number, outcome: Outcome | { failed: NodeError }) => {
 		run.lane.remaining--;
-		const earlier = 'by' in outcome && outcome.by && outcome.by.executionId !== executionId;
+		const earlier = sentEarlier(outcome, executionId);
 		if ('sent' in outcome) {
-			results[itemIndex] = earlier ? markedSent(outcome as Done & typeof outcome) : outcome.sent;
+			results[itemIndex] = earlier ? markedSent(outcome.sent, earlier) : outcome.sent;
 			return;
 		}
 		const error =
@@ -244,7 +245,7 @@ async function sendItems(
 			const by = remembered.by ?? sentBy();
 			done[itemIndex] = { ...remembered, by };
 			if ('sent' in remembered)
-				summary.reusedAnswer(by.executionId === executionId ? undefined : by.executionId);
+				summary.reusedAnswer(sentEarlier(remembered, executionId)?.executionId);
 			return settle(itemIndex, remembered);
 		}
 		// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.

@@ -150,8 +150,9 @@ export class SendSummary {
 	}
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
+/** Counts as the node's words give them: 1,000; "1 item", "2 items". */
+export const count = (n: number) => n.toLocaleString('en-US');
+export const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${count(n)} times`);
 const seconds = (ms: number) => (ms < 100 ? 'less than 0.1 s' : `${(ms / 1000).toFixed(1)} s`);
 

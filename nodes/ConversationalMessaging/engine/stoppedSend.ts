@@ -10,6 +10,7 @@ import { clock } from '../shared/clock';
 
 import type { Outcome, SentBy, StepMemory } from './retryMemory';
 import { fingerprint, runIndexOf } from './retryMemory';
+import { count, plural } from './sendSummary';
 
 /**
  * A send that stops part-way (On Error: Stop) says what became of every item, and leaves in its
@@ -198,13 +199,16 @@ export function keepStop(
 	context[CONTEXT_KEY] = record as unknown as IDataObject;
 }
 
+/** Who sent the item, when it was another execution than this one (whose Retry this is). */
+export function sentEarlier(outcome: object, executionId: string): SentBy | undefined {
+	const { by } = outcome as Partial<Done>;
+	return by && by.executionId !== executionId ? by : undefined;
+}
+
 /** The answers of an item an earlier execution sent, marked so. */
-export function markedSent(outcome: Done & { sent: INodeExecutionData[] }): INodeExecutionData[] {
-	const alreadySent = {
-		executionId: outcome.by.executionId,
-		sentAt: new Date(outcome.by.at).toISOString(),
-	};
-	return outcome.sent.map((answer) => ({ ...answer, json: { ...answer.json, alreadySent } }));
+export function markedSent(sent: INodeExecutionData[], by: SentBy): INodeExecutionData[] {
+	const alreadySent = { executionId: by.executionId, sentAt: new Date(by.at).toISOString() };
+	return sent.map((answer) => ({ ...answer, json: { ...answer.json, alreadySent } }));
 }
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -228,14 +232,12 @@ export function stopError(
 	);
 	error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(fns) };
 	const executionId = executionIdOf(fns);
-	const retried = done.some((outcome) => outcome && outcome.by.executionId !== executionId);
+	const retried = done.some((outcome) => outcome && sentEarlier(outcome, executionId));
 	const stopped = stopSentence(done, total, itemIndex, retried);
 	error.description = [stopped, failed.description].filter(Boolean).join(' ');
 	return error;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-const itemCount = (n: number) => `${count(n)} item${n === 1 ? '' : 's'}`;
 const were = (n: number) => (n === 1 ? 'was' : 'were');
 
 /**
@@ -261,7 +263,7 @@ function stopSentence(
 	const notSent = total - sent - unsure;
 	const stoppedUnsure = done[stopped] !== undefined;
 	const counts = [
-		`${count(sent)} of ${itemCount(total)} ${were(sent)} sent`,
+		`${count(sent)} of ${plural(total, 'item')} ${were(sent)} sent`,
 		unsure &&
 			(stoppedUnsure && unsure === 1
 				? 'this one may have been carried out'
