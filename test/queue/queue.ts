@@ -4,8 +4,8 @@
  * - queue (`npm run test:queue`): burst 1 checks that every message is sent exactly once and that
  *   both workers take part; burst 2 sends as much through a service limited to 200 requests a
  *   second; bursts 3 and 4, rate-limited too, meet the service down for 2 s and for 20 s
- *   mid-burst; then a bulk send that stops part-way is retried on the other worker
- *   (test/queue/retry.ts); burst 5 kills a worker (SIGKILL) mid-burst and accounts for every
+ *   mid-burst; then a bulk send that stops part-way is retried on the other worker, the one
+ *   that failed stopped meanwhile and then replaced (test/queue/retry.ts); burst 5 kills a worker (SIGKILL) mid-burst and accounts for every
  *   message and execution. Before them, one Send and Wait for Response execution is asked by a worker,
  *   answered through the main and finished by a worker.
  * - research (`npm run test:research`, weekly: about 18 minutes): the research phase
@@ -352,19 +352,10 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 		retryWorkflow({ id: credential.id, name: credential.name }),
 	];
 	await importJson('workflow', workflows, options(0));
-	const worker = (i: number) =>
-		freePort().then((port) =>
-			startN8n({
-				...options(i),
-				port,
-				command: 'worker',
-				args: [`--concurrency=${WORKER_CONCURRENCY}`],
-			}),
-		);
 	const started = await Promise.allSettled([
 		startN8n({ ...options(0), port: mainPort }),
-		worker(1),
-		worker(2),
+		startWorker(options, 1),
+		startWorker(options, 2),
 	]);
 	// Kept even when another failed to start, so that all are stopped.
 	const [main, ...workers] = started.map((s) =>
@@ -381,6 +372,16 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 	cluster.webhookUrl = `${main.url}/webhook/${WEBHOOK_PATH}`;
 	cluster.startupMs = Date.now() - began;
 	return cluster as Cluster;
+}
+
+/** Worker i (INSTANCES[i]) of the cluster, on a port of its own. */
+async function startWorker(options: (i: number) => N8nOptions, i: number): Promise<N8nServer> {
+	return await startN8n({
+		...options(i),
+		port: await freePort(),
+		command: 'worker',
+		args: [`--concurrency=${WORKER_CONCURRENCY}`],
+	});
 }
 
 /** The first calls right after activation can meet a 404 "not registered": call with no contacts until it answers. */
@@ -1770,6 +1771,9 @@ async function main(): Promise<void> {
 			names: INSTANCES.slice(1),
 			session: c.session,
 			sql,
+			replaceWorker: async (index) => {
+				c.workers[index] = track(await startWorker(c.options, index + 1));
+			},
 			check,
 			note,
 		});

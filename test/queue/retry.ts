@@ -1,8 +1,8 @@
 /**
  * The retry phase of the queue run: a bulk send that stops part-way on one worker (the service
  * refuses item 6, On Error: Stop), then n8n's Retry of that execution (the Executions list's
- * `POST /rest/executions/:id/retry`) run by the other worker: the worker that failed is paused
- * (SIGSTOP) while the retry waits in the queue, so only the other can take it. Every phone gets
+ * `POST /rest/executions/:id/retry`) run by the other worker: the worker that failed is stopped
+ * while the retry is queued and run, so only the other can take it, then replaced. Every phone gets
  * its message once, and the retry's output has every item, the accepted ones with their first
  * message ids.
  */
@@ -36,6 +36,8 @@ export interface RetryContext {
 	names: string[];
 	session: RestSession;
 	sql: (query: string) => Promise<string[][]>;
+	/** Starts a new worker in place of `workers[index]` (stopped), under the same name. */
+	replaceWorker: (index: number) => Promise<void>;
 	check: (name: string, ok: boolean, detail?: string) => void;
 	note: (message: string) => void;
 }
@@ -116,16 +118,16 @@ export async function retryPhase(ctx: RetryContext): Promise<RetryFigures> {
 		`execution ${failed.id} ${failed.status} on ${failedOn}: "${counted}" ${stored?.includes(counted) ? 'in' : 'not in'} its stored error`,
 	);
 
-	// The worker that ran it is paused: the retry can only be taken by the other.
+	// The worker that ran it stops (SIGTERM, idle): the retry can only be taken by the other. A
+	// paused worker would not do: Redis hands a new job to a worker blocked waiting for one,
+	// running or not. A new worker of the same name takes its place afterwards.
 	const failedWorker = ctx.names.indexOf(failedOn);
-	const paused = ctx.workers[failedWorker];
-	const pgid = paused?.process.pid;
-	if (pgid) process.kill(-pgid, 'SIGSTOP');
 	after = await last();
+	if (failedWorker >= 0) await ctx.workers[failedWorker].stop();
 	try {
 		await session.request('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
 	} finally {
-		if (pgid) process.kill(-pgid, 'SIGCONT');
+		if (failedWorker >= 0) await ctx.replaceWorker(failedWorker);
 	}
 	const retried = await settled(after);
 	const all = delivered(sandbox);
