@@ -10,7 +10,7 @@ const CHUNK = 100;
 export const READ_AHEAD = 2 * CHUNK;
 
 /** An item's values, in the order of the plan's fields, or its own error (a failed expression). */
-type Reading = { values: unknown[] } | { error: unknown };
+export type Reading = { values: unknown[] } | { error: unknown };
 
 /** `{{ $json.a.b }}`, `{{ $json['first name'] }}`: keys by name or in quotes. */
 const JSON_READ =

@@ -1,7 +1,5 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -16,8 +14,8 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, NodeHelpers } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../shared/constants';
 import type { ItemContext } from '../shared/itemContext';
+import type { PhoneReading } from '../shared/phone/reading';
 import { setPath } from '../shared/requestPath';
 
 /** A field whose value the request carries. */
@@ -93,14 +91,19 @@ export function requestForm(description: INodeTypeDescription, node: INode): Req
 	return form;
 }
 
-/** The item's request, then its checks in order (they may normalise values, or fail the item). */
+/**
+ * The item's request, then its checks in order (they may normalise values, or fail the item), and
+ * how they read its phone number, if one did (for the countries a send reached).
+ */
 export async function buildRequest(
 	item: ItemContext,
 	form: RequestForm,
 	defaults: INodeTypeDescription['requestDefaults'],
 	values: unknown[],
 	settings: Partial<IHttpRequestOptions> = {},
-): Promise<IHttpRequestOptions> {
+): Promise<{ request: IHttpRequestOptions; phone?: PhoneReading }> {
+	let phone: PhoneReading | undefined;
+	const checked: ItemContext = { ...item, phoneRead: (reading) => (phone = reading) };
 	let request: IHttpRequestOptions = {
 		...(defaults as Partial<IHttpRequestOptions>),
 		...settings,
@@ -111,26 +114,8 @@ export async function buildRequest(
 		body: deepCopy(form.body),
 	};
 	form.fields.forEach((field, index) => setPath(request, field.to, values[index]));
-	for (const check of form.checks) request = await check.call(asHookContext(item), request);
-	return request;
-}
-
-/**
- * Sends a built request once. n8n's helper may change the request (its body, its abort signal):
- * each call sends its own copy. The credential is the one the caller read for the run (RoutingNode
- * reads it per item): n8n then decrypts it once, not once per request.
- */
-export async function sendOnce(
-	fns: IExecuteFunctions,
-	credentials: ICredentialDataDecryptedObject,
-	request: IHttpRequestOptions,
-): Promise<IN8nHttpFullResponse> {
-	return (await fns.helpers.httpRequestWithAuthentication.call(
-		fns,
-		CREDENTIAL_NAME,
-		{ ...request, returnFullResponse: true },
-		{ credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_NAME, data: credentials } },
-	)) as IN8nHttpFullResponse;
+	for (const check of form.checks) request = await check.call(asHookContext(checked), request);
+	return { request, phone };
 }
 
 /** The answer as items, through the form's envelope reader. */

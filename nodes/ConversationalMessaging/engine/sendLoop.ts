@@ -1,44 +1,21 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
-import { phoneReadings } from '../shared/checks';
-import { failureError } from '../shared/envelope';
-import type { ItemContext } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
-import {
-	cutAfterConnecting,
-	mayHaveBeenCarriedOut,
-	readableError,
-	throwNotSent,
-	unreachedBy,
-} from '../shared/network';
 import type { RequestOptionsParameter } from '../shared/requestSettings';
 import { settingsFor } from '../shared/requestSettings';
 import type { SendOptions } from '../shared/sendOptions';
-import {
-	DEFAULT_MAX_IN_FLIGHT,
-	DEFAULT_MAX_WAIT_SECONDS,
-	MAX_RATE_LIMIT_RETRIES,
-} from '../shared/sendOptions';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS } from '../shared/sendOptions';
+import type { Reading } from './fieldValues';
 import { FieldValues, READ_AHEAD } from './fieldValues';
-import type { Member, Ticket } from './lane';
-import { GaveUp, joinLane, Stopped } from './lane';
-import { Pacer } from './pacer';
-import type { RequestForm } from './itemRequest';
-import { buildRequest, readAnswer, requestForm, sendOnce } from './itemRequest';
-import { refusal } from './refusal';
+import { joinLane } from './lane';
+import { buildRequest, requestForm } from './itemRequest';
+import type { NodeError, Sender, SendOutcome } from './send';
+import { asNodeError, send, stoppedError } from './send';
 import type { Outcome, StepMemory } from './retryMemory';
 import { withRunMemory } from './retryMemory';
-import type { SendSummary } from './sendSummary';
 import type { Done } from './stoppedSend';
 import {
 	executionIdOf,
@@ -49,115 +26,6 @@ import {
 	sentEarlier,
 	stopError,
 } from './stoppedSend';
-
-type NodeError = NodeApiError | NodeOperationError;
-
-/** What every request of one run shares, read once. */
-interface Run {
-	fns: IExecuteFunctions;
-	form: RequestForm;
-	credentials: ICredentialDataDecryptedObject;
-	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
-	lane: Member;
-	maxWaitMs: number;
-	summary: SendSummary;
-	/** Waits out a refusal, giving the item's place to the next item meanwhile. */
-	waitAside(ms: number): Promise<void>;
-}
-
-/** Sends the item's request, and again (that item only) while the service says "too fast". */
-async function sendRequest(
-	run: Run,
-	item: ItemContext,
-	request: IHttpRequestOptions,
-): Promise<INodeExecutionData[]> {
-	let waitedMs = 0;
-	for (let attempt = 0; ; ) {
-		const sent = await sendInTurn(run, item, request);
-		if (!sent) continue;
-		const { response, ticket } = sent;
-		const refused = refusal(response);
-		if (!refused) {
-			run.lane.accept(ticket);
-			return await readAnswer(item, run.form, response);
-		}
-		run.lane.refuse(ticket, refused.overloaded);
-		run.summary.refused(item.getItemIndex(), refused.overloaded);
-		const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
-		if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > run.maxWaitMs) {
-			throw await failureError.call(item, {
-				...refused.failure,
-				description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`}; it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.`,
-			});
-		}
-		waitedMs += wait;
-		attempt++;
-		await run.waitAside(wait);
-	}
-}
-
-/**
- * Sends the request once, in its turn. Undefined when it never reached the service (it waits its
- * turn again, after the outage); fails the item when the execution stopped waiting for the
- * service, and names any other network failure.
- */
-async function sendInTurn(
-	run: Run,
-	item: ItemContext,
-	request: IHttpRequestOptions,
-): Promise<{ response: IN8nHttpFullResponse; ticket: Ticket } | undefined> {
-	const ticket = await run.lane.acquire();
-	if (ticket instanceof GaveUp)
-		return await throwNotSent.call(item, ticket.cause, ticket.waitedMs, ticket.firstContact);
-	if (ticket instanceof Stopped) throw stoppedError(run.fns, item.getItemIndex());
-	run.summary.sending(item.getItemIndex(), ticket.at);
-	let failure: unknown;
-	try {
-		const response = await sendOnce(run.fns, run.credentials, request);
-		run.summary.reached(item.getItemIndex());
-		return { response, ticket };
-	} catch (error) {
-		failure = error;
-	} finally {
-		run.lane.release();
-	}
-	const unreached = unreachedBy(failure);
-	if (unreached) {
-		run.lane.unreachable(ticket, unreached);
-		run.summary.unreached(item.getItemIndex());
-		return undefined;
-	}
-	run.summary.reached(item.getItemIndex());
-	if (cutAfterConnecting(failure)) run.lane.reached(ticket);
-	else run.lane.inconclusive(ticket);
-	throw await readableError.call(item, failure);
-}
-
-/** The errors of items not sent because the execution stopped: they do not stand for its failure. */
-const stoppedErrors = new WeakSet<object>();
-
-function stoppedError(fns: IExecuteFunctions, itemIndex: number): NodeOperationError {
-	const error = new NodeOperationError(
-		fns.getNode(),
-		'The execution stopped before this item was sent',
-		{
-			itemIndex,
-			description:
-				'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
-		},
-	);
-	stoppedErrors.add(error);
-	return error;
-}
-
-function asNodeError(fns: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(
-		fns.getNode(),
-		error instanceof Error ? error : new Error(String(error)),
-		{ itemIndex },
-	);
-}
 
 /**
  * The send loop: the bulk operations, as n8n's `customOperations`, from the node's description
@@ -220,7 +88,7 @@ async function sendItems(
 	let allSettled: () => void = () => {};
 	const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
-	const settle = (itemIndex: number, outcome: Outcome | { failed: NodeError }) => {
+	const settle = (itemIndex: number, outcome: Outcome | SendOutcome) => {
 		run.lane.remaining--;
 		const earlier = sentEarlier(outcome, executionId);
 		if ('sent' in outcome) {
@@ -228,14 +96,37 @@ async function sendItems(
 			return;
 		}
 		const error =
-			'unsure' in outcome ? asNodeError(this, outcome.unsure, itemIndex) : outcome.failed;
+			'unsure' in outcome
+				? asNodeError(this, outcome.unsure, itemIndex)
+				: 'failed' in outcome
+					? outcome.failed
+					: outcome.stopped;
 		if (!continueOnFail) {
+			// An item the execution stopped before sending does not stand for its failure.
 			if (earlier) namedAgain.set(itemIndex, error);
-			else if (!stoppedErrors.has(error)) failures.set(itemIndex, error);
+			else if (!('stopped' in outcome)) failures.set(itemIndex, error);
 			return;
 		}
 		results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
 		summary.failedItem(itemIndex);
+	};
+
+	const sendItem = async (itemIndex: number, reading: Reading): Promise<SendOutcome> => {
+		// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
+		if (stopped()) return { stopped: stoppedError(this, itemIndex) };
+		if ('error' in reading) return { failed: asNodeError(this, reading.error, itemIndex) };
+		const item = itemContext(this, itemIndex, { credentials, node });
+		try {
+			const defaults = description.requestDefaults;
+			const settings = itemSettings(itemIndex);
+			const built = await buildRequest(item, form, defaults, reading.values, settings);
+			const outcome = await send(run, item, form, built.request);
+			if ('sent' in outcome) memory.countries.sent(itemIndex, built.phone);
+			return outcome;
+		} catch (error) {
+			// A check refused a value: nothing was sent.
+			return { failed: asNodeError(this, error, itemIndex) };
+		}
 	};
 
 	const runItem = async (itemIndex: number) => {
@@ -251,27 +142,13 @@ async function sendItems(
 		// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.
 		const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
 		if (batchInterval > 0 && notBefore > clock.now()) await clock.sleep(notBefore - clock.now());
-		try {
-			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
-			if (stopped()) throw stoppedError(this, itemIndex);
-			if ('error' in reading) throw reading.error;
-			const item = itemContext(this, itemIndex, { credentials, node });
-			const defaults = description.requestDefaults;
-			const settings = itemSettings(itemIndex);
-			const request = await buildRequest(item, form, defaults, reading.values, settings);
-			const sent: Done = { sent: await sendRequest(run, item, request), by: sentBy() };
-			done[itemIndex] = sent;
-			memory.countries.sent(itemIndex, phoneReadings.get(item));
-			memory.set(itemIndex, items[itemIndex], sent);
-			settle(itemIndex, sent);
-		} catch (error) {
-			if (mayHaveBeenCarriedOut(error)) {
-				const unsure: Done = { unsure: error as Error, by: sentBy() };
-				done[itemIndex] = unsure;
-				memory.set(itemIndex, items[itemIndex], unsure);
-			}
-			settle(itemIndex, { failed: asNodeError(this, error, itemIndex) });
+		const outcome = await sendItem(itemIndex, reading);
+		if ('sent' in outcome || 'unsure' in outcome) {
+			const kept: Done = { ...outcome, by: sentBy() };
+			done[itemIndex] = kept;
+			memory.set(itemIndex, items[itemIndex], kept);
 		}
+		settle(itemIndex, outcome);
 	};
 
 	/**
@@ -301,9 +178,8 @@ async function sendItems(
 	const values = new FieldValues(this, form.fields);
 	const itemSettings = settingsFor(this, credentials);
 	const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
-	const run: Run = {
+	const run: Sender = {
 		fns: this,
-		form,
 		credentials,
 		lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 		maxWaitMs,

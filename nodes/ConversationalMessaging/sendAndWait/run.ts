@@ -7,18 +7,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { buildRequest, readAnswer, requestForm, sendOnce } from '../engine/itemRequest';
-import { Pacer } from '../engine/pacer';
-import { refusal } from '../engine/refusal';
+import { buildRequest, requestForm } from '../engine/itemRequest';
+import { joinLane } from '../engine/lane';
+import type { Sender, SendOutcome } from '../engine/send';
+import { send } from '../engine/send';
 import type { StepOf } from '../engine/retryMemory';
 import { withRunMemory } from '../engine/retryMemory';
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
 import type { ParameterReader } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
-import { mayHaveBeenCarriedOut, readableError } from '../shared/network';
 import { settingsFor } from '../shared/requestSettings';
-import { DEFAULT_MAX_WAIT_SECONDS, MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
+import { DEFAULT_MAX_WAIT_SECONDS } from '../shared/sendOptions';
 import type { ChannelName, SendAndWaitChannel } from './channels';
 import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
 import type { QuestionAsked } from './asked';
@@ -60,15 +60,14 @@ async function stepRequest(
 		read(parameter, 0, undefined, locator ? { extractValue: true } : undefined),
 	);
 	const settings = settingsFor(fns, credentials)(0);
-	const request = await buildRequest(item, form, description.requestDefaults, values, settings);
+	const { request } = await buildRequest(item, form, description.requestDefaults, values, settings);
 	return { name: `${resource}.${operation}`, item, form, request };
 }
 
 /**
- * Sends the step's request and reads the answer with the plain operation's envelope reader. A
- * "too fast" answer (not carried out) is sent again after the wait it asks, within the default
- * Max Wait, as a bulk send does. Remembered for Retry On Fail: a retry never sends the message
- * again when the service may have it (accepted or unreadable answer, timeout, cut connection).
+ * Sends the step's request as a bulk send sends an item (../engine/send.ts), within the default
+ * Max Wait, and reads the answer with the plain operation's reader. Remembered for Retry On Fail:
+ * a retry never sends the message again when the service may have it.
  */
 async function sendStep(
 	fns: IExecuteFunctions,
@@ -82,26 +81,27 @@ async function sendStep(
 	const remembered = memory.get(0, input);
 	if (remembered && 'sent' in remembered) return remembered.sent;
 	if (remembered) throw remembered.unsure;
-	for (let attempt = 0, waitedMs = 0; ; attempt++) {
-		try {
-			const response = await sendOnce(fns, credentials, request);
-			const refused = refusal(response);
-			const wait = refused ? Pacer.waitBeforeRetry(refused.retryAfter, attempt) : 0;
-			if (refused && attempt < MAX_RATE_LIMIT_RETRIES && waitedMs + wait <= MAX_WAIT_MS) {
-				waitedMs += wait;
-				await clock.sleep(wait);
-				continue;
-			}
-			const sent = await readAnswer(item, form, response);
-			memory.set(0, input, { sent });
-			return sent;
-		} catch (error) {
-			const readable = (await readableError.call(item, error)) as Error;
-			if (mayHaveBeenCarriedOut(readable)) memory.set(0, input, { unsure: readable });
-			throw readable;
-		}
+	const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs: MAX_WAIT_MS, stopped: never });
+	lane.remaining = 1;
+	const summary = memory.summary;
+	const waitAside = async (ms: number) => await clock.sleep(ms);
+	const sender: Sender = { fns, credentials, lane, maxWaitMs: MAX_WAIT_MS, summary, waitAside };
+	let outcome: SendOutcome;
+	try {
+		outcome = await send(sender, item, form, request);
+	} finally {
+		lane.leave();
 	}
+	if ('sent' in outcome || 'unsure' in outcome) memory.set(0, input, outcome);
+	if ('sent' in outcome) return outcome.sent;
+	throw 'unsure' in outcome
+		? outcome.unsure
+		: 'failed' in outcome
+			? outcome.failed
+			: outcome.stopped;
 }
+
+const never = () => false;
 
 function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
 	const json = answer[0]?.json ?? {};

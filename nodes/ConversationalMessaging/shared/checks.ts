@@ -3,7 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readPath as readAt, setPath } from './requestPath';
 import { homeCountry } from './phone/defaultCountry';
-import type { PhoneReading } from './phone/reading';
 import { readPhone } from './phone/reading';
 import type { ItemContext } from './itemContext';
 
@@ -104,9 +103,6 @@ export const pathId = (parameter: string, label: string) =>
 		request.url = request.url.split(`{${parameter}}`).join(encodeURIComponent(id));
 	});
 
-/** How each item's phone was read, by the item's context: the send loop names the countries reached. */
-export const phoneReadings = new WeakMap<object, PhoneReading>();
-
 /**
  * A phone: country code then number, digits only (./phone/reading.ts), read with the item's
  * Default Country; `write` puts it in the form the field is sent in.
@@ -125,7 +121,7 @@ const phoneCheck = (
 		const home = await homeCountry(item, failing(item, 'Default Country'));
 		const reading = readPhone(typed, home);
 		if ('problem' in reading) return fail(reading.problem, reading.fix);
-		phoneReadings.set(item, reading);
+		item.phoneRead?.(reading);
 		setPath(request, path.split('.'), write(reading.digits));
 	});
 

@@ -20,7 +20,7 @@ export interface ServiceFailure {
 	httpCode: string;
 }
 
-type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
+export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
 
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);

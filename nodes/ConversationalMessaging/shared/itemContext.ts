@@ -5,11 +5,16 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
+import type { PhoneReading } from './phone/reading';
+
 /** What the node's hooks may use of an item's context: all the send engine gives, as RoutingNode does. */
 export type ItemContext = Pick<
 	IExecuteSingleFunctions,
 	'getNode' | 'getItemIndex' | 'getNodeParameter' | 'getCredentials'
->;
+> & {
+	/** Told how a check read the item's phone number: the send loop's, not RoutingNode's. */
+	phoneRead?: (reading: PhoneReading) => void;
+};
 
 /** Send and Wait reads its channel's fields under other names. */
 export type ParameterReader = (

@@ -1,3 +1,5 @@
+import type { ICredentialDataDecryptedObject, NodeApiError } from 'n8n-workflow';
+
 import { withoutUserInfo } from './baseUrl';
 import { CREDENTIAL_NAME } from './constants';
 import type { ServiceFailure } from './envelope';
@@ -52,25 +54,21 @@ export function unreachedBy(error: unknown): Unreached | undefined {
 	return undefined;
 }
 
-export function cutAfterConnecting(error: unknown): boolean {
-	return networkErrorsIn(error).codes.some((code) => CUT_CODES.includes(code));
-}
-
-/** Errors of items the node gave up without sending them (../engine/sendLoop.ts). */
-const notSent = new WeakSet<object>();
-
-/** `firstContact`: the process never reached the service, more often a wrong Base URL than an outage. */
-export async function throwNotSent(
-	this: ItemContext,
+/**
+ * The error of an item the node gave up without sending: the service could not be reached within
+ * Max Wait. `firstContact`: the process never reached it, more often a wrong Base URL than an outage.
+ */
+export async function notReachedError(
+	item: ItemContext,
 	cause: Unreached,
 	waitedMs: number,
 	firstContact: boolean,
-): Promise<never> {
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	credentials: ICredentialDataDecryptedObject,
+): Promise<NodeApiError> {
 	const host = hostOf(credentials.baseUrl);
 	const waited = waitedMs >= 1000 ? ` for ${Math.round(waitedMs / 1000)} s` : '';
 	// The connection that failed may be the proxy's (n8n's errors do not say which).
-	const proxy = this.getNodeParameter('requestOptions.proxy', '')
+	const proxy = item.getNodeParameter('requestOptions.proxy', '')
 		? ' Requests go through the Proxy (Settings > Request Options): check that it is running too.'
 		: '';
 	const failure = firstContact
@@ -82,25 +80,16 @@ export async function throwNotSent(
 				message: `The service at ${host} could not be reached${waited} (${cause.reason}): this item was not sent`,
 				description: `${NOT_SENT} The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.${proxy}`,
 			};
-	const failed = await failureError.call(this, { ...failure, httpCode: cause.code }, credentials);
-	notSent.add(failed);
-	throw failed;
+	return await failureError.call(item, { ...failure, httpCode: cause.code }, credentials);
 }
 
 /** The Base URL's host, as errors name it. */
-function hostOf(baseUrl: unknown): string {
+export function hostOf(baseUrl: unknown): string {
 	return (
 		withoutUserInfo(String(baseUrl ?? ''))
 			.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
 			.replace(/[/?#].*$/, '') || 'the Base URL'
 	);
-}
-
-/** No complete answer arrived, or a 2xx could not be read: the node must never send it again. */
-export function mayHaveBeenCarriedOut(error: unknown): boolean {
-	if (typeof error === 'object' && error !== null && notSent.has(error)) return false;
-	const code = String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '');
-	return [...TIMEOUT_CODES, ...LOST_CODES].includes(code) || /^2\d\d$/.test(code);
 }
 
 type ErrorLink = Record<string, unknown>;
@@ -148,54 +137,80 @@ function networkErrorsIn(error: unknown): NetworkErrors {
 	return found.codes.length || found.messages.length ? found : remnantsOf(error);
 }
 
-/** What went wrong on the network, in words a user can act on; undefined for other errors. */
-function describeNetworkFailure(error: unknown, host: string): ServiceFailure | undefined {
+/** What a request that got no answer did, read once from its error's cause chain. */
+export interface NetworkFailure {
+	/** In words a user can act on. */
+	failure: ServiceFailure;
+	/** It was never written: sending it again cannot send it twice. */
+	unreached?: Unreached;
+	/** It timed out or its connection was cut: the service may have carried it out. */
+	unsure: boolean;
+	/** The connection had been made: the service was there, whatever came of the request. */
+	connected: boolean;
+}
+
+/** Undefined for errors that are not the network's (n8n's own, the node's). */
+export function networkFailure(error: unknown, host: string): NetworkFailure | undefined {
 	const errors = networkErrorsIn(error);
 	const has = (wanted: string[]) => errors.codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => errors.messages.some((message) => pattern.test(message));
+	const connected = Boolean(has(CUT_CODES));
 	const unreached = unreachedBy(error);
-	if (has(['ECONNREFUSED']))
+	if (unreached) {
+		const failure = LOOKUP_CODES.includes(unreached.code)
+			? {
+					message: `Could not find the service's host ${host}`,
+					description:
+						'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
+				}
+			: unreached.code === 'ECONNREFUSED'
+				? {
+						message: `Could not connect to the service at ${host}: the connection was refused`,
+						description:
+							'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
+					}
+				: {
+						message: `Could not connect to the service at ${host}: ${unreached.reason}`,
+						description: `${NOT_SENT} Check the network between n8n and the service, and that the service is running.`,
+					};
 		return {
-			message: `Could not connect to the service at ${host}: the connection was refused`,
-			description:
-				'Nothing answers at that address. Check the Base URL of the credential, and that the service is running.',
-			httpCode: 'ECONNREFUSED',
+			failure: { ...failure, httpCode: unreached.code },
+			unreached,
+			unsure: false,
+			connected,
 		};
-	if (unreached && LOOKUP_CODES.includes(unreached.code))
-		return {
-			message: `Could not find the service's host ${host}`,
-			description:
-				'Check the Base URL of the credential for typos, and the network or DNS of the n8n server.',
-			httpCode: unreached.code,
-		};
-	if (unreached)
-		return {
-			message: `Could not connect to the service at ${host}: ${unreached.reason}`,
-			description: `${NOT_SENT} Check the network between n8n and the service, and that the service is running.`,
-			httpCode: unreached.code,
-		};
+	}
 	const timedOut =
 		has(TIMEOUT_CODES) ?? (has(['ECONNABORTED']) && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
 	if (timedOut)
 		return {
-			message: `The service at ${host} did not answer in time`,
-			description: `${UNSURE_IF_SENT} Raise Settings > Request Options > Timeout if the service is slow, or try again later.`,
-			httpCode: timedOut,
+			failure: {
+				message: `The service at ${host} did not answer in time`,
+				description: `${UNSURE_IF_SENT} Raise Settings > Request Options > Timeout if the service is slow, or try again later.`,
+				httpCode: timedOut,
+			},
+			unsure: true,
+			connected,
 		};
 	const cut = has(LOST_CODES) ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
 	if (cut)
 		return {
-			message: `The connection to the service at ${host} was cut before its answer arrived`,
-			description: `${UNSURE_IF_SENT} Try again later; if it keeps happening, check proxies and the network between n8n and the service.`,
-			httpCode: cut,
+			failure: {
+				message: `The connection to the service at ${host} was cut before its answer arrived`,
+				description: `${UNSURE_IF_SENT} Try again later; if it keeps happening, check proxies and the network between n8n and the service.`,
+				httpCode: cut,
+			},
+			unsure: true,
+			connected,
 		};
 	return undefined;
 }
 
+/** A network failure in words a user can act on; other errors as they are. */
 export async function readableError(this: ItemContext, error: unknown): Promise<unknown> {
 	const network = networkErrorsIn(error);
 	if (!network.codes.length && !network.messages.length) return error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const failure = describeNetworkFailure(error, hostOf(credentials.baseUrl));
+	const failure = networkFailure(error, hostOf(credentials.baseUrl))?.failure;
 	return failure ? await failureError.call(this, failure, credentials) : error;
 }

@@ -1,0 +1,218 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../shared/constants';
+import { clock } from '../shared/clock';
+import type { EnvelopeReading, ServiceFailure } from '../shared/envelope';
+import { failureError, headerValue, readEnvelope } from '../shared/envelope';
+import type { ItemContext } from '../shared/itemContext';
+import { hostOf, networkFailure, notReachedError } from '../shared/network';
+import { MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
+import type { RequestForm } from './itemRequest';
+import { readAnswer } from './itemRequest';
+import type { Member, Ticket } from './lane';
+import { GaveUp, Stopped } from './lane';
+import { Pacer } from './pacer';
+import type { SendSummary } from './sendSummary';
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+/**
+ * What became of one item's request, decided here alone: whether it may ever go again follows
+ * from which of these it is.
+ */
+export type SendOutcome =
+	/** The service accepted it: its answer, through the operation's reader. */
+	| { sent: INodeExecutionData[] }
+	/**
+	 * No complete answer (a timeout, a cut connection) or a 2xx that could not be read: the service
+	 * may have carried it out, so nothing the node does sends it again.
+	 */
+	| { unsure: NodeApiError }
+	/**
+	 * Not carried out, or nothing says it was: the service said no, kept saying "too fast" past Max
+	 * Wait, or could not be reached within it; or the request failed before it went out.
+	 */
+	| { failed: NodeError }
+	/** The execution stopped (cancelled, or another item failed) before it was sent. */
+	| { stopped: NodeOperationError };
+
+/** What every request of one send shares, read once. */
+export interface Sender {
+	fns: IExecuteFunctions;
+	credentials: ICredentialDataDecryptedObject;
+	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
+	lane: Member;
+	maxWaitMs: number;
+	summary: SendSummary;
+	/** Waits out a "too fast" answer, giving the item's place to the next item meanwhile. */
+	waitAside(ms: number): Promise<void>;
+}
+
+/**
+ * Sends the item's request in its turn, again while the service says "too fast" (within Max Wait)
+ * or cannot be reached (until it answers again, within Max Wait); never again once it may have
+ * been carried out.
+ */
+export async function send(
+	sender: Sender,
+	item: ItemContext,
+	form: RequestForm,
+	request: IHttpRequestOptions,
+): Promise<SendOutcome> {
+	const { lane, summary } = sender;
+	const itemIndex = item.getItemIndex();
+	let waitedMs = 0;
+	for (let attempt = 0; ; ) {
+		const ticket = await lane.acquire();
+		if (ticket instanceof Stopped) return { stopped: stoppedError(sender.fns, itemIndex) };
+		if (ticket instanceof GaveUp) {
+			const { cause, waitedMs: outageMs, firstContact } = ticket;
+			const failed = notReachedError(item, cause, outageMs, firstContact, sender.credentials);
+			return { failed: await failed };
+		}
+		summary.sending(itemIndex, ticket.at);
+		const tried = await sendOnce(sender, request, ticket);
+		if ('unreached' in tried) {
+			summary.unreached(itemIndex);
+			continue;
+		}
+		summary.reached(itemIndex);
+		if ('error' in tried) return await failedRequest(sender, item, tried.error);
+		const { response } = tried;
+		const reading = readEnvelope(response);
+		const refused = refusal(reading, response);
+		if (!refused) {
+			lane.accept(ticket);
+			return await answer(item, form, response, reading);
+		}
+		lane.refuse(ticket, refused.overloaded);
+		summary.refused(itemIndex, refused.overloaded);
+		const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
+		if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > sender.maxWaitMs) {
+			const asked =
+				refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`;
+			const failure = {
+				...refused.failure,
+				description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${asked}; it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.`,
+			};
+			return { failed: await failureError.call(item, failure, sender.credentials) };
+		}
+		waitedMs += wait;
+		attempt++;
+		await sender.waitAside(wait);
+	}
+}
+
+/**
+ * One request. n8n's helper may change the request (its body, its abort signal): each call sends
+ * its own copy. The credential is the one read for the send (RoutingNode reads it per item): n8n
+ * then decrypts it once, not once per request.
+ */
+async function sendOnce(
+	{ fns, credentials, lane }: Sender,
+	request: IHttpRequestOptions,
+	ticket: Ticket,
+): Promise<{ response: IN8nHttpFullResponse } | { unreached: true } | { error: unknown }> {
+	let error: unknown;
+	try {
+		const response = (await fns.helpers.httpRequestWithAuthentication.call(
+			fns,
+			CREDENTIAL_NAME,
+			{ ...request, returnFullResponse: true },
+			{ credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_NAME, data: credentials } },
+		)) as IN8nHttpFullResponse;
+		return { response };
+	} catch (caught) {
+		error = caught;
+	} finally {
+		lane.release();
+	}
+	const network = networkFailure(error, hostOf(credentials.baseUrl));
+	if (network?.unreached) {
+		lane.unreachable(ticket, network.unreached);
+		return { unreached: true };
+	}
+	if (network?.connected) lane.reached(ticket);
+	else lane.inconclusive(ticket);
+	return { error };
+}
+
+/** A request that got no answer: a network failure in words a user can act on. */
+async function failedRequest(
+	{ fns, credentials }: Sender,
+	item: ItemContext,
+	error: unknown,
+): Promise<SendOutcome> {
+	const network = networkFailure(error, hostOf(credentials.baseUrl));
+	if (!network) return { failed: asNodeError(fns, error, item.getItemIndex()) };
+	const failed = await failureError.call(item, network.failure, credentials);
+	return network.unsure ? { unsure: failed } : { failed };
+}
+
+/** The answer through the operation's reader; an error envelope on a 2xx leaves it unsure. */
+async function answer(
+	item: ItemContext,
+	form: RequestForm,
+	response: IN8nHttpFullResponse,
+	reading: EnvelopeReading,
+): Promise<SendOutcome> {
+	try {
+		return { sent: await readAnswer(item, form, response) };
+	} catch (error) {
+		const failed = asNodeError(item, error, item.getItemIndex());
+		const unsure = 'failure' in reading && /^2\d\d$/.test(reading.failure.httpCode);
+		return unsure && failed instanceof NodeApiError ? { unsure: failed } : { failed };
+	}
+}
+
+/** Seconds from a Retry-After header: a number of seconds or an HTTP date. */
+function retryAfterSeconds(headers: IN8nHttpFullResponse['headers']): number | undefined {
+	const value = (headerValue(headers, 'retry-after') ?? '').trim();
+	if (value === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, (date - clock.now()) / 1000);
+}
+
+/** A "too fast" answer: HTTP 429 (or 429 in the envelope), or 503 with Retry-After. The service did not act on it. */
+function refusal(
+	reading: EnvelopeReading,
+	response: IN8nHttpFullResponse,
+): { failure: ServiceFailure; overloaded: boolean; retryAfter?: number } | undefined {
+	if (!('failure' in reading)) return undefined;
+	const retryAfter = retryAfterSeconds(response.headers);
+	const overloaded = reading.failure.httpCode === '503' && retryAfter !== undefined;
+	if (reading.failure.httpCode !== '429' && !overloaded) return undefined;
+	return { failure: reading.failure, overloaded, retryAfter };
+}
+
+export function stoppedError(
+	fns: Pick<IExecuteFunctions, 'getNode'>,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(fns.getNode(), 'The execution stopped before this item was sent', {
+		itemIndex,
+		description:
+			'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
+	});
+}
+
+export function asNodeError(
+	fns: Pick<IExecuteFunctions, 'getNode'>,
+	error: unknown,
+	itemIndex: number,
+): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(
+		fns.getNode(),
+		error instanceof Error ? error : new Error(String(error)),
+		{ itemIndex },
+	);
+}
