@@ -16,7 +16,7 @@ import {
 	REDIRECT_STATUSES,
 } from '../nodes/ConversationalMessaging/shared/redirects';
 import { apiBaseUrl } from '../nodes/ConversationalMessaging/shared/baseUrl';
-import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/shared/phone/defaultCountry';
+import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/shared/phone/reading';
 
 /** Methods whose body n8n drops, so the token has to travel in the query string. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -12,7 +12,7 @@ import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
 import { customOperations } from './customOperations';
-import { defaultCountryOptions, nodeDefaultCountry } from './shared/phone/defaultCountry';
+import { defaultCountryOptions, nodeDefaultCountry } from './shared/phone/reading';
 import { NO_REDIRECTS } from './shared/redirects';
 import { requestOptions } from './shared/requestOptions';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './sendAndWait/webhook';

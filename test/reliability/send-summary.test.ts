@@ -8,7 +8,7 @@
 import type { INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
 import { FakeClock } from '../../sandbox/clock';
-import { SendSummary } from '../../nodes/ConversationalMessaging/engine/sendSummary';
+import { SendSummary } from '../../nodes/ConversationalMessaging/engine/hints';
 import type { RunResult } from '../helpers/engine';
 import { nodeOnFakeClock, whileMoving } from '../helpers/nodeClock';
 import { useSandbox } from '../helpers/sandbox';

@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -9,14 +8,14 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 	INodeTypeDescription,
-	PostReceiveAction,
-	PreSendAction,
 } from 'n8n-workflow';
 import { deepCopy, NodeHelpers } from 'n8n-workflow';
 
+import type { AnswerReader } from '../shared/envelope';
 import type { ItemContext } from '../shared/itemContext';
 import type { PhoneReading } from '../shared/phone/reading';
-import { setPath } from '../shared/requestPath';
+import type { Check } from '../shared/checks';
+import { setPath } from '../shared/checks';
 
 /** A field whose value the request carries. */
 export interface SentField {
@@ -38,15 +37,11 @@ export interface RequestForm {
 	url: string;
 	body: IDataObject;
 	fields: SentField[];
-	checks: PreSendAction[];
-	postReceive: PostReceiveAction[];
+	checks: Check[];
+	postReceive: AnswerReader[];
 }
 
 type Shown = INodeProperties | INodePropertyOptions;
-type PostReceiveFunction = Extract<PostReceiveAction, (...args: never[]) => unknown>;
-
-/** The node's hooks are typed with IExecuteSingleFunctions but use no more than ItemContext. */
-const asHookContext = (item: ItemContext) => item as IExecuteSingleFunctions;
 
 /** The request form of the operation the parameters select, with the fields they show. */
 export function requestForm(description: INodeTypeDescription, node: INode): RequestForm {
@@ -73,8 +68,10 @@ export function requestForm(description: INodeTypeDescription, node: INode): Req
 			form.url = routing.request.url ?? form.url;
 			form.body = (routing.request.body as IDataObject | undefined) ?? form.body;
 		}
-		form.checks.push(...(routing?.send?.preSend ?? []));
-		form.postReceive.push(...(routing?.output?.postReceive ?? []));
+		// Written by the node's builders alone, which take only hooks that need no more than the
+		// item's context (checks.ts, envelope.ts); description.test.ts keeps it so.
+		form.checks.push(...((routing?.send?.preSend ?? []) as Check[]));
+		form.postReceive.push(...((routing?.output?.postReceive ?? []) as AnswerReader[]));
 		if (!('type' in property)) return;
 		// The selected option (the operation), or the entries set in a collection.
 		if (property.type === 'options')
@@ -114,7 +111,7 @@ export async function buildRequest(
 		body: deepCopy(form.body),
 	};
 	form.fields.forEach((field, index) => setPath(request, field.to, values[index]));
-	for (const check of form.checks) request = await check.call(asHookContext(checked), request);
+	for (const check of form.checks) request = await check.call(checked, request);
 	return { request, phone };
 }
 
@@ -125,7 +122,6 @@ export async function readAnswer(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-	for (const action of form.postReceive)
-		items = await (action as PostReceiveFunction).call(asHookContext(item), items, response);
+	for (const action of form.postReceive) items = await action.call(item, items, response);
 	return items;
 }

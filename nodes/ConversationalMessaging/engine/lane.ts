@@ -4,8 +4,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { apiBaseUrl } from '../shared/baseUrl';
 import { clock } from '../shared/clock';
 import type { Unreached } from '../shared/network';
-import { Pacer } from './pacer';
-import { Slots } from './slots';
+import { Pacer, Slots } from './pacer';
 
 /**
  * The send loops of this process that send to one service account (Base URL and token), whatever

@@ -1,5 +1,4 @@
 import { clock } from '../shared/clock';
-import { Slots } from './slots';
 
 /**
  * How fast the sends to one service account may go, for every execution of this process that
@@ -124,5 +123,29 @@ export class Pacer {
 		const asked = retryAfterSeconds ?? NaN;
 		if (Number.isFinite(asked) && asked >= 0) return asked * 1000;
 		return Math.min(30_000, 500 * 2 ** attempt) * (0.5 + Math.random());
+	}
+}
+
+/** A number of places (`size`), taken and given back in turn. */
+export class Slots {
+	inUse = 0;
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(public size: number) {}
+
+	async take(): Promise<void> {
+		while (this.inUse >= this.size)
+			await new Promise<void>((resolve) => this.waiting.push(resolve));
+		this.inUse++;
+	}
+
+	give(): void {
+		this.inUse--;
+		this.waiting.shift()?.();
+	}
+
+	resize(size: number): void {
+		for (let more = size - this.size; more > 0; more--) this.waiting.shift()?.();
+		this.size = size;
 	}
 }

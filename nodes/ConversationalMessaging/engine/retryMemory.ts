@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { clock } from '../shared/clock';
 
-import { CountriesReached } from '../shared/phone/countriesReached';
-import { SendSummary } from './sendSummary';
+import { CountriesReached } from './hints';
+import { SendSummary } from './hints';
 
 /** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
 export function runIndexOf(fns: IExecuteFunctions): number {

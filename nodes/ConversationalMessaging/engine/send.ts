@@ -19,7 +19,7 @@ import { readAnswer } from './itemRequest';
 import type { Member, Ticket } from './lane';
 import { GaveUp, Stopped } from './lane';
 import { Pacer } from './pacer';
-import type { SendSummary } from './sendSummary';
+import type { SendSummary } from './hints';
 
 export type NodeError = NodeApiError | NodeOperationError;
 

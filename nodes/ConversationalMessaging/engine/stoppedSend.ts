@@ -10,7 +10,7 @@ import { clock } from '../shared/clock';
 
 import type { Outcome, SentBy, StepMemory } from './retryMemory';
 import { fingerprint, runIndexOf } from './retryMemory';
-import { count, plural } from './sendSummary';
+import { count, plural } from './hints';
 
 /**
  * A send that stops part-way (On Error: Stop) says what became of every item, and leaves in its

@@ -1,14 +1,29 @@
-import type { IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readPath as readAt, setPath } from './requestPath';
-import { homeCountry } from './phone/defaultCountry';
-import { readPhone } from './phone/reading';
+import { homeCountry, readPhone } from './phone/reading';
 import type { ItemContext } from './itemContext';
 
 /** A bad item fails alone, naming its field and the fix, instead of reaching the service. */
 type Fail = (problem: string, fix: string) => never;
 type Normaliser = (value: unknown, fail: Fail) => unknown;
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object';
+
+/** `path`: the keys of a place in a request, ['body', 'to'] for `body.to`. */
+const readAt = (request: object, path: string[]): unknown =>
+	path.reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), request);
+
+/** Makes the objects on the way. */
+export function setPath(request: object, path: string[], value: unknown): void {
+	let current = request as IDataObject;
+	for (const key of path.slice(0, -1)) {
+		if (!isObject(current[key])) current[key] = {};
+		current = current[key] as IDataObject;
+	}
+	current[path[path.length - 1]] = value as IDataObject[string];
+}
 
 const readPath = (request: IHttpRequestOptions, path: string) => readAt(request, path.split('.'));
 
@@ -21,10 +36,19 @@ export function isBlank(value: unknown): boolean {
 	return false;
 }
 
-/** A pre-send that checks the request, or changes it in place. */
+/**
+ * A check of an item's request before it is sent (routing's `preSend`). It gets the item's context
+ * alone, whoever runs it (RoutingNode or the send loop): a check that needs more does not compile.
+ */
+export type Check = (
+	this: ItemContext,
+	request: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions>;
+
+/** A check that reads the request, or changes it in place. */
 export const preSend = (
 	check: (request: IHttpRequestOptions, item: ItemContext) => void | Promise<void>,
-): PreSendAction =>
+): Check =>
 	async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
 		await check(requestOptions, this);
 		return requestOptions;

@@ -4,10 +4,10 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 	IParameterBuilderHint,
-	PreSendAction,
 } from 'n8n-workflow';
 
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './checks';
+import type { Check } from './checks';
 
 export function showFor(
 	resource: string,
@@ -24,7 +24,7 @@ export type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & 
 	default?: INodeProperties['default'];
 	/** Where the value goes: `body.x` or `qs.x` (dots nest). Not sent when absent. */
 	sendTo?: string;
-	checks?: PreSendAction[];
+	checks?: Check[];
 };
 
 /** Without checks of its own, a field still refuses a value of the wrong type from an expression. */

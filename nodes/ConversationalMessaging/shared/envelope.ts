@@ -3,7 +3,7 @@ import type {
 	IDataObject,
 	IN8nHttpFullResponse,
 	JsonObject,
-	PostReceiveAction,
+	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -153,8 +153,18 @@ export async function envelopePayload(
 	return reading.payload;
 }
 
-/** A post-receive: one item per record of the envelope's payload. */
-const readItems = (records: (payload: IDataObject) => IDataObject[]): PostReceiveAction =>
+/**
+ * An answer's reader (routing's `postReceive`) that needs no more than the item's context, so that
+ * the send loop can run it too.
+ */
+export type AnswerReader = (
+	this: ItemContext,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+) => Promise<INodeExecutionData[]>;
+
+/** One item per record of the envelope's payload. */
+const readItems = (records: (payload: IDataObject) => IDataObject[]): AnswerReader =>
 	async function (this: ItemContext, _items, response) {
 		const payload = await envelopePayload.call(this, response);
 		return records(payload).map((json) => ({ json, pairedItem: { item: this.getItemIndex() } }));

@@ -6,10 +6,10 @@ import type {
 	INodePropertyOptions,
 	IParameterBuilderHint,
 	PostReceiveAction,
-	PreSendAction,
 } from 'n8n-workflow';
 
 import { BULK_OPERATIONS } from './bulkOperations';
+import type { Check } from './checks';
 import { unwrapEnvelope } from './envelope';
 import { readableError } from './network';
 
@@ -24,7 +24,7 @@ export interface OperationSpec {
 	method: IHttpRequestMethods;
 	url: string;
 	body?: IDataObject;
-	preSend?: PreSendAction[];
+	preSend?: Check[];
 	/** The envelope's body by default. */
 	postReceive?: PostReceiveAction[];
 	/** A list operation's own page walk. */

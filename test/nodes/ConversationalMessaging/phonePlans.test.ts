@@ -18,7 +18,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import {
 	fitPlan,
 	SHORTEST_NUMBER,
-} from '../../../nodes/ConversationalMessaging/shared/phone/numberingPlan';
+} from '../../../nodes/ConversationalMessaging/shared/phone/reading';
 import {
 	LIBPHONENUMBER_VERSION,
 	PLANS,

@@ -1,6 +1,67 @@
+import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../constants';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
-import { countryLabel } from './countryList';
-import { E164_MAX_DIGITS, fitPlan, SHORTEST_NUMBER } from './numberingPlan';
+import { COUNTRY_OPTIONS, countryLabel } from './countryList';
+import { PLANS } from './plans';
+
+/**
+ * Whether digits (country code, then number) fit a plan of libphonenumber-js's metadata
+ * (scripts/phone-plans.mjs): a known code, then a length and first digit its plan gives. No code
+ * is the start of another (the generator checks), so the code is read off the first digits.
+ */
+type PlanFit = { fits: true; code: string } | { fits: false; code?: string; reason: string };
+
+const lengthsOf = (plan: Readonly<Record<number, string>>) => Object.keys(plan).map(Number);
+
+/** Country code included, in any plan (the sandbox's Phone pattern starts there too). */
+export const SHORTEST_NUMBER = Math.min(
+	...Object.entries(PLANS).flatMap(([code, plan]) =>
+		lengthsOf(plan).map((length) => code.length + length),
+	),
+);
+
+/** Country code included; the plans never exceed it. */
+export const E164_MAX_DIGITS = 15;
+
+/** "8, 10 or 11"; runs of three or more as "1 to 9". */
+function list(items: number[]): string {
+	const parts: string[] = [];
+	for (let i = 0; i < items.length; i++) {
+		let end = i;
+		while (items[end + 1] === items[end] + 1) end++;
+		if (end - i >= 2) {
+			parts.push(`${items[i]} to ${items[end]}`);
+			i = end;
+		} else parts.push(String(items[i]));
+	}
+	return parts.length > 1
+		? `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`
+		: parts[0];
+}
+
+export function fitPlan(digits: string): PlanFit {
+	const code = [1, 2, 3]
+		.map((length) => digits.slice(0, length))
+		.find((prefix) => Object.prototype.hasOwnProperty.call(PLANS, prefix));
+	if (code === undefined) return { fits: false, reason: 'it starts with no country calling code' };
+	const plan = PLANS[code];
+	const rest = digits.slice(code.length);
+	const firstDigits = plan[rest.length];
+	if (firstDigits === undefined)
+		return {
+			fits: false,
+			code,
+			reason: `a number of ${countryLabel(code)} has ${list(lengthsOf(plan))} digits after the country code, not ${rest.length}`,
+		};
+	if (!firstDigits.includes(rest[0]))
+		return {
+			fits: false,
+			code,
+			reason: `a number of ${countryLabel(code)} with ${rest.length} digits after the country code starts with ${list([...firstDigits].map(Number))}, not ${rest[0]}`,
+		};
+	return { fits: true, code };
+}
 
 /** How a phone was read: what is sent (country code, then number) and why. */
 export interface PhoneReading {
@@ -155,4 +216,80 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 				? fix
 				: `${codeFirst} If ${code} is its country code, check the digits: ${plan.reason}.${setHome}`),
 	};
+}
+
+/** The parameter's name, in the credential and as the node's setting. */
+export const DEFAULT_COUNTRY = 'defaultCountry';
+const NO_COUNTRY = 'none';
+
+const READING =
+	'A number typed without + or 00 that is a number of this country, as typed there (300 123 4567, 0300 ..., with its national prefix or without), is sent with its country code; other numbers must start with their country code.';
+
+/** Set once for the account: an account usually sends from one country. */
+export const credentialDefaultCountry: INodeProperties = {
+	displayName: 'Default Country',
+	name: DEFAULT_COUNTRY,
+	type: 'options',
+	options: [{ name: 'None (Country Code Required)', value: '' }, ...COUNTRY_OPTIONS],
+	default: '',
+	description: `The country of phone numbers typed without their country code. ${READING} With None, every number must start with its country code.`,
+};
+
+/** The node setting's list, loaded when opened (./countryList.ts). */
+export const LOAD_DEFAULT_COUNTRIES = 'defaultCountries';
+
+const NODE_CHOICES: INodePropertyOptions[] = [
+	{ name: 'From Credential', value: '' },
+	{ name: 'None (Country Code Required)', value: NO_COUNTRY },
+	...COUNTRY_OPTIONS,
+];
+
+export const defaultCountryOptions = {
+	[LOAD_DEFAULT_COUNTRIES]: async () => NODE_CHOICES,
+};
+
+/**
+ * Per node, in its Settings: a workflow that sends abroad, or whose items name their country.
+ * Its list is loaded, not declared: n8n writes a declared list into the type of every operation
+ * it shows for (seven), which n8n's AI builders read (245 countries each time).
+ */
+export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Default Country',
+		name: DEFAULT_COUNTRY,
+		type: 'options',
+		typeOptions: { loadOptionsMethod: LOAD_DEFAULT_COUNTRIES },
+		isNodeSetting: true,
+		displayOptions: show,
+		default: '',
+		description: `The country of phone numbers typed without their country code, for this node: the credential's Default Country unless set here. ${READING} An expression may give a two-letter country code per item, such as CO.`,
+		builderHint: {
+			propertyHint:
+				"A two-letter country code such as CO or US; empty for the credential's Default Country; none when every number carries its country code.",
+		},
+	};
+}
+
+type Reader = Pick<IExecuteSingleFunctions, 'getNode' | 'getNodeParameter' | 'getCredentials'>;
+
+/** The Default Country of an item: the node's, else the credential's; undefined for none. `fail` names the field. */
+export async function homeCountry(
+	item: Reader,
+	fail: (problem: string, fix: string) => never,
+): Promise<string | undefined> {
+	// A plain value is read as it is: n8n's parameter reader costs a bulk send's every item.
+	const raw = item.getNode().parameters[DEFAULT_COUNTRY] ?? '';
+	const own =
+		typeof raw === 'string' && !raw.startsWith('=')
+			? raw
+			: (item.getNodeParameter(DEFAULT_COUNTRY, '') as unknown);
+	const chosen =
+		own === NO_COUNTRY ? '' : own || (await item.getCredentials(CREDENTIAL_NAME))[DEFAULT_COUNTRY];
+	if (chosen === undefined || chosen === null || chosen === '') return undefined;
+	const region = typeof chosen === 'string' ? chosen.trim().toUpperCase() : '';
+	if (Object.prototype.hasOwnProperty.call(COUNTRIES, region)) return region;
+	return fail(
+		`"${String(chosen)}" is not a country of the list`,
+		'Pick a country from the list, or give a two-letter country code such as CO (Colombia) or US.',
+	);
 }
