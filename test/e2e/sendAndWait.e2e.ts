@@ -328,14 +328,10 @@ const choice = (...options: string[]) => JSON.stringify(options);
 
 const RESPONDED_AT = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-/**
- * Who was asked, where, and the message's id; n8n 1.x gives a resumed node no custom data, so
- * there the recipient is as the parameter gives it, without the message's id.
- */
+/** Who was asked (the recipient as sent), where, and the message's id; on n8n 1.x too. */
 function questionFacts(channel: Channel, recipient: string, messageId: string) {
 	const instance = recipientParameters(channel, recipient);
 	const [instanceName] = Object.values(instance);
-	if (N8N_MAJOR < 2) return { channel, instance: instanceName, recipient };
 	const sent = ['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient;
 	return { channel, instance: instanceName, recipient: sent, messageId };
 }

@@ -1,7 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FormField } from './customForm';
-import { readFormFields } from './customForm';
+import type { FormField } from './form';
+import { readFormFields } from './form';
 
 /**
  * The answer page is n8n's own form page: its `form-trigger` view, which n8n's server renders for
@@ -11,44 +11,27 @@ import { readFormFields } from './customForm';
  */
 export const FORM_VIEW = 'form-trigger';
 
-/** What the page shows, from the node's parameters. */
-export interface PageContent {
-	responseType: 'approval' | 'customForm' | 'freeText';
-	question: string;
-	title: string;
-	description?: string;
-	buttonLabel: string;
-	fields: FormField[];
-	customCss?: string;
-	appendAttribution: boolean;
-}
-
-/** A node parameter, read for the item asked (execute) or the waiting node (webhook). */
+type Problem = { problem: string; fix: string };
 type Read = (name: string, fallback: unknown) => unknown;
 
-/**
- * The page the parameters describe, and what each response type asks; a problem when nobody
- * could answer it. The same reading checks the page before the question is sent (./run.ts) and
- * draws it when the link is opened (./webhook.ts).
- */
-export function pageContentOf(read: Read): PageContent | { problem: string; fix: string } {
-	const options = read('options', {}) as IDataObject;
-	const submit = String(options.responseFormButtonLabel || 'Submit');
-	const content = {
-		question: String(read('message', '')),
-		title: String(options.responseFormTitle ?? ''),
-		description: options.responseFormDescription
-			? String(options.responseFormDescription)
-			: undefined,
-		customCss: options.responseFormCustomCss ? String(options.responseFormCustomCss) : undefined,
-		appendAttribution: options.appendAttribution !== false,
-	};
+/** The page as the question asks it, read when it is sent, and kept for the webhook (./kept.ts). */
+export interface Page {
+	responseType: 'approval' | 'customForm' | 'freeText';
+	question: string;
+	/** What the answer must hold. */
+	fields: FormField[];
+	/** What n8n's view draws (n8n-nodes-base Form utils, prepareFormData). */
+	view: IDataObject;
+}
+
+/** What each response type asks for; Approve Only's one button has its own label. */
+function fieldsAsked(
+	read: Read,
+): (Pick<Page, 'responseType' | 'fields'> & { button?: string }) | Problem {
 	const responseType = read('responseType', 'approval');
 	if (responseType === 'freeText')
 		return {
-			...content,
 			responseType,
-			buttonLabel: submit,
 			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
 		};
 	if (responseType === 'customForm') {
@@ -57,14 +40,12 @@ export function pageContentOf(read: Read): PageContent | { problem: string; fix:
 			defineForm,
 			defineForm === 'json' ? read('jsonOutput', '[]') : read('formFields.values', []),
 		);
-		return 'problem' in form
-			? form
-			: { ...content, responseType, buttonLabel: submit, fields: form.fields };
+		return 'problem' in form ? form : { responseType, fields: form.fields };
 	}
 	const approval = read('approvalOptions.values', {}) as IDataObject;
 	const approve = String(approval.approveLabel || 'Approve');
 	if (approval.approvalType !== 'double')
-		return { ...content, responseType: 'approval', buttonLabel: approve, fields: [] };
+		return { responseType: 'approval', fields: [], button: approve };
 	const decline = String(approval.disapproveLabel || 'Decline');
 	if (approve === decline)
 		return {
@@ -72,9 +53,7 @@ export function pageContentOf(read: Read): PageContent | { problem: string; fix:
 			fix: 'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
 		};
 	return {
-		...content,
 		responseType: 'approval',
-		buttonLabel: submit,
 		fields: [
 			{
 				fieldLabel: 'Your answer',
@@ -148,23 +127,35 @@ function viewField(field: FormField, index: number): IDataObject {
 	}
 }
 
-/** The view's data: n8n's form page with the question above the fields. */
-export function formPageData(content: PageContent): IDataObject {
-	const description = content.description ?? content.question;
-	return {
+/** The page the parameters describe: n8n's form page, the question above the fields; a problem when nobody could answer it. */
+export function pageOf(fns: IExecuteFunctions): Page | Problem {
+	const read: Read = (name, fallback) => fns.getNodeParameter(name, 0, fallback);
+	const question = read('message', '');
+	if (typeof question !== 'string' || !question.trim())
+		return {
+			problem: 'Message: is required',
+			fix: 'Enter the question the recipient answers, or check that the expression mapped to it gives text.',
+		};
+	const asked = fieldsAsked(read);
+	if ('problem' in asked) return asked;
+	const { button, ...answer } = asked;
+	const options = read('options', {}) as IDataObject;
+	const description = String(options.responseFormDescription || question);
+	const view = {
 		testRun: false,
-		formTitle: content.title,
+		formTitle: String(options.responseFormTitle ?? ''),
 		formDescription: escapeHtml(description).replace(/\r?\n/g, '<br>'),
 		formDescriptionMetadata: description.slice(0, 150),
 		formSubmittedHeader: 'Got it, thanks',
-		formSubmittedText: 'Your answer was recorded. You can close this page.',
+		formSubmittedText: ANSWERED_PAGE,
 		n8nWebsiteLink: 'https://n8n.io/?utm_source=n8n-internal&utm_medium=form-trigger',
-		formFields: content.fields.map(viewField),
+		formFields: answer.fields.map(viewField),
 		useResponseData: false,
-		appendAttribution: content.appendAttribution,
-		buttonLabel: content.buttonLabel,
-		dangerousCustomCss: content.customCss?.replace(/</g, '') || undefined,
+		appendAttribution: options.appendAttribution !== false,
+		buttonLabel: button ?? String(options.responseFormButtonLabel || 'Submit'),
+		dangerousCustomCss: String(options.responseFormCustomCss || '').replace(/</g, '') || undefined,
 	};
+	return { ...answer, question, view };
 }
 
 /**

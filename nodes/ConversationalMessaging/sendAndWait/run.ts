@@ -2,11 +2,13 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { RequestForm } from '../engine/itemRequest';
 import { buildRequest, requestForm } from '../engine/itemRequest';
 import { joinLane } from '../engine/lane';
 import type { Sender, SendOutcome } from '../engine/send';
@@ -15,53 +17,33 @@ import type { StepOf } from '../engine/retryMemory';
 import { withRunMemory } from '../engine/retryMemory';
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
-import type { ParameterReader } from '../shared/itemContext';
+import type { ItemContext } from '../shared/itemContext';
 import { itemContext } from '../shared/itemContext';
 import { settingsFor } from '../shared/requestSettings';
 import { DEFAULT_MAX_WAIT_SECONDS } from '../shared/sendOptions';
-import type { ChannelName, SendAndWaitChannel } from './channels';
-import { CHANNEL_NAMES, SEND_AND_WAIT_CHANNELS } from './channels';
-import type { QuestionAsked } from './asked';
-import { messageIdIn, rememberQuestion } from './asked';
-import { pageContentOf } from './page';
-import { setOutputOnTimeout, timeoutProblem } from './timeout';
-import { waitTill } from './waitTill';
+import { CHANNELS } from './description';
+import type { Kept } from './kept';
+import { keep } from './kept';
+import { setOutputOnTimeout, waitTill } from './limitWaitTime';
+import { pageOf } from './page';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
 
 /** Short Link's answer is not documented (README, Assumptions); the sandbox answers `shortUrl`. */
 const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
 
-/** A plain operation Send and Wait runs as a step: parameters fixed for it, fields read under other names. */
-type Step = Pick<SendAndWaitChannel, 'resource' | 'operation' | 'parameters' | 'fields'>;
-const SHORTEN_STEP: Step = { resource: 'shortLink', operation: 'create', fields: {} };
+/** The service does not document its send answers: the first of these with a value is the id. */
+const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 
-/**
- * The step's request, built as its plain operation builds one (same fields, same checks) from
- * Send and Wait's values (`fixed`: the text, the long link); every check runs here.
- */
-async function stepRequest(
-	fns: IExecuteFunctions,
-	description: INodeTypeDescription,
-	credentials: ICredentialDataDecryptedObject,
-	{ resource, operation, parameters: stepParameters, fields }: Step,
-	fixed: IDataObject,
-) {
-	const node = fns.getNode();
-	const parameters = { ...node.parameters, resource, operation, ...stepParameters };
-	const given = { ...stepParameters, ...fixed };
-	const read: ParameterReader = (name, itemIndex, fallback, options) =>
-		name in given
-			? given[name]
-			: fns.getNodeParameter(fields[name] ?? name, itemIndex, fallback, options);
-	const form = requestForm(description, { ...node, parameters });
-	const item = itemContext(fns, 0, { read });
-	const values = form.fields.map(({ parameter, locator }) =>
-		read(parameter, 0, undefined, locator ? { extractValue: true } : undefined),
-	);
-	const settings = settingsFor(fns, credentials)(0);
-	const { request } = await buildRequest(item, form, description.requestDefaults, values, settings);
-	return { name: `${resource}.${operation}`, item, form, request };
+/** The parameters of a node set to Short Link > Create: its request form, built from the description. */
+const SHORTEN = { resource: 'shortLink', operation: 'create' };
+
+/** One request Send and Wait sends (the question, the short link), under its name in the Retry On Fail memory. */
+interface Step {
+	name: string;
+	item: ItemContext;
+	form: RequestForm;
+	request: IHttpRequestOptions;
 }
 
 /**
@@ -72,7 +54,7 @@ async function stepRequest(
 async function sendStep(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
-	{ name, item, form, request }: Awaited<ReturnType<typeof stepRequest>>,
+	{ name, item, form, request }: Step,
 	memoryOf: StepOf,
 ): Promise<INodeExecutionData[]> {
 	const memory = memoryOf(name);
@@ -133,6 +115,23 @@ export function sendAndWait(description: INodeTypeDescription) {
 	};
 }
 
+/** A field's value as sent: at its place in the request, as its checks left it (a phone as digits). */
+function sentValue({ form, request }: Step, parameter: string): string | undefined {
+	const field = form.fields.find((candidate) => candidate.parameter === parameter);
+	const value = field?.to.reduce<unknown>(
+		(at, key) => (at as IDataObject | undefined)?.[key],
+		request,
+	);
+	return value === undefined ? undefined : String(value);
+}
+
+function messageIdIn(answer: IDataObject | undefined): string | undefined {
+	const found = MESSAGE_ID_KEYS.map((key) => answer?.[key]).find(
+		(value) => typeof value === 'string' || typeof value === 'number',
+	);
+	return found === undefined ? undefined : String(found);
+}
+
 /** One try of Send and Wait; each step's send is remembered under its name for the next try. */
 async function askOnce(
 	this: IExecuteFunctions,
@@ -150,53 +149,66 @@ async function askOnce(
 					'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
 			},
 		);
-	const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as ChannelName;
-	const channel: SendAndWaitChannel | undefined = SEND_AND_WAIT_CHANNELS[channelName];
-	if (!channel)
+	const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as string;
+	if (!Object.keys(CHANNELS).includes(channelName))
 		throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
-			description: `Pick one of: ${CHANNEL_NAMES.join(', ')}.`,
+			description: `Pick one of: ${Object.keys(CHANNELS).join(', ')}.`,
 		});
-	const question = this.getNodeParameter('message', 0, '') as unknown;
-	if (typeof question !== 'string' || !question.trim())
-		throw new NodeOperationError(node, 'Message: is required', {
-			description:
-				'Enter the question the recipient answers, or check that the expression mapped to it gives text.',
-		});
-	// The answer page must be one the recipient can fill in: read as the webhook will read it.
-	const page = pageContentOf((name, fallback) => this.getNodeParameter(name, 0, fallback));
+	const channel = CHANNELS[channelName];
+	// The answer page must be one the recipient can fill in.
+	const page = pageOf(this);
 	if ('problem' in page)
 		throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
 	const limit = waitTill(this);
-	const timeout = timeoutProblem(this, description, limit);
-	if (timeout)
-		throw new NodeOperationError(node, timeout.problem, { description: timeout.fix, itemIndex: 0 });
 	// n8n 1.x checks the link's signature only when the node asks it to (its own send-and-wait
 	// nodes do); n8n 2.x always checks it and has no such call.
 	(this as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
 	const resumeUrl = this.getSignedResumeUrl();
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const settings = settingsFor(this, credentials)(0);
+	/** A step's request as its plain operation builds one: each field's value (`given` first), then every check. */
+	const step = async (name: string, form: RequestForm, given: IDataObject): Promise<Step> => {
+		const item = itemContext(this, 0);
+		const values = form.fields.map(({ parameter, locator }) =>
+			parameter in given
+				? given[parameter]
+				: this.getNodeParameter(
+						parameter,
+						0,
+						undefined,
+						locator ? { extractValue: true } : undefined,
+					),
+		);
+		const { request } = await buildRequest(
+			item,
+			form,
+			description.requestDefaults,
+			values,
+			settings,
+		);
+		return { name, item, form, request };
+	};
 	const lead = String(this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here');
+	// The Channel option and its fields make this node's request form its channel's plain send's.
+	const messageForm = requestForm(description, node);
 	const message = async (link: string) =>
-		await stepRequest(this, description, credentials, channel, {
-			[channel.textParameter]: `${question.trim()}\n\n${lead}: ${link}`,
-		});
-	let asked: QuestionAsked;
+		await step('message', messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
+	let kept: Kept;
 	try {
 		let ready = await message(resumeUrl);
-		if (channel.offersShortLink && this.getNodeParameter('shortenLink', 0, true) === true) {
-			const shorten = await stepRequest(this, description, credentials, SHORTEN_STEP, {
-				longUrl: resumeUrl,
-			});
+		if (channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true) {
+			const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
+			const shorten = await step('shortLink.create', shortenForm, { longUrl: resumeUrl });
 			ready = await message(shortUrlOf(this, await sendStep(this, credentials, shorten, memory)));
 		}
 		const answer = await sendStep(this, credentials, ready, memory);
-		const body = (ready.request.body ?? {}) as IDataObject;
-		asked = {
+		const question = {
 			channel: channelName,
-			instance: body.instance === undefined ? undefined : String(body.instance),
-			recipient: body.to === undefined ? undefined : String(body.to),
+			instance: sentValue(ready, channel.instance[1]),
+			recipient: sentValue(ready, channel.recipient[1]),
 			messageId: messageIdIn(answer[0]?.json),
 		};
+		kept = { page, question };
 	} catch (error) {
 		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 		const failed =
@@ -207,8 +219,8 @@ async function askOnce(
 		return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
 	}
 	// Sent: from here on the execution waits, whatever else happens.
-	rememberQuestion(this, asked);
-	setOutputOnTimeout(this, limit, page.responseType, asked);
+	keep(this, kept);
+	setOutputOnTimeout(this, limit, kept);
 	await this.putExecutionToWait(limit);
 	return [items];
 }

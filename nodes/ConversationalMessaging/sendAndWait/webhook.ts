@@ -7,11 +7,12 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { questionAsked } from './asked';
-import type { FormField } from './customForm';
-import { CHOICE_TYPES } from './customForm';
-import type { PageContent } from './page';
-import { ANSWERED_PAGE, FORM_VIEW, formPageData, PAGE_HEADERS, pageContentOf } from './page';
+import { isBlank } from '../shared/checks';
+import { CHOICE_TYPES } from './description';
+import type { FormField } from './form';
+import type { Kept } from './kept';
+import { kept } from './kept';
+import { ANSWERED_PAGE, FORM_VIEW, PAGE_HEADERS } from './page';
 
 /** GET shows the page, POST answers, as in n8n's send-and-wait nodes. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map(
@@ -59,11 +60,6 @@ function postedValue(field: FormField, raw: unknown): unknown {
 	if (!list.every((entry) => offered.includes(entry))) return NOT_AN_ANSWER;
 	return field.fieldType === 'checkbox' ? list : list[0];
 }
-
-const isEmpty = (value: unknown) =>
-	value === undefined ||
-	(typeof value === 'string' && !value.trim()) ||
-	(Array.isArray(value) && !value.length);
 
 /**
  * The answers by field name, as n8n's form gives them (numbers as numbers, text trimmed, choices
@@ -122,7 +118,7 @@ async function answersOf(
 			value = Number(value);
 			if (!Number.isFinite(value)) return undefined;
 		}
-		if (isEmpty(value)) {
+		if (isBlank(value)) {
 			if (field.requiredField) return undefined;
 			value = null;
 		}
@@ -131,35 +127,29 @@ async function answersOf(
 	return Object.keys(binary).length ? { json, binary } : { json };
 }
 
-/** The output: the answers under `data` as n8n gives them, with when; and what was asked of whom. */
-function answerItem(
-	fns: IWebhookFunctions,
-	data: IDataObject,
-	binary?: Record<string, IBinaryData>,
-): INodeExecutionData {
-	return {
-		json: {
-			data: { ...data, respondedAt: new Date().toISOString() },
-			question: { ...questionAsked(fns) },
-		},
-		...(binary ? { binary } : {}),
-		pairedItem: { item: 0 },
-	};
-}
-
-/** The answer in n8n's shape for the response type; undefined when the form was not filled in. */
+/**
+ * The output, in n8n's shape for the response type: the answers under `data`, with when, and who
+ * was asked; undefined when the form was not filled in.
+ */
 async function answerOf(
 	fns: IWebhookFunctions,
-	content: PageContent,
+	{ page, question }: Kept,
 ): Promise<INodeExecutionData | undefined> {
-	const answers = await answersOf(fns, content.fields);
+	const answers = await answersOf(fns, page.fields);
 	if (!answers) return undefined;
-	if (content.responseType === 'customForm') return answerItem(fns, answers.json, answers.binary);
-	if (content.responseType === 'freeText') return answerItem(fns, { text: answers.json.Response });
 	// Approve Only has no field; Approve and Decline's first choice approves.
-	const [decision] = content.fields;
+	const [decision] = page.fields;
 	const approve = decision?.fieldOptions?.values?.[0]?.option;
-	return answerItem(fns, { approved: !decision || answers.json[decision.fieldLabel] === approve });
+	const data: IDataObject = {
+		approval: { approved: !decision || answers.json[decision.fieldLabel] === approve },
+		customForm: answers.json,
+		freeText: { text: answers.json.Response },
+	}[page.responseType];
+	return {
+		json: { data: { ...data, respondedAt: new Date().toISOString() }, question: { ...question } },
+		...(answers.binary ? { binary: answers.binary } : {}),
+		pairedItem: { item: 0 },
+	};
 }
 
 /**
@@ -167,16 +157,14 @@ async function answerOf(
  * when every required field is there (checked here too: the page's own check is the browser's).
  */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const content = pageContentOf((name, fallback) => this.getNodeParameter(name, fallback));
-	// Checked before the question was sent (./run.ts); only an expression can have changed it since.
-	if ('problem' in content) throw new Error(`${content.problem}. ${content.fix}`);
+	const asked = kept(this);
 	const res = this.getResponseObject();
 	for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
 	if (this.getRequestObject().method !== 'POST') {
-		res.render(FORM_VIEW, formPageData(content));
+		res.render(FORM_VIEW, asked.page.view);
 		return { noWebhookResponse: true };
 	}
-	const answer = await answerOf(this, content);
+	const answer = await answerOf(this, asked);
 	if (!answer) {
 		res
 			.status(400)

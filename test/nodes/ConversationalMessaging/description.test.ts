@@ -6,7 +6,6 @@ import { DirectoryLoader } from 'n8n-core';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
-import { SEND_AND_WAIT_CHANNELS } from '../../../nodes/ConversationalMessaging/sendAndWait/channels';
 import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/shared/bulkOperations';
 
 const node = new ConversationalMessaging();
@@ -125,9 +124,8 @@ const engineRuns: Array<[string, string, boolean]> = [
 	...Object.entries(BULK_OPERATIONS).flatMap(([resource, operations]) =>
 		operations.map((operation): [string, string, boolean] => [resource, operation, false]),
 	),
-	...Object.values(SEND_AND_WAIT_CHANNELS).map(
-		({ resource, operation }): [string, string, boolean] => [resource, operation, false],
-	),
+	// Send and Wait's question: its channel's option and fields carry the channel's plain send.
+	['messaging', 'sendAndWait', false],
 	// Send and Wait's Shorten Link step (sendAndWait/run.ts), an operation RoutingNode runs too.
 	['shortLink', 'create', true],
 ];

@@ -4,17 +4,15 @@ import { showFor } from '../../shared/descriptions';
 import { operationSelector } from '../../shared/operations';
 import { instanceField } from '../../shared/messageFields';
 import { sendOptions } from '../../shared/sendOptions';
-import { channelFields } from '../../sendAndWait/channels';
+import {
+	sendAndWaitChannelFields,
+	sendAndWaitFields,
+	sendAndWaitOperation,
+} from '../../sendAndWait/description';
 import { legacyMessageDescription } from '../legacyMessage';
 import { liveChatDescription } from '../liveChat';
 import { checkChatappNumberField, checkChatappNumberOperation } from './checkChatappNumber';
 import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
-import {
-	channelField,
-	oneQuestionNotice,
-	sendAndWaitFields,
-	sendAndWaitOperation,
-} from './sendAndWait';
 import { sendSmsFields, sendSmsOperation } from './sendSms';
 import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
 
@@ -24,22 +22,23 @@ const instance = instanceField(
 	showFor('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet']),
 );
 
+const operation = operationSelector(
+	'messaging',
+	[
+		checkChatappNumberOperation,
+		injectCrmLeadOperation,
+		sendAndWaitOperation,
+		sendSmsOperation,
+		sendSocialnetOperation,
+	],
+	'sendSms',
+);
+
 export const messagingDescription: INodeProperties[] = [
-	operationSelector(
-		'messaging',
-		[
-			checkChatappNumberOperation,
-			injectCrmLeadOperation,
-			sendAndWaitOperation,
-			sendSmsOperation,
-			sendSocialnetOperation,
-		],
-		'sendSms',
-	),
+	operation,
 	instance,
-	oneQuestionNotice,
-	channelField,
-	...channelFields([
+	...sendAndWaitChannelFields([
+		operation,
 		instance,
 		...sendSmsFields,
 		...sendSocialnetFields,

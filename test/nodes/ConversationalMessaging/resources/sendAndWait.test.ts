@@ -4,8 +4,8 @@
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
-import { formPageData } from '../../../../nodes/ConversationalMessaging/sendAndWait/page';
-import { SEND_AND_WAIT_CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
+import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/kept';
+import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/description';
 import { onSkippingClock } from '../../../helpers/nodeClock';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
 
@@ -22,6 +22,11 @@ const sms = {
 	sendAndWaitSmsInstance: 'line-1',
 	sendAndWaitSmsRecipient: '+57 300 555 0199',
 };
+/** What the node kept in its context for the webhook (sendAndWait/kept.ts). */
+function keptOf(result: Awaited<ReturnType<typeof suite.run>>): Kept {
+	const contextData = result.run.data.executionData?.contextData ?? {};
+	return (contextData['node:Conversational Messaging'] as { sendAndWait: Kept }).sendAndWait;
+}
 const SIGNED_LINK = /^http:\/\/127\.0\.0\.1:5678\/webhookWaiting\/\d+\/node\?signature=[\w-]+$/;
 
 describe('Send and Wait for Response', () => {
@@ -180,66 +185,28 @@ describe('Send and Wait for Response', () => {
 		expect(item.json.data).toEqual({ timedOut: true, timedOutAt: expect.any(String) });
 	});
 
-	it("with Limit Wait Time, an expression that reads the item's data or question (which a timeout sets, and the answer page reads) is refused before anything is sent", async () => {
+	it('with Limit Wait Time, the question and the page read the input item as it came, its data and question included (which a timeout sets)', async () => {
 		const limit = {
 			limitWaitTime: {
 				values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' },
 			},
 		};
 		const items = [{ question: 'Refund?', data: { order: 17 } }];
-		const refused = async (parameters: object) => {
-			const result = await suite.run({ ...sms, ...parameters }, { items });
-			expect(result.requests).toEqual([]);
-			return [result.error?.message, (result.error as { description?: string })?.description];
-		};
-		expect(await refused({ message: '={{ $json.question }}', options: limit })).toEqual([
-			'Message: reads the input item\'s "question", which Limit Wait Time changes',
-			expect.stringContaining("{{ $('Node name').item.json.question }}"),
-		]);
-		const title = { ...limit, responseFormTitle: "=Order {{ $input.item.json['data'].order }}" };
-		expect((await refused({ options: title }))[0]).toBe(
-			'Options > Response Form Title: reads the input item\'s "data", which Limit Wait Time changes',
-		);
-		const titled = async (responseFormTitle: string) =>
-			(await refused({ options: { ...limit, responseFormTitle } }))[0];
-		expect(await titled('={{ $json?.data }}')).toMatch(/^Options > Response Form Title: reads/);
-		expect(await titled("={{ $input.first()?.json ['question'] }}")).toMatch(/"question"/);
-		const hidden = {
-			responseType: 'customForm',
-			formFields: {
-				values: [
-					{ fieldLabel: 'Address', fieldType: 'text' },
-					{
-						fieldName: 'context',
-						fieldType: 'hiddenField',
-						fieldValue: '={{ JSON.stringify($json) }}',
-					},
-				],
-			},
-			options: limit,
-		};
-		expect((await refused(hidden))[0]).toBe(
-			'Form Fields (entry 2) > Field Value: reads the whole input item, which Limit Wait Time changes',
-		);
-
-		// From the earlier node by name, or without a limit: asked as usual.
-		const byName = await suite.run(
+		const result = await suite.run(
 			{
 				...sms,
 				shortenLink: false,
-				message: "={{ $('Source').item.json.question }}",
-				options: limit,
+				message: '={{ $json.question }} {{ $json.data.order }}',
+				options: { ...limit, responseFormTitle: '=Order {{ $json.data.order }}' },
 			},
 			{ items },
 		);
-		expect(byName.error).toBeUndefined();
-		expect(byName.run.data.waitTill).toBeInstanceOf(Date);
-		const unlimited = await suite.run(
-			{ ...sms, shortenLink: false, message: '={{ $json.question }} {{ $json.data.order }}' },
-			{ items },
-		);
-		expect(unlimited.error).toBeUndefined();
-		expect(sentBody(onlyRequest(unlimited, suite.sandbox.token)).body).toMatch(/^Refund\? 17\n/);
+		expect(result.error).toBeUndefined();
+		expect(result.run.data.waitTill).toBeInstanceOf(Date);
+		expect(sentBody(onlyRequest(result, suite.sandbox.token)).body).toMatch(/^Refund\? 17\n/);
+		// The page is drawn from what execute read, not from the node's expressions again.
+		const { page } = keptOf(result);
+		expect([page.question, page.view.formTitle]).toEqual(['Refund? 17', 'Order 17']);
 	});
 
 	it('without Limit Wait Time, the execution waits for ever and keeps its input as it was', async () => {
@@ -248,38 +215,39 @@ describe('Send and Wait for Response', () => {
 		expect(stack.map((entry) => entry.data.main[0]?.map((item) => item.json))).toEqual([[{}]]);
 	});
 
-	it("derives each channel's fields from its plain send: same labels, shown for that channel only", () => {
+	it("derives each channel's fields from its plain send: same labels, place in the request and checks, shown for that channel only", () => {
 		const { properties } = new ConversationalMessaging().description;
-		for (const [channel, spec] of Object.entries(SEND_AND_WAIT_CHANNELS)) {
-			for (const [plainName, name] of Object.entries(spec.fields)) {
+		for (const [channel, { send, instance, recipient }] of Object.entries(CHANNELS)) {
+			for (const [plainName, name] of [instance, recipient]) {
 				const plain = properties.find(
 					(property) =>
 						property.name === plainName &&
-						(property.displayOptions?.show?.operation as string[]).includes(spec.operation),
+						(property.displayOptions?.show?.resource as string[]).includes(send[0]) &&
+						(property.displayOptions?.show?.operation as string[]).includes(send[1]),
 				);
 				const derived = properties.find((property) => property.name === name);
 				expect([
 					derived?.displayName,
 					derived?.required,
+					derived?.routing,
 					derived?.displayOptions?.show?.sendAndWaitChannel,
-				]).toEqual([plain?.displayName, plain?.required, [channel]]);
+				]).toEqual([plain?.displayName, plain?.required, plain?.routing, [channel]]);
 			}
 		}
 	});
 
-	it("remembers in the execution's custom data who was asked, where, and the message's id", async () => {
+	it("keeps with the execution who was asked, where, and the message's id, and the page, for the answer", async () => {
 		const result = await suite.run({ ...sms, shortenLink: false });
-		const metadata = result.run.data.resultData.metadata ?? {};
-		const keys = Object.keys(metadata).filter((key) => key.startsWith('sendAndWait_'));
-		expect(keys).toHaveLength(1);
 		const sent = [...suite.sandbox.state.sentMessages.values()].at(-1);
-		expect(JSON.parse(metadata[keys[0]])).toEqual({
+		const kept = keptOf(result);
+		expect(kept.question).toEqual({
 			channel: 'sms',
 			instance: 'line-1',
 			recipient: '573005550199',
 			messageId: sent?.id,
 		});
-		expect(metadata[keys[0]]).not.toContain(suite.sandbox.token);
+		expect(kept.page).toEqual(expect.objectContaining({ question: sms.message, fields: [] }));
+		expect(JSON.stringify(kept)).not.toContain(suite.sandbox.token);
 	});
 
 	it('refuses a custom form nobody could fill in, and two approval buttons of one label, before sending', async () => {
@@ -331,34 +299,38 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
-	it("gives n8n's form view the question escaped, the fields as n8n's form does, and CSS that cannot close its element", () => {
-		const data = formPageData({
+	it("gives n8n's form view the question escaped, the fields as n8n's form does, and CSS that cannot close its element", async () => {
+		const result = await suite.run({
+			...sms,
+			shortenLink: false,
+			message: '<script>alert(1)</script> & "x"\nline two',
 			responseType: 'customForm',
-			question: '<script>alert(1)</script> & "x"\nline two',
-			title: 'Delivery',
-			buttonLabel: 'Send',
-			appendAttribution: true,
-			customCss: ':root{--color-submit-btn-bg:#1f6feb}</style><script>alert(2)</script>',
-			fields: [
-				{
-					fieldLabel: '<b>Slot</b>',
-					fieldType: 'dropdown',
-					requiredField: true,
-					fieldOptions: { values: [{ option: 'AM' }, { option: 'PM' }] },
-				},
-				{
-					fieldLabel: 'Rating',
-					fieldType: 'radio',
-					fieldOptions: { values: [{ option: '1' }, { option: '2' }] },
-				},
-				{
-					fieldLabel: 'Note',
-					fieldType: 'html',
-					html: '<img src=x onerror=alert(3)>Thanks <b>a lot</b>',
-				},
-				{ fieldLabel: 'Ref', fieldType: 'hiddenField', fieldName: 'ref', fieldValue: 'order-17' },
-			],
+			formFields: {
+				values: [
+					{
+						fieldLabel: '<b>Slot</b>',
+						fieldType: 'dropdown',
+						requiredField: true,
+						fieldOptions: { values: [{ option: 'AM' }, { option: 'PM' }] },
+					},
+					{
+						fieldLabel: 'Rating',
+						fieldType: 'radio',
+						fieldOptions: { values: [{ option: '1' }, { option: '2' }] },
+					},
+					{ fieldType: 'html', html: '<img src=x onerror=alert(3)>Thanks <b>a lot</b>' },
+					{ fieldType: 'hiddenField', fieldName: 'ref', fieldValue: 'order-17' },
+				],
+			},
+			options: {
+				responseFormTitle: 'Delivery',
+				responseFormButtonLabel: 'Send',
+				responseFormCustomCss:
+					':root{--color-submit-btn-bg:#1f6feb}</style><script>alert(2)</script>',
+			},
 		});
+		expect(result.error).toBeUndefined();
+		const data = keptOf(result).page.view;
 		expect(data.formDescription).toBe(
 			'&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;<br>line two',
 		);

@@ -1,0 +1,535 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
+import { collection, field, showFor } from '../shared/descriptions';
+import { messageTextField } from '../shared/messageFields';
+
+/** A plain send's resource and operation. */
+type PlainSend = [resource: string, operation: string];
+
+interface Channel {
+	displayName: string;
+	description: string;
+	send: PlainSend;
+	/** The Message Type of a text, where the plain send has a Message Type field. */
+	body?: IDataObject;
+	/** The plain send's instance and recipient fields, and their names here. */
+	instance: [plain: string, name: string];
+	recipient: [plain: string, name: string];
+	shortensLink?: true;
+}
+
+/**
+ * Send and Wait reaches a person through a channel's plain send: its request and answer reader,
+ * and its instance and recipient fields with their checks. Those fields are shown here under
+ * names of their own: n8n fills a hidden Channel with its default when it decides what is shown,
+ * so one field could not be both hidden by Channel and shown without it.
+ */
+export const CHANNELS: Record<string, Channel> = {
+	chatapp: {
+		displayName: 'Chatapp (Legacy QR Instance)',
+		description: 'A chatapp message through a QR-paired instance',
+		send: ['legacyMessage', 'send'],
+		body: { type: 'chat' },
+		instance: ['legacyInstance', 'sendAndWaitChatappInstance'],
+		recipient: ['recipient', 'sendAndWaitChatappRecipient'],
+	},
+	liveChat: {
+		displayName: 'Live Chat',
+		description: 'A message in a live chat session',
+		send: ['liveChat', 'sendMessage'],
+		instance: ['liveChatInstance', 'sendAndWaitLiveChatInstance'],
+		recipient: ['sessionId', 'sendAndWaitLiveChatSession'],
+	},
+	sms: {
+		displayName: 'SMS',
+		description: 'A text message to a phone number',
+		send: ['messaging', 'sendSms'],
+		instance: ['instance', 'sendAndWaitSmsInstance'],
+		recipient: ['to', 'sendAndWaitSmsRecipient'],
+		shortensLink: true,
+	},
+	socialnet: {
+		displayName: 'Socialnet',
+		description: 'A message on the socialnet messenger',
+		send: ['messaging', 'sendSocialnet'],
+		body: { type: 'text' },
+		instance: ['instance', 'sendAndWaitSocialnetInstance'],
+		recipient: ['recipientId', 'sendAndWaitSocialnetRecipient'],
+	},
+};
+
+/** Parameter names are n8n's, so its generated human-review tool for AI agents works unchanged. */
+export const sendAndWaitOperation: INodePropertyOptions = {
+	name: 'Send and Wait for Response',
+	value: SEND_AND_WAIT_OPERATION,
+	action: 'Send a message and wait for a response',
+	builderHint: {
+		propertyHint:
+			'Use it instead of a Wait or Form node to ask a person by SMS, chatapp, socialnet or live chat: an approval, a typed answer or a form. It takes one input item (put Loop Over Items before it for several); the answer is in data (data.approved for an approval).',
+	},
+	description:
+		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
+};
+
+const show = showFor('messaging', [SEND_AND_WAIT_OPERATION]);
+const showWhen = (extra: IDataObject) => showFor('messaging', [SEND_AND_WAIT_OPERATION], extra);
+
+/** The plain send's own property of that name: its operation's option, or its field. */
+function plainProperty(plain: INodeProperties[], name: string, [resource, operation]: PlainSend) {
+	const found = plain.find(({ name: candidate, displayOptions }) => {
+		const shown = (displayOptions?.show ?? {}) as Record<string, string[] | undefined>;
+		return (
+			candidate === name &&
+			!!shown.resource?.includes(resource) &&
+			(!shown.operation || shown.operation.includes(operation))
+		);
+	});
+	if (!found) throw new Error(`Send and Wait: ${resource}.${operation} has no "${name}"`);
+	return found;
+}
+
+/**
+ * Channel's option carries its plain send's request (with the text's Message Type) and answer
+ * reader, and the channel's fields keep their plain fields' place in the request and checks: the
+ * send engine's request form of Send and Wait is then its channel's plain send.
+ */
+function channelOption(plain: INodeProperties[], value: string): INodePropertyOptions {
+	const { displayName: name, description, send, body } = CHANNELS[value];
+	const options = plainProperty(plain, 'operation', send).options as INodePropertyOptions[];
+	const { request, output } = options.find((option) => option.value === send[1])?.routing ?? {};
+	const constant = { ...(request?.body as IDataObject | undefined), ...body };
+	return { name, value, description, routing: { request: { ...request, body: constant }, output } };
+}
+
+/**
+ * The notice, Channel and each channel's fields, right after Operation: Channel decides which
+ * fields are shown. `plain`: the plain sends' descriptions, Operation fields included.
+ */
+export function sendAndWaitChannelFields(plain: INodeProperties[]): INodeProperties[] {
+	const channelField: INodeProperties = {
+		displayName: 'Channel',
+		// Not `channel`: Inject CRM Lead has a field of that name in the same resource.
+		name: 'sendAndWaitChannel',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: show,
+		options: Object.keys(CHANNELS).map((value) => channelOption(plain, value)),
+		default: 'sms',
+		description: 'Where the question goes',
+	};
+	const fields = Object.entries(CHANNELS).flatMap(([channel, { send, instance, recipient }]) =>
+		[instance, recipient].map(([plainName, name]) => ({
+			...plainProperty(plain, plainName, send),
+			name,
+			displayOptions: showWhen({ sendAndWaitChannel: [channel] }),
+		})),
+	);
+	const oneQuestionNotice: INodeProperties = {
+		displayName:
+			'Send and Wait asks one question per execution: it refuses more than one input item. To ask one question per item, put a Loop Over Items node (batch size 1) before it.',
+		name: 'sendAndWaitNotice',
+		type: 'notice',
+		default: '',
+		// Not in the AI tool variants (n8n's human review of a tool included): a tool call is one item.
+		displayOptions: { ...show, hide: { '@tool': [true] } },
+	};
+	return [oneQuestionNotice, channelField, ...fields];
+}
+
+/** n8n's form field types (n8n-nodes-base Form), under n8n's values. */
+export const FORM_FIELD_TYPES = {
+	checkbox: ['Checkboxes', 'Several choices; the answer is the list ticked'],
+	date: ['Date', 'A date picked from a calendar'],
+	dropdown: ['Dropdown List', 'One choice from a list'],
+	email: ['Email', 'An email address, checked by the page'],
+	file: ['File', 'A file upload; the file comes out as binary'],
+	hiddenField: [
+		'Hidden Field',
+		'A value the node adds to the answer; the recipient does not see it',
+	],
+	html: ['Custom HTML', 'Text between the fields, shown without its tags'],
+	number: ['Number', 'A number; the answer is a number'],
+	password: ['Password', 'Text hidden as it is typed'],
+	radio: ['Radio Buttons', 'One choice, all shown at once'],
+	text: ['Text', 'One line of text'],
+	textarea: ['Textarea', 'Several lines of text'],
+} as const;
+
+export type FormFieldType = keyof typeof FORM_FIELD_TYPES;
+
+/** The types whose answer is one of, or some of, the field's options. */
+export const CHOICE_TYPES: FormFieldType[] = ['checkbox', 'dropdown', 'radio'];
+
+const forTypes = (...types: FormFieldType[]) => ({ show: { fieldType: types } });
+
+/** One field of Custom Form, with n8n's parameter names (its JSON takes the same keys). */
+const formFieldValues: INodeProperties[] = [
+	field({
+		displayName: 'Accepted File Types',
+		name: 'acceptFileTypes',
+		placeholder: 'e.g. .jpg, .png',
+		description: 'File extensions the picker offers, separated by commas; empty for any',
+		displayOptions: forTypes('file'),
+	}),
+	{
+		displayName: 'Element Type',
+		name: 'fieldType',
+		type: 'options',
+		default: 'text',
+		description: 'The kind of field',
+		options: Object.entries(FORM_FIELD_TYPES)
+			.map(([value, [name, description]]) => ({ name, value, description }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+	},
+	field({
+		displayName: 'Field Label',
+		name: 'fieldLabel',
+		placeholder: 'e.g. Delivery address',
+		required: true,
+		description: 'Label shown above the field, and the name of its answer in the output',
+		displayOptions: { hide: { fieldType: ['hiddenField', 'html'] } },
+	}),
+	field({
+		displayName: 'Field Name',
+		name: 'fieldName',
+		required: true,
+		description: 'Name of the hidden value in the output',
+		displayOptions: forTypes('hiddenField'),
+	}),
+	{
+		displayName: 'Field Options',
+		name: 'fieldOptions',
+		placeholder: 'Add Field Option',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: { values: [{ option: '' }] },
+		required: true,
+		description: 'The choices the recipient picks from',
+		displayOptions: forTypes(...CHOICE_TYPES),
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					field({
+						displayName: 'Option',
+						name: 'option',
+						required: true,
+						description: 'One choice the recipient can pick',
+					}),
+				],
+			},
+		],
+	},
+	field({
+		displayName: 'Field Value',
+		name: 'fieldValue',
+		description: 'The value the output carries (the page cannot change it)',
+		displayOptions: forTypes('hiddenField'),
+	}),
+	field({
+		displayName: 'HTML',
+		name: 'html',
+		typeOptions: { rows: 3 },
+		required: true,
+		description:
+			'Text shown on the form between fields; shown as text, its tags taken out (no script can run on the page)',
+		displayOptions: forTypes('html'),
+	}),
+	{
+		displayName: 'Multiple Files',
+		name: 'multipleFiles',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the recipient may upload several files',
+		displayOptions: forTypes('file'),
+	},
+	field({
+		displayName: 'Placeholder',
+		name: 'placeholder',
+		description: 'Sample text shown in the empty field',
+		displayOptions: forTypes('date', 'email', 'number', 'password', 'text', 'textarea'),
+	}),
+	{
+		displayName: 'Required Field',
+		name: 'requiredField',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the form is refused without this field, on the page and again by the node',
+		displayOptions: { hide: { fieldType: ['hiddenField', 'html'] } },
+	},
+];
+
+/** The keys a field of the form may have, in the form and in its JSON. */
+export const FORM_FIELD_KEYS = formFieldValues.map(({ name }) => name);
+
+const JSON_EXAMPLE = JSON.stringify(
+	[
+		{ fieldLabel: 'Delivery address', fieldType: 'textarea', requiredField: true },
+		{
+			fieldLabel: 'Time slot',
+			fieldType: 'dropdown',
+			fieldOptions: { values: [{ option: 'Morning' }, { option: 'Afternoon' }] },
+			requiredField: true,
+		},
+		{ fieldLabel: 'Rating', fieldType: 'number' },
+	],
+	null,
+	2,
+);
+
+/** Custom Form's fields, with n8n's parameter names (defineForm, formFields.values, jsonOutput). */
+const customFormFields: INodeProperties[] = [
+	{
+		displayName: 'Define Form',
+		name: 'defineForm',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: showWhen({ responseType: ['customForm'] }),
+		options: [
+			{ name: 'Using Fields Below', value: 'fields', description: 'Add the fields one by one' },
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: "A JSON list of fields, as n8n's form nodes write them",
+			},
+		],
+		default: 'fields',
+		description: 'Whether the form is built from the fields below or from a JSON list of fields',
+	},
+	{
+		displayName: 'Form Fields',
+		name: 'jsonOutput',
+		type: 'json',
+		typeOptions: { rows: 5 },
+		default: JSON_EXAMPLE,
+		displayOptions: showWhen({ responseType: ['customForm'], defineForm: ['json'] }),
+		description:
+			'A JSON list of fields as n8n\'s form nodes write them: fieldLabel, fieldType (text, textarea, number, email, password, date, dropdown, checkbox, radio, hiddenField, html, file), requiredField, placeholder, fieldOptions ({"values": [{"option": "..."}]}); hiddenField takes fieldName and fieldValue, html takes html',
+	},
+	{
+		displayName: 'Form Fields',
+		name: 'formFields',
+		placeholder: 'Add Form Field',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: { values: [{ fieldLabel: '', fieldType: 'text', requiredField: true }] },
+		displayOptions: showWhen({ responseType: ['customForm'], defineForm: ['fields'] }),
+		description: 'The fields of the form the recipient fills in; the answers come out by label',
+		options: [{ displayName: 'Values', name: 'values', values: formFieldValues }],
+	},
+];
+
+/** n8n's names and values, as in its own send-and-wait nodes. */
+const limitWaitTimeOption: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description:
+		'Whether the workflow goes on by itself, without an answer, after some time or at a date and time. The output is then the input item with data.timedOut true (data.approved false for Approval) and question.',
+	// The sub-fields' own defaults, so the form shows what the node will do.
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					description: 'Whether the limit is a time to wait or a date and time',
+					options: [
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Waits until a date and time',
+						},
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					default: 1,
+					description: 'The time to wait',
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					options: [
+						{ name: 'Days', value: 'days', description: 'The amount is in days' },
+						{ name: 'Hours', value: 'hours', description: 'The amount is in hours' },
+						{ name: 'Minutes', value: 'minutes', description: 'The amount is in minutes' },
+						{ name: 'Seconds', value: 'seconds', description: 'The amount is in seconds' },
+					],
+					default: 'hours',
+					description: 'Unit of the amount',
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+					default: '',
+					description: 'When the workflow goes on without an answer',
+				},
+			],
+		},
+	],
+};
+
+/** n8n's names for the message's link and the answer page (n8n's form page: ./page.ts). */
+const pageOptions: INodeProperties[] = [
+	{
+		displayName: 'Append Attribution',
+		name: 'appendAttribution',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the answer page ends with "Form automated with n8n"',
+	},
+	field({
+		displayName: 'Message Button Label',
+		name: 'messageButtonLabel',
+		default: 'Answer here',
+		description: 'The words before the link in the message, e.g. "Answer here: https://…"',
+	}),
+	field({
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		default: 'Submit',
+		description:
+			"Text of the answer page's submit button (with Approve Only, the button is the Approve Button Label)",
+	}),
+	field({
+		displayName: 'Response Form Custom Styling',
+		name: 'responseFormCustomCss',
+		typeOptions: { rows: 10, editor: 'cssEditor' },
+		description:
+			"CSS added to the answer page, e.g. :root { --color-submit-btn-bg: #1f6feb; } (n8n's form variables)",
+	}),
+	field({
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		description: 'Text under the title of the answer page; the question when empty',
+	}),
+	field({
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		description: 'Title of the answer page',
+	}),
+];
+
+/** The question and the answer page, after the plain sends' fields. */
+export const sendAndWaitFields: INodeProperties[] = [
+	messageTextField({
+		name: 'message',
+		displayOptions: show,
+		// Where every channel's plain send takes its text: the question goes there, the link after it.
+		sendTo: 'body.body',
+		description: 'The question to ask. The link to the answer page is added after it.',
+	}),
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: show,
+		options: [
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The recipient approves, or approves or declines, on the page',
+			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The recipient fills in a form of the fields you define',
+			},
+			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer' },
+		],
+		default: 'approval',
+		description: 'How the recipient answers on the page the link opens',
+	},
+	...customFormFields,
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: showWhen({ responseType: ['approval'] }),
+		description:
+			'Whether the recipient can only approve or also decline, and what each is called on the page',
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'single',
+						description:
+							'Whether the recipient can also decline: the page then offers the two labels to choose from, and a Submit button',
+						options: [
+							{
+								name: 'Approve Only',
+								value: 'single',
+								description: 'One button: the answer is always an approval',
+							},
+							{
+								name: 'Approve and Decline',
+								value: 'double',
+								description: 'The recipient picks one of the two labels',
+							},
+						],
+					},
+					field({
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						default: 'Approve',
+						description:
+							'What approving is called: the button with Approve Only, the first choice with Approve and Decline',
+					}),
+					field({
+						displayName: 'Decline Button Label',
+						name: 'disapproveLabel',
+						default: 'Decline',
+						description: 'What declining is called: the second choice on the page',
+						displayOptions: { show: { approvalType: ['double'] } },
+					}),
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Shorten Link',
+		name: 'shortenLink',
+		type: 'boolean',
+		noDataExpression: true,
+		default: true,
+		displayOptions: showWhen({
+			sendAndWaitChannel: Object.keys(CHANNELS).filter((name) => CHANNELS[name].shortensLink),
+		}),
+		description:
+			"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
+	},
+	collection('options', 'Options', show, [...pageOptions, limitWaitTimeOption], {
+		placeholder: 'Add option',
+		description: 'The answer page, the words before the link, and how long the workflow waits',
+	}),
+];
