@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { FormFieldType } from './description';
 import { CHOICE_TYPES, FORM_FIELD_KEYS, FORM_FIELD_TYPES } from './description';
 
-/** One field of the form, as n8n's form nodes store it (parameter names and JSON alike). */
+/** One field of the page's form, as n8n's form nodes store it (parameter names and JSON alike). */
 export interface FormField {
 	fieldLabel: string;
 	fieldType: FormFieldType;
@@ -18,11 +18,18 @@ export interface FormField {
 	acceptFileTypes?: string;
 }
 
-/** The form's fields as the node stores them, checked; `problem` names the field and the fix. */
-export function readFormFields(
-	defineForm: unknown,
-	raw: unknown,
-): { fields: FormField[] } | { problem: string; fix: string } {
+export type Problem = { problem: string; fix: string };
+export type Read = (name: string, fallback: unknown) => unknown;
+
+/** What the answer must hold; Approve Only's one button has its own label. */
+export interface Asked {
+	responseType: 'approval' | 'customForm' | 'freeText';
+	fields: FormField[];
+	button?: string;
+}
+
+/** Custom Form's fields as the node stores them, checked; `problem` names the field and the fix. */
+function readFormFields(defineForm: unknown, raw: unknown): { fields: FormField[] } | Problem {
 	const fromJson = defineForm === 'json';
 	let entries = raw;
 	if (fromJson && typeof raw === 'string') {
@@ -86,4 +93,43 @@ export function readFormFields(
 		fields.push({ ...field, fieldLabel: name });
 	}
 	return { fields };
+}
+
+/** What the response type asks for, from the parameters; a problem when nobody could answer it. */
+export function fieldsAsked(read: Read): Asked | Problem {
+	const responseType = read('responseType', 'approval');
+	if (responseType === 'freeText')
+		return {
+			responseType,
+			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
+		};
+	if (responseType === 'customForm') {
+		const defineForm = read('defineForm', 'fields');
+		const form = readFormFields(
+			defineForm,
+			defineForm === 'json' ? read('jsonOutput', '[]') : read('formFields.values', []),
+		);
+		return 'problem' in form ? form : { responseType, fields: form.fields };
+	}
+	const approval = read('approvalOptions.values', {}) as IDataObject;
+	const approve = String(approval.approveLabel || 'Approve');
+	if (approval.approvalType !== 'double')
+		return { responseType: 'approval', fields: [], button: approve };
+	const decline = String(approval.disapproveLabel || 'Decline');
+	if (approve === decline)
+		return {
+			problem: 'Approval Options: the two buttons have the same label',
+			fix: 'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
+		};
+	return {
+		responseType: 'approval',
+		fields: [
+			{
+				fieldLabel: 'Your answer',
+				fieldType: 'radio',
+				requiredField: true,
+				fieldOptions: { values: [{ option: approve }, { option: decline }] },
+			},
+		],
+	};
 }

@@ -30,8 +30,8 @@ export function keep(fns: IExecuteFunctions, kept: Kept): void {
 /**
  * What execute kept, as n8n's `$node["<name>"].context` gives it: a webhook has no getContext,
  * and its context evaluates expressions as every node's does, though IWebhookFunctions omits it.
- * The node's own expressions are not evaluated again: they read the input item as it came,
- * whatever a timeout sets on it (./limitWaitTime.ts).
+ * The node's parameters are not read again: the page keeps what they gave against the input item
+ * as it came, whatever a timeout sets on it since (./limitWaitTime.ts).
  */
 export function kept(fns: IWebhookFunctions): Kept {
 	const context = `$node[${JSON.stringify(fns.getNode().name)}].context`;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FormField } from './form';
-import { readFormFields } from './form';
+import type { Asked, FormField, Problem, Read } from './form';
+import { fieldsAsked } from './form';
 
 /**
  * The answer page is n8n's own form page: its `form-trigger` view, which n8n's server renders for
@@ -11,58 +11,11 @@ import { readFormFields } from './form';
  */
 export const FORM_VIEW = 'form-trigger';
 
-type Problem = { problem: string; fix: string };
-type Read = (name: string, fallback: unknown) => unknown;
-
 /** The page as the question asks it, read when it is sent, and kept for the webhook (./kept.ts). */
-export interface Page {
-	responseType: 'approval' | 'customForm' | 'freeText';
+export interface Page extends Omit<Asked, 'button'> {
 	question: string;
-	/** What the answer must hold. */
-	fields: FormField[];
 	/** What n8n's view draws (n8n-nodes-base Form utils, prepareFormData). */
 	view: IDataObject;
-}
-
-/** What each response type asks for; Approve Only's one button has its own label. */
-function fieldsAsked(
-	read: Read,
-): (Pick<Page, 'responseType' | 'fields'> & { button?: string }) | Problem {
-	const responseType = read('responseType', 'approval');
-	if (responseType === 'freeText')
-		return {
-			responseType,
-			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
-		};
-	if (responseType === 'customForm') {
-		const defineForm = read('defineForm', 'fields');
-		const form = readFormFields(
-			defineForm,
-			defineForm === 'json' ? read('jsonOutput', '[]') : read('formFields.values', []),
-		);
-		return 'problem' in form ? form : { responseType, fields: form.fields };
-	}
-	const approval = read('approvalOptions.values', {}) as IDataObject;
-	const approve = String(approval.approveLabel || 'Approve');
-	if (approval.approvalType !== 'double')
-		return { responseType: 'approval', fields: [], button: approve };
-	const decline = String(approval.disapproveLabel || 'Decline');
-	if (approve === decline)
-		return {
-			problem: 'Approval Options: the two buttons have the same label',
-			fix: 'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
-		};
-	return {
-		responseType: 'approval',
-		fields: [
-			{
-				fieldLabel: 'Your answer',
-				fieldType: 'radio',
-				requiredField: true,
-				fieldOptions: { values: [{ option: approve }, { option: decline }] },
-			},
-		],
-	};
 }
 
 /**
