@@ -18,11 +18,13 @@ module.exports = {
 	/**
 	 * Only the files whose result can change with the engine: those that run the node through n8n's
 	 * engine (test/helpers/engine.ts, directly or through the sandbox helper), or load it with
-	 * n8n-core (package, description) or n8n-workflow's helpers (form). That is every file under
-	 * these folders and the package test: a new test there runs on both engines unless listed
-	 * below. The tooling tier (sandbox, lint, workflows) touches no engine and is not run here.
+	 * n8n-core (package, description) or n8n-workflow's helpers (form), and the checks of the n8n
+	 * internals the node relies on (test/n8n/). That is every file under these folders and the
+	 * package test: a new test there runs on both engines unless listed below. The tooling tier
+	 * (sandbox, lint, workflows) touches no engine and is not run here.
 	 */
 	testMatch: [
+		'<rootDir>/test/n8n/**/*.test.ts',
 		'<rootDir>/test/nodes/**/*.test.ts',
 		'<rootDir>/test/reliability/**/*.test.ts',
 		'<rootDir>/test/credentials/**/*.test.ts',

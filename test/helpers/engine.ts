@@ -81,6 +81,11 @@ class ItemsSource implements INodeType {
 export function loadNodeType(): INodeType {
 	const nodeType: INodeType = new ConversationalMessaging();
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return routedByRoutingNode(nodeType);
+}
+
+/** A declarative node type run as n8n runs one: its `execute` is RoutingNode's. */
+export function routedByRoutingNode(nodeType: INodeType): INodeType {
 	nodeType.execute = async function (this: IExecuteFunctions) {
 		return (await new RoutingNode(this as ExecuteContext, nodeType).runNode()) ?? [];
 	};
@@ -175,6 +180,11 @@ const typesByName: Record<string, INodeType> = {
 	[SOURCE_TYPE]: new ItemsSource(),
 };
 
+/** A test's own node type, run by `runNode({ nodeType: type, ... })` (test/n8n/internals.test.ts). */
+export function registerNodeType(type: string, nodeType: INodeType): void {
+	typesByName[type] = nodeType;
+}
+
 const nodeTypes: INodeTypes = {
 	getByName: (type: string) => typesByName[type] as INodeType | IVersionedNodeType,
 	getByNameAndVersion: (type: string) => typesByName[type],
@@ -238,6 +248,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 	nodeType?: string;
+	/** The node's output connected back to its input: it runs again on its output (run index 1, 2...). */
+	loop?: boolean;
 }
 
 export interface RunResult {
@@ -326,9 +338,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				}
 			: {}),
 	};
-	const connections = {
-		Source: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
-	};
+	const toNode = { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] };
+	const connections = { Source: toNode, ...(options.loop ? { [node.name]: toNode } : {}) };
 	const workflow = new Workflow({
 		id: 'test',
 		name: 'test',

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { isSafeObjectProperty } from 'n8n-workflow';
 
+import { expressionMayRead } from '../n8nInternals';
 import { clock } from '../shared/clock';
 import type { SentField } from './itemRequest';
 
@@ -22,12 +22,11 @@ type Template = Array<string | string[]>;
 
 /**
  * The template a field's raw value is when every `{{ }}` in it only reads the item (keys n8n lets
- * an expression read) and its text holds no brace or backslash (which n8n's template syntax
- * gives meanings); else undefined, and n8n evaluates the value.
+ * an expression read: ../n8nInternals.ts) and its text holds no brace or backslash (which n8n's
+ * template syntax gives meanings); else undefined, and n8n evaluates the value.
  */
 function templateOf(raw: unknown): Template | undefined {
-	if (typeof raw !== 'string' || !raw.startsWith('=') || typeof isSafeObjectProperty !== 'function')
-		return undefined;
+	if (typeof raw !== 'string' || !raw.startsWith('=')) return undefined;
 	const template: Template = [];
 	let end = 1;
 	for (const read of raw.matchAll(JSON_READ)) {
@@ -39,7 +38,7 @@ function templateOf(raw: unknown): Template | undefined {
 	const texts = template.filter((part): part is string => typeof part === 'string');
 	const keys = template.filter((part) => typeof part !== 'string').flat();
 	if (!keys.length || texts.some((text) => /[{}\\]/.test(text))) return undefined;
-	if (!keys.every((key) => isSafeObjectProperty(key))) return undefined;
+	if (!keys.every((key) => expressionMayRead(key))) return undefined;
 	return template.filter((part) => part !== '');
 }
 
@@ -70,8 +69,8 @@ function primitiveAt(json: unknown, path: string[]): string | number | boolean |
 
 /**
  * What n8n's expression engines answer for the template over the item: one read alone gives the
- * value itself, text around reads gives the text with each value as a string. Undefined when a
- * read finds no plain value.
+ * value itself, text around reads gives the text with each value as a string (held to n8n's
+ * engines by test/n8n/internals.test.ts). Undefined when a read finds no plain value.
  */
 function fill(template: Template, json: unknown): string | number | boolean | undefined {
 	const values = template.map((part) =>

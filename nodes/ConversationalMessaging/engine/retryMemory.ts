@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { maxTries, runIndexOf, triedAgainAfter, WAIT_BETWEEN_TRIES_MAX_MS } from '../n8nInternals';
 import { clock } from '../shared/clock';
 
 import { CountriesReached } from './hints';
 import { SendSummary } from './hints';
-
-/** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
-export function runIndexOf(fns: IExecuteFunctions): number {
-	return Number(fns.getWorkflowDataProxy(0).$runIndex);
-}
 
 /**
  * What the send loop already did to each item of a node's run, so that n8n's Retry On Fail,
@@ -89,9 +85,9 @@ interface NodeRun {
 
 /**
  * A run no longer retried: idle longer than n8n waits between tries (Wait Between Tries, at most
- * 5 s in WorkflowExecute), with a margin for a busy process. Only the time between tries counts.
+ * 5 s: ../n8nInternals.ts), with a margin for a busy process. Only the time between tries counts.
  */
-export const IDLE_RUN_MS = 5_000 + 60_000;
+export const IDLE_RUN_MS = WAIT_BETWEEN_TRIES_MAX_MS + 60_000;
 
 /**
  * Past this many runs awaiting a try (kept faster than the sweep frees them), the longest idle go.
@@ -126,16 +122,6 @@ function runKey(fns: IExecuteFunctions): string {
 	return JSON.stringify([execution, fns.getNode().name, runIndexOf(fns)]);
 }
 
-/**
- * The tries n8n gives the node: WorkflowExecute's getRetryParams (Max Tries 2..5, 3 by default).
- * Its one try for a resumed error (`metadata.resumeError`) is never this node's: WorkflowExecute
- * throws that error without running the node.
- */
-function maxTries(fns: IExecuteFunctions): number {
-	const node = fns.getNode();
-	return node.retryOnFail === true ? Math.min(5, Math.max(2, node.maxTries || 3)) : 1;
-}
-
 /** A send loop's memory in the run, by name ('' for the node's operation, a step's name in Send and Wait). */
 export type StepOf = (name: string) => StepMemory;
 
@@ -151,15 +137,15 @@ function sweep(now: number): void {
 
 /**
  * Runs one try of the node with its run's memory (`step(name)`: one per send loop the try runs),
- * which goes when no try can follow. n8n also runs the node again after a return whose first item
- * has `json.error` (WorkflowExecute's checkFailure): kept then.
+ * which goes when no try can follow (the tries n8n gives: ../n8nInternals.ts's maxTries). n8n also
+ * runs the node again after some returns (triedAgainAfter there): kept then.
  */
 export async function withRunMemory(
 	fns: IExecuteFunctions,
 	tryNode: (step: StepOf) => Promise<INodeExecutionData[][]>,
 ): Promise<INodeExecutionData[][]> {
 	const key = runKey(fns);
-	const tries = maxTries(fns);
+	const tries = maxTries(fns.getNode());
 	const run = runs.get(key) ?? { tries: 0, steps: new Map<string, StepMemory>() };
 	runs.set(key, run);
 	run.tries++;
@@ -176,10 +162,9 @@ export async function withRunMemory(
 		output = await tryNode(step);
 		return output;
 	} finally {
-		// A try that threw (no output) is followed by another unless it was the last. n8n 2.x
-		// retries on a first item's json.error other than undefined, null or false, 1.x on any but
-		// undefined: kept for all of them (kept without need costs memory until the sweep only).
-		const retryFollows = output === undefined || output[0]?.[0]?.json?.error !== undefined;
+		// A try that threw (no output) is followed by another unless it was the last; so is one whose
+		// output n8n tries again on (kept without need costs memory until the sweep only).
+		const retryFollows = output === undefined || triedAgainAfter(output);
 		if (retryFollows && run.tries < tries) run.idleSince = clock.now();
 		else runs.delete(key);
 	}

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { RequestOptionsParameter } from '../n8nInternals';
+import { batchingOf, REQUEST_OPTIONS } from '../n8nInternals';
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
 import { itemContext } from '../shared/itemContext';
-import type { RequestOptionsParameter } from '../shared/requestSettings';
 import { settingsFor } from '../shared/requestSettings';
 import type { SendOptions } from '../shared/sendOptions';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS } from '../shared/sendOptions';
@@ -52,13 +53,11 @@ async function sendItems(
 	const node = this.getNode();
 	const resource = String(node.parameters.resource);
 	// Batching is read once, for item 0, as RoutingNode reads it.
-	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter;
+	const requestOptions = this.getNodeParameter(REQUEST_OPTIONS, 0, {}) as RequestOptionsParameter;
 	const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
-	const batch = requestOptions.batching?.batch;
-	const batchSize = Number(batch?.batchSize) > 0 ? Number(batch?.batchSize) : 1;
-	const batchInterval = Number(batch?.batchInterval) || 0;
+	const { size: batchSize, intervalMs: batchInterval } = batchingOf(requestOptions);
 	const continueOnFail = this.continueOnFail();
 	const summary = memory.summary;
 	memory.startTry(items);

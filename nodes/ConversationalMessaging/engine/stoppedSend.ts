@@ -6,10 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { recordedFirst, runIndexOf, storeNotSetUp } from '../n8nInternals';
 import { clock } from '../shared/clock';
 
 import type { Outcome, SentBy, StepMemory } from './retryMemory';
-import { fingerprint, runIndexOf } from './retryMemory';
+import { fingerprint } from './retryMemory';
 import { count, plural } from './hints';
 
 /**
@@ -99,22 +100,21 @@ export async function recallStop(fns: IExecuteFunctions, memory: StepMemory): Pr
 
 async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<void> {
 	const executionId = executionIdOf(fns);
-	const note = fns.helpers.checkProcessedAndRecord;
+	if (record.writtenBy === executionId || record.retriedBy === executionId) return;
+	const recording = recordedFirst(
+		fns,
+		`retried ${record.writtenBy} run ${record.runIndex}`,
+		MAX_RETRIED_STOPS,
+	);
 	// n8n before its processed-data store: the record alone protects this Retry.
-	if (record.writtenBy === executionId || record.retriedBy === executionId || !note) return;
+	if (!recording) return;
 	let first: boolean;
 	try {
-		const { processed } = await note.call(
-			fns.helpers,
-			[`retried ${record.writtenBy} run ${record.runIndex}`],
-			'node',
-			{ mode: 'entries', maxEntries: MAX_RETRIED_STOPS },
-		);
-		first = processed.length === 0;
+		first = await recording;
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
 		// n8n-core's store set up by no server (an engine run alone): the record alone, as above.
-		if (/needs to initialized before use/.test(why)) return;
+		if (storeNotSetUp(why)) return;
 		throw new NodeOperationError(
 			fns.getNode(),
 			"Could not note this Retry in n8n's processed-data store: nothing was sent",

@@ -1,20 +1,18 @@
 import type {
 	IDataObject,
 	IHttpRequestMethods,
-	IN8nRequestOperations,
 	INodeProperties,
 	INodePropertyOptions,
 	IParameterBuilderHint,
 	PostReceiveAction,
 } from 'n8n-workflow';
 
+import type { RoutingRequests } from '../n8nInternals';
+import { routedThrough } from '../n8nInternals';
 import { BULK_OPERATIONS } from './bulkOperations';
 import type { Check } from './checks';
 import { unwrapEnvelope } from './envelope';
 import { readableError } from './network';
-
-/** RoutingNode's hook around an operation's requests. */
-type Send = Extract<IN8nRequestOperations['pagination'], (...args: never[]) => unknown>;
 
 export interface OperationSpec {
 	name: string;
@@ -28,20 +26,9 @@ export interface OperationSpec {
 	/** The envelope's body by default. */
 	postReceive?: PostReceiveAction[];
 	/** A list operation's own page walk. */
-	pagination?: Send;
+	pagination?: RoutingRequests;
 	/** What an AI builder must know to build a workflow around it. */
 	builderHint?: IParameterBuilderHint;
-}
-
-/** An operation's request, or a list operation's pages (`send`), with network failures made readable. */
-function readableRequests(send?: Send): Send {
-	return async function (requestData) {
-		try {
-			return send ? await send.call(this, requestData) : await this.makeRoutingRequest(requestData);
-		} catch (error) {
-			throw await readableError.call(this, error);
-		}
-	};
 }
 
 function operationOption(spec: OperationSpec, runByRoutingNode: boolean): INodePropertyOptions {
@@ -59,13 +46,12 @@ function operationOption(spec: OperationSpec, runByRoutingNode: boolean): INodeP
 		...(preSend ? { send: { preSend } } : {}),
 		output: { postReceive },
 	};
-	if (runByRoutingNode) {
-		// Names network failures. `pagination` is RoutingNode's only hook around a request, so
-		// every operation it runs has one; `paginate: true` lets RoutingNode call it.
-		routing.send = { ...routing.send, paginate: true };
-		routing.operations = { pagination: readableRequests(pagination) };
-	}
-	return { ...option, routing };
+	// Network failures named on each request RoutingNode makes (its one hook around a request:
+	// ../n8nInternals.ts), a list operation's own page walk included.
+	return {
+		...option,
+		routing: runByRoutingNode ? routedThrough(routing, pagination, readableError) : routing,
+	};
 }
 
 /** Options sorted by name; the send engine runs BULK_OPERATIONS and names failures itself. */

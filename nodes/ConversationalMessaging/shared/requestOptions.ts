@@ -1,13 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { REQUEST_OPTIONS } from '../n8nInternals';
+
 /**
  * n8n adds its Request Options (`commonDeclarativeNodeOptionParameters`) only to a declarative node
  * without a `webhook` method; ours has one (Send and Wait), so it declares n8n's own (a test keeps
- * them equal) in wording n8n's lint rules accept.
+ * them equal) in wording n8n's lint rules accept. What RoutingNode reads of them: ../n8nInternals.ts.
  */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
-	name: 'requestOptions',
+	name: REQUEST_OPTIONS,
 	type: 'collection',
 	isNodeSetting: true,
 	placeholder: 'Add Option',

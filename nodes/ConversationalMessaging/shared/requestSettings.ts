@@ -6,18 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { RequestOptionsParameter } from '../n8nInternals';
+import { DEFAULT_TIMEOUT_MS, REQUEST_OPTIONS } from '../n8nInternals';
 import { withoutUserInfo } from './baseUrl';
 
-/** Settings > Request Options (./requestOptions.ts), as the node stores them. */
-export interface RequestOptionsParameter {
-	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
-	timeout?: number;
-	proxy?: string;
-	allowUnauthorizedCerts?: boolean;
-}
-
-/** n8n's default when Timeout is not set. */
-const DEFAULT_TIMEOUT_MS = 300_000;
+/** Settings > Request Options (./requestOptions.ts), as the node stores them: the keys RoutingNode reads. */
+export type { RequestOptionsParameter };
 type Proxy = NonNullable<IHttpRequestOptions['proxy']>;
 
 /** The port written after the host: required, as RoutingNode requires it for the other operations. */
@@ -99,11 +93,11 @@ export function settingsFor(
 	const forItem = (itemIndex: number) =>
 		requestSettings(
 			node,
-			fns.getNodeParameter('requestOptions', itemIndex, {}) as RequestOptionsParameter,
+			fns.getNodeParameter(REQUEST_OPTIONS, itemIndex, {}) as RequestOptionsParameter,
 			credentials,
 			itemIndex,
 		);
-	const raw = Object.values((node.parameters.requestOptions ?? {}) as object);
+	const raw = Object.values((node.parameters[REQUEST_OPTIONS] ?? {}) as object);
 	if (raw.some((value) => typeof value === 'string' && value.startsWith('='))) return forItem;
 	let shared: Partial<IHttpRequestOptions> | undefined;
 	try {

@@ -1,0 +1,169 @@
+/**
+ * What the node relies on in n8n's internals, beyond its documented node API: each shortcut here
+ * names the n8n source it mirrors (package, file under its dist/, function), and
+ * test/n8n/internals.test.ts has one test per shortcut, named after it, that fails when an n8n
+ * release changes it: on n8n 2.x (npm test), on n8n 1.x's engine (npm run test:compat) and weekly on
+ * the newest n8n (.github/workflows/newest-n8n.yml, whose verdict lists them one by one).
+ */
+import type {
+	IExecuteFunctions,
+	IExecutePaginationFunctions,
+	IN8nRequestOperations,
+	INode,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+import { isSafeObjectProperty } from 'n8n-workflow';
+
+// 1. Retry On Fail: n8n-core dist/execution-engine/workflow-execute.js (WorkflowExecute).
+
+/** getRetryParams (1.x: inline in processRunExecutionData): Wait Between Tries is held to 0..5000 ms. */
+export const WAIT_BETWEEN_TRIES_MAX_MS = 5_000;
+
+/**
+ * getRetryParams: the tries n8n gives the node, Max Tries held to 2..5 (3 when unset or 0); one
+ * without Retry On Fail. Its one try for a resumed error (`metadata.resumeError`) is never this
+ * node's: WorkflowExecute throws that error without running the node.
+ */
+export function maxTries(node: INode): number {
+	return node.retryOnFail === true ? Math.min(5, Math.max(2, node.maxTries || 3)) : 1;
+}
+
+/**
+ * processRunExecutionData's checkFailure: n8n runs the node again (tries left) after a return
+ * whose first item has `json.error`: 2.x when it is other than undefined, null or false, 1.x when
+ * it is anything but undefined. True for both (the node keeps its memory for either).
+ */
+export function triedAgainAfter(output: INodeExecutionData[][]): boolean {
+	return output[0]?.[0]?.json?.error !== undefined;
+}
+
+// 2. The run index: n8n-workflow dist/cjs/workflow-data-proxy.js (WorkflowDataProxy.getDataProxy's $runIndex).
+
+/** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
+export function runIndexOf(fns: IExecuteFunctions): number {
+	return Number(fns.getWorkflowDataProxy(0).$runIndex);
+}
+
+// 3. n8n's processed-data store: n8n-core dist/data-deduplication-service.js (DataDeduplicationService)
+//    through dist/execution-engine/node-execution-context/utils/deduplication-helper-functions.js.
+
+/**
+ * assertInstance / assertDeduplicator: the store's error until a server calls init() (an engine
+ * run alone): "Instance (or Manager) needs to initialized before use".
+ */
+export const storeNotSetUp = (message: string): boolean =>
+	/needs to initialized before use/.test(message);
+
+/**
+ * helpers.checkProcessedAndRecord, node scope, entries mode (the oldest forgotten past
+ * maxEntries): whether `key` was new, recorded now. Undefined where n8n has no such helper (before
+ * its store); it fails with storeNotSetUp's error where none is set up.
+ */
+export function recordedFirst(
+	fns: IExecuteFunctions,
+	key: string,
+	maxEntries: number,
+): Promise<boolean> | undefined {
+	return fns.helpers.checkProcessedAndRecord
+		?.call(fns.helpers, [key], 'node', { mode: 'entries', maxEntries })
+		.then(({ processed }) => processed.length === 0);
+}
+
+// 4. RoutingNode's one hook around a request: n8n-core dist/execution-engine/routing-node.js
+//    (RoutingNode.makeRequest, which calls `requestOperations.pagination` when `paginate` is true).
+
+/** RoutingNode's `requestOperations.pagination`, as a function. */
+export type RoutingRequests = Extract<
+	IN8nRequestOperations['pagination'],
+	(...args: never[]) => unknown
+>;
+
+/**
+ * An operation's routing with each request RoutingNode makes for it (a list's own page walk
+ * `send`, else its one request) going through `onFailure`, on every method (POSTs included). It
+ * must be the pagination hook: RoutingNode.makeRequest runs nothing else of the node's around the
+ * HTTP call. preSend runs before it and returns options only; postReceive runs in the request's
+ * `.then`, on answers only; a failed request goes from makeRequest to runNode's
+ * Promise.allSettled loop, which makes it a NodeApiError (or, On Error: Continue, an error item)
+ * with no hook between; requestDefaults and the credential's authenticate are options, not code
+ * around the call.
+ */
+export function routedThrough(
+	routing: INodePropertyRouting,
+	send: RoutingRequests | undefined,
+	onFailure: (this: IExecutePaginationFunctions, error: unknown) => Promise<unknown>,
+): INodePropertyRouting {
+	const pagination: RoutingRequests = async function (requestData) {
+		try {
+			return send ? await send.call(this, requestData) : await this.makeRoutingRequest(requestData);
+		} catch (error) {
+			throw await onFailure.call(this, error);
+		}
+	};
+	return { ...routing, send: { ...routing.send, paginate: true }, operations: { pagination } };
+}
+
+// 5. Settings > Request Options: n8n-core dist/nodes-loader/constants.js
+//    (commonDeclarativeNodeOptionParameters), read by RoutingNode.runNode
+//    (dist/execution-engine/routing-node.js). n8n's loader adds them only to a declarative node
+//    without `webhook` (DirectoryLoader.applyDeclarativeNodeOptionParameters); ours has one (Send and
+//    Wait), so it declares them (shared/requestOptions.ts) and its own sends read them as RoutingNode
+//    does (shared/requestSettings.ts, engine/sendLoop.ts).
+
+/** The parameter RoutingNode reads them from. */
+export const REQUEST_OPTIONS = 'requestOptions';
+
+/** The keys RoutingNode reads in it. */
+export interface RequestOptionsParameter {
+	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+	timeout?: number;
+	proxy?: string;
+	allowUnauthorizedCerts?: boolean;
+}
+
+/** RoutingNode's Timeout when none is set. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * RoutingNode's Batching: a pause of `intervalMs` before each item whose index is a multiple of
+ * `size` (the first aside); Items per Batch 0 or below counts as 1, an interval of 0 as none.
+ */
+export function batchingOf(options: RequestOptionsParameter): { size: number; intervalMs: number } {
+	const batch = options.batching?.batch;
+	return {
+		size: Number(batch?.batchSize) > 0 ? Number(batch?.batchSize) : 1,
+		intervalMs: Number(batch?.batchInterval) || 0,
+	};
+}
+
+// 6. The expression fast path (engine/fieldValues.ts fills `{{ $json.x }}` fields from the item with
+//    n8n's own answer, its rules there): n8n-workflow dist/cjs/utils.js (isSafeObjectProperty), which
+//    n8n's expression sandbox (dist/cjs/expression-sandboxing.js) applies to every key an expression
+//    reads.
+
+/** Whether n8n lets an expression read the key; none where n8n-workflow has no such check. */
+export function expressionMayRead(key: string): boolean {
+	return typeof isSafeObjectProperty === 'function' && isSafeObjectProperty(key);
+}
+
+// 7. Send and Wait's (wired in sendAndWait/).
+
+/**
+ * Execution custom data (`$execution.customData`): n8n-core
+ * dist/execution-engine/node-execution-context/utils/execution-metadata.js
+ * (setWorkflowExecutionMetadata): at most `keys` keys (a new one past them is dropped without a
+ * word), each of letters, digits and _ (1.x: ASCII ones only), cut to `keyLength`; a value cut to
+ * `keptValueLength` characters (n8n documents `valueLength` and logs an error past it).
+ */
+export const CUSTOM_DATA = { keys: 10, keyLength: 50, valueLength: 255, keptValueLength: 512 };
+
+/**
+ * n8n 1.x checks a resume link's signature only for an execution whose node asked (n8n-core 1.x
+ * dist/execution-engine/node-execution-context/node-execution-context.js,
+ * setSignatureValidationRequired: runExecutionData.validateSignature); 2.x always checks it and
+ * has no such call.
+ */
+export function requireSignedResume(fns: IExecuteFunctions): void {
+	(fns as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
+}
