@@ -18,14 +18,14 @@ const pkg = (name) =>
 	JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
 const versions = `n8n-core ${pkg('n8n-core').version} / n8n-workflow ${pkg('n8n-workflow').version}`;
 
-function finish(headline, details = []) {
+function finish(headline, details = [], section = '') {
 	const broken = !headline.passed;
 	const text = [`${versions}: ${headline.text}`, ...details.map((line) => `- ${line}`)].join('\n');
-	console.log(`\n${text}`);
+	console.log(`\n${text}${section && `\n\n${section}`}`);
 	mkdirSync(join(root, '.tmp', 'compat-latest'), { recursive: true });
 	writeFileSync(
 		join(root, '.tmp', 'compat-latest', 'verdict.md'),
-		`### Newest n8n on the registry: ${broken ? 'broken' : 'passed'}\n\n${text}\n`,
+		`### Newest n8n on the registry: ${broken ? 'broken' : 'passed'}\n\n${text}\n${section && `\n${section}\n`}`,
 	);
 	process.exit(broken ? 1 : 0);
 }
@@ -145,4 +145,23 @@ const shown = details.slice(0, 40);
 if (details.length > shown.length)
 	shown.push(`… and ${details.length - shown.length} more (see the log above)`);
 
-finish({ passed: clean && !outside, text: `${engineText}${outside}` }, shown);
+/**
+ * The n8n internals the node relies on (nodes/ConversationalMessaging/n8nInternals.ts), one line
+ * each: its test in test/n8n/internals.test.ts is named after the shortcut it checks.
+ */
+const INTERNALS = join('n8n', 'internals.test.ts');
+function internalsSection() {
+	const file = results.testResults.find((candidate) => name(candidate) === INTERNALS);
+	const heading = "#### n8n's internals the node relies on (test/n8n/internals.test.ts)\n\n";
+	if (!file) return `${heading}- not run`;
+	if (!file.assertionResults.length) return `${heading}- could not run (see above)`;
+	const verdict = { passed: 'holds', failed: 'BROKEN' };
+	return (
+		heading +
+		file.assertionResults
+			.map((test) => `- ${verdict[test.status] ?? test.status}: ${test.title}`)
+			.join('\n')
+	);
+}
+
+finish({ passed: clean && !outside, text: `${engineText}${outside}` }, shown, internalsSection());
