@@ -15,6 +15,7 @@ import type { Sender, SendOutcome } from '../engine/send';
 import { send } from '../engine/send';
 import type { StepOf } from '../engine/retryMemory';
 import { withRunMemory } from '../engine/retryMemory';
+import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../shared/clock';
 import { CREDENTIAL_NAME } from '../shared/constants';
 import type { ItemContext } from '../shared/itemContext';
@@ -160,9 +161,7 @@ async function askOnce(
 	if ('problem' in page)
 		throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
 	const limit = waitTill(this);
-	// n8n 1.x checks the link's signature only when the node asks it to (its own send-and-wait
-	// nodes do); n8n 2.x always checks it and has no such call.
-	(this as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
+	requireSignedResume(this);
 	const resumeUrl = this.getSignedResumeUrl();
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const settings = settingsFor(this, credentials)(0);
