@@ -2,21 +2,21 @@ import type {
 	IAuthenticate,
 	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
+	Icon,
 	ICredentialDataDecryptedObject,
-	IHttpRequestOptions,
 	ICredentialTestRequest,
 	ICredentialType,
-	Icon,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/checks/phone/reading';
+import { apiBaseUrl } from '../nodes/ConversationalMessaging/service/account';
 import {
 	NO_REDIRECTS,
 	REDIRECT_ADVICE,
 	REDIRECT_STATUSES,
-} from '../nodes/ConversationalMessaging/shared/redirects';
-import { apiBaseUrl } from '../nodes/ConversationalMessaging/shared/baseUrl';
-import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/shared/phone/reading';
+} from '../nodes/ConversationalMessaging/service/redirects';
 
 /** Methods whose body n8n drops, so the token has to travel in the query string. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

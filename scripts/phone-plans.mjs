@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes two tables under nodes/ConversationalMessaging/shared/phone/, from libphonenumber-js's
+ * Writes two tables under nodes/ConversationalMessaging/checks/phone/, from libphonenumber-js's
  * metadata (the numbering plans of Google's libphonenumber), so that the node checks and reads
  * phone fields without depending on anything at run time:
  *
@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PHONE_DIR = join(root, 'nodes/ConversationalMessaging/shared/phone');
+const PHONE_DIR = join(root, 'nodes/ConversationalMessaging/checks/phone');
 const E164_MAX_DIGITS = 15;
 const DIGITS = '0123456789';
 

@@ -1,6 +1,9 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { defaultCountryOptions, nodeDefaultCountry } from './checks/phone/reading';
+import { customOperations } from './customOperations';
+import { requestOptions } from './form/settings';
 import { agentDescription } from './resources/agent';
 import { campaignDescription, campaignListSearch } from './resources/campaign';
 import { clientDescription } from './resources/client';
@@ -11,11 +14,8 @@ import { messagingDescription } from './resources/messaging';
 import { productDescription } from './resources/product';
 import { researcherDescription } from './resources/researcher';
 import { shortLinkDescription } from './resources/shortLink';
-import { customOperations } from './customOperations';
-import { defaultCountryOptions, nodeDefaultCountry } from './shared/phone/reading';
-import { NO_REDIRECTS } from './shared/redirects';
-import { requestOptions } from './shared/requestOptions';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './sendAndWait/webhook';
+import { NO_REDIRECTS } from './service/redirects';
 
 export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,9 +1,9 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { sendLoop } from './engine/sendLoop';
+import { BULK_OPERATIONS } from './form/bulkOperations';
 import { sendAndWait } from './sendAndWait/run';
-import { BULK_OPERATIONS } from './shared/bulkOperations';
+import { sendLoop } from './sendLoop/sendLoop';
 
 /** n8n-core runs these instead of their routing: the bulk sends and Send and Wait. */
 export function customOperations(

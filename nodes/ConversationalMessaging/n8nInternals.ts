@@ -108,8 +108,8 @@ export function routedThrough(
 //    (commonDeclarativeNodeOptionParameters), read by RoutingNode.runNode
 //    (dist/execution-engine/routing-node.js). n8n's loader adds them only to a declarative node
 //    without `webhook` (DirectoryLoader.applyDeclarativeNodeOptionParameters); ours has one (Send and
-//    Wait), so it declares them (shared/requestOptions.ts) and its own sends read them as RoutingNode
-//    does (shared/requestSettings.ts, engine/sendLoop.ts).
+//    Wait), so it declares them (form/settings.ts) and its own sends read them as RoutingNode
+//    does (form/settings.ts, sendLoop/sendLoop.ts).
 
 /** The parameter RoutingNode reads them from. */
 export const REQUEST_OPTIONS = 'requestOptions';
@@ -137,7 +137,7 @@ export function batchingOf(options: RequestOptionsParameter): { size: number; in
 	};
 }
 
-// 6. The expression fast path (engine/fieldValues.ts fills `{{ $json.x }}` fields from the item with
+// 6. The expression fast path (sendLoop/itemRequest.ts fills `{{ $json.x }}` fields from the item with
 //    n8n's own answer, its rules there): n8n-workflow dist/cjs/utils.js (isSafeObjectProperty), which
 //    n8n's expression sandbox (dist/cjs/expression-sandboxing.js) applies to every key an expression
 //    reads.

@@ -2,7 +2,7 @@ import http from 'http';
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import { authenticateWithToken } from '../../credentials/ConversationalMessagingApi.credentials';
-import { apiBaseUrl } from '../../nodes/ConversationalMessaging/shared/baseUrl';
+import { apiBaseUrl } from '../../nodes/ConversationalMessaging/service/account';
 import { ENGINE_MAJOR, testCredential } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 

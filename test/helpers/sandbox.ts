@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { openLanes } from '../../nodes/ConversationalMessaging/engine/lane';
-import { rememberedRuns } from '../../nodes/ConversationalMessaging/engine/retryMemory';
+import { openLanes } from '../../nodes/ConversationalMessaging/sendLoop/lane';
+import { rememberedRuns } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { RunOptions, RunResult } from './engine';

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
  * Items holding values of every kind where `{{ $json.phone }}`, `{{ $json.line.name }}` and
  * `{{ $json.text }}` look: strings, numbers, booleans, empty, null, objects, lists, missing keys
  * and paths through non-objects. The send loop reads some itself and leaves the others to n8n
- * (engine/fieldValues.ts, whose choice fieldValues.test.ts checks); the values sent are held to
+ * (sendLoop/itemRequest.ts, whose choice fieldValues.test.ts checks); the values sent are held to
  * n8n's answers by test/reliability/bad-input.test.ts and test/e2e/resources.e2e.ts.
  */
 export const VALUE_KINDS: IDataObject[] = [

@@ -22,8 +22,8 @@ import type {
 } from 'n8n-workflow';
 import { Expression, NodeConnectionTypes } from 'n8n-workflow';
 
-import { FieldValues } from '../../nodes/ConversationalMessaging/engine/fieldValues';
-import type { Reading } from '../../nodes/ConversationalMessaging/engine/fieldValues';
+import { FieldValues } from '../../nodes/ConversationalMessaging/sendLoop/itemRequest';
+import type { Reading } from '../../nodes/ConversationalMessaging/sendLoop/itemRequest';
 import {
 	batchingOf,
 	CUSTOM_DATA,
@@ -40,8 +40,8 @@ import {
 	WAIT_BETWEEN_TRIES_MAX_MS,
 } from '../../nodes/ConversationalMessaging/n8nInternals';
 import type { RequestOptionsParameter } from '../../nodes/ConversationalMessaging/n8nInternals';
-import { requestOptions } from '../../nodes/ConversationalMessaging/shared/requestOptions';
-import { requestSettings } from '../../nodes/ConversationalMessaging/shared/requestSettings';
+import { requestOptions } from '../../nodes/ConversationalMessaging/form/settings';
+import { requestSettings } from '../../nodes/ConversationalMessaging/form/settings';
 import type { RunOptions, RunResult } from '../helpers/engine';
 import {
 	ENGINE_MAJOR,
@@ -329,7 +329,7 @@ describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nI
 		expect(JSON.stringify(hooked[0], Object.getOwnPropertyNames(hooked[0]))).toContain(
 			'ECONNREFUSED',
 		);
-		// The node's own operations (a POST here), wired in shared/operations.ts.
+		// The node's own operations (a POST here), wired in form/operations.ts.
 		const shortLink = await runNode({
 			parameters: { resource: 'shortLink', operation: 'create', longUrl: 'https://example.com' },
 			credentials: { baseUrl: `http://127.0.0.1:${closedPort}`, apiToken: 'unused' },

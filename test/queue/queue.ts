@@ -815,7 +815,7 @@ async function firstBurst(cluster: Cluster, after: number): Promise<Burst1> {
 
 // ---- what the failed items of a burst say
 
-/** The kinds of failed items, from the node's messages (nodes/ConversationalMessaging/shared/network.ts, sendLoop.ts). */
+/** The kinds of failed items, from the node's messages (nodes/ConversationalMessaging/service/network.ts, sendLoop.ts). */
 const FAILURE_KINDS: Array<[string, RegExp]> = [
 	['cut after the request was written', /was cut before its answer arrived/],
 	['timeout', /did not answer in time/],

@@ -1,5 +1,5 @@
 /**
- * Retry On Fail's memory (engine/retryMemory.ts) is keyed by the run in n8n's terms (execution
+ * Retry On Fail's memory (sendLoop/runMemory.ts) is keyed by the run in n8n's terms (execution
  * id, node name, run index), not by the execute data object n8n happens to hand every try: a
  * future n8n that copies it between tries must still send nothing twice. And the memory goes
  * with the run: nothing left once a run returned, or failed with no try left.
@@ -13,7 +13,7 @@ import {
 	StepMemory,
 	rememberedRuns,
 	withRunMemory,
-} from '../../nodes/ConversationalMessaging/engine/retryMemory';
+} from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
 import type { FakeClock } from '../../sandbox/clock';
 import { nodeOnFakeClock } from '../helpers/nodeClock';
 import { useSandbox } from '../helpers/sandbox';

@@ -11,8 +11,8 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/server';
 import { FakeClock, startSandbox } from '../../sandbox/server';
-import { accountKey, openLanes } from '../../nodes/ConversationalMessaging/engine/lane';
-import { unreachedBy } from '../../nodes/ConversationalMessaging/shared/network';
+import { accountKey, openLanes } from '../../nodes/ConversationalMessaging/sendLoop/lane';
+import { unreachedBy } from '../../nodes/ConversationalMessaging/service/network';
 import { runNode } from '../helpers/engine';
 import { nodeOnFakeClock, whileMoving } from '../helpers/nodeClock';
 import { until } from '../helpers/until';

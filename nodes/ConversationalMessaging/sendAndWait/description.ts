@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { collection, field, showFor } from '../shared/descriptions';
-import { messageTextField } from '../shared/messageFields';
+import { collection, field, showFor } from '../form/fields';
+import { messageTextField } from '../form/messageFields';
 
 /** A plain send's resource and operation. */
 type PlainSend = [resource: string, operation: string];

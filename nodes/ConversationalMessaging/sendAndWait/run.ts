@@ -8,20 +8,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { RequestForm } from '../engine/itemRequest';
-import { buildRequest, requestForm } from '../engine/itemRequest';
-import { joinLane } from '../engine/lane';
-import type { Sender, SendOutcome } from '../engine/send';
-import { send } from '../engine/send';
-import type { StepOf } from '../engine/retryMemory';
-import { withRunMemory } from '../engine/retryMemory';
+import type { ItemContext } from '../checks/checks';
+import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import { requireSignedResume } from '../n8nInternals';
-import { clock } from '../shared/clock';
-import { CREDENTIAL_NAME } from '../shared/constants';
-import type { ItemContext } from '../shared/itemContext';
-import { itemContext } from '../shared/itemContext';
-import { settingsFor } from '../shared/requestSettings';
-import { DEFAULT_MAX_WAIT_SECONDS } from '../shared/sendOptions';
+import { clock } from '../sendLoop/clock';
+import type { RequestForm } from '../sendLoop/itemRequest';
+import { buildRequest, itemContext, requestForm } from '../sendLoop/itemRequest';
+import { joinLane } from '../sendLoop/lane';
+import type { StepOf } from '../sendLoop/runMemory';
+import { withRunMemory } from '../sendLoop/runMemory';
+import type { Sender, SendOutcome } from '../sendLoop/send';
+import { send } from '../sendLoop/send';
+import { CREDENTIAL_NAME } from '../service/account';
 import { CHANNELS } from './description';
 import type { Kept } from './kept';
 import { keep } from './kept';
@@ -48,7 +46,7 @@ interface Step {
 }
 
 /**
- * Sends the step's request as a bulk send sends an item (../engine/send.ts), within the default
+ * Sends the step's request as a bulk send sends an item (../sendLoop/send.ts), within the default
  * Max Wait, and reads the answer with the plain operation's reader. Remembered for Retry On Fail:
  * a retry never sends the message again when the service may have it.
  */

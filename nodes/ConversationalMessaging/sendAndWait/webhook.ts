@@ -7,7 +7,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { isBlank } from '../shared/checks';
+import { isBlank } from '../checks/checks';
 import { CHOICE_TYPES } from './description';
 import type { FormField } from './form';
 import type { Kept } from './kept';

@@ -6,7 +6,7 @@ import { DirectoryLoader } from 'n8n-core';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
-import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/shared/bulkOperations';
+import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/form/bulkOperations';
 
 const node = new ConversationalMessaging();
 const { properties } = node.description;
@@ -34,7 +34,7 @@ function operationSubtitle(): string {
 }
 
 /**
- * What the send engine (engine/itemRequest.ts) reads of `routing`, and nothing else: the request's
+ * What the send engine (sendLoop/itemRequest.ts) reads of `routing`, and nothing else: the request's
  * method, URL and body as written (no expression), each field's send type, property (a plain
  * path) and checks, and the answer's post-receive functions.
  */
@@ -132,7 +132,7 @@ const engineRuns: Array<[string, string, boolean]> = [
 
 describe('the node description', () => {
 	it('holds no expression in its request defaults, which the send engine copies as they are', () => {
-		// RoutingNode evaluates each default; engine/itemRequest.ts does not.
+		// RoutingNode evaluates each default; sendLoop/itemRequest.ts does not.
 		const defaults = JSON.stringify(node.description.requestDefaults);
 		expect(defaults).not.toMatch(/"=/);
 		expect(node.description.requestDefaults).toBeDefined();

@@ -3,7 +3,7 @@
  * envelope is unwrapped, and every kind of failure the service or a gateway can produce
  * becomes a NodeApiError that says what happened and what to do.
  */
-import { readEnvelope } from '../../../nodes/ConversationalMessaging/shared/envelope';
+import { readEnvelope } from '../../../nodes/ConversationalMessaging/service/envelope';
 import { jsonOf, SEND_SMS as sms, useSandbox } from '../../helpers/sandbox';
 
 const suite = useSandbox();

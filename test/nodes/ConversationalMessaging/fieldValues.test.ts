@@ -1,5 +1,5 @@
 /**
- * The send loop's fast path (nodes/ConversationalMessaging/engine/fieldValues.ts): a field whose
+ * The send loop's fast path (nodes/ConversationalMessaging/sendLoop/itemRequest.ts): a field whose
  * expressions only read the item is filled from the item, without n8n's expression engine, when
  * the item holds a plain value there; anything else is left to n8n. What it sends, and what it
  * refuses, is what n8n's expression engine gives for the same fields (here over every kind of

@@ -1,5 +1,5 @@
 /**
- * The pace of the sends to one service account, and its outages (engine/pacer.ts, engine/lane.ts),
+ * The pace of the sends to one service account, and its outages (sendLoop/pacer.ts, sendLoop/lane.ts),
  * on a clock the test moves: the figures are in that clock's time, the same on any machine under
  * any load (`npm run bench` measures the node in n8n against the sandbox in real time). The
  * service is the sandbox's token bucket (sandbox/rate-limit.ts) on the same clock, answering
@@ -12,14 +12,14 @@ import type * as http from 'node:http';
 import { FakeClock } from '../../../sandbox/clock';
 import type { RateLimit } from '../../../sandbox/rate-limit';
 import { RateLimiter } from '../../../sandbox/rate-limit';
-import type { Member } from '../../../nodes/ConversationalMessaging/engine/lane';
+import type { Member } from '../../../nodes/ConversationalMessaging/sendLoop/lane';
 import {
 	GaveUp,
 	PROBE_MAX_MS,
 	Stopped,
 	joinLane,
 	openLanes,
-} from '../../../nodes/ConversationalMessaging/engine/lane';
+} from '../../../nodes/ConversationalMessaging/sendLoop/lane';
 import { nodeOnFakeClock, runClock } from '../../helpers/nodeClock';
 
 const LATENCY_MS = 2;

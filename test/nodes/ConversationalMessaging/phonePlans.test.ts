@@ -18,16 +18,16 @@ import { NodeHelpers } from 'n8n-workflow';
 import {
 	fitPlan,
 	SHORTEST_NUMBER,
-} from '../../../nodes/ConversationalMessaging/shared/phone/reading';
+} from '../../../nodes/ConversationalMessaging/checks/phone/reading';
 import {
 	LIBPHONENUMBER_VERSION,
 	PLANS,
-} from '../../../nodes/ConversationalMessaging/shared/phone/plans';
+} from '../../../nodes/ConversationalMessaging/checks/phone/plans';
 import {
 	COUNTRIES,
 	PREFIX_WRITTEN,
-} from '../../../nodes/ConversationalMessaging/shared/phone/countries';
-import { readPhone } from '../../../nodes/ConversationalMessaging/shared/phone/reading';
+} from '../../../nodes/ConversationalMessaging/checks/phone/countries';
+import { readPhone } from '../../../nodes/ConversationalMessaging/checks/phone/reading';
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { RunResult } from '../../helpers/engine';
 import { sentBody, useSandbox } from '../../helpers/sandbox';
@@ -189,8 +189,8 @@ describe('the numbering plans', () => {
 	});
 
 	it('are a small generated module of the build, with no runtime dependency', () => {
-		const table = join(root, 'dist/nodes/ConversationalMessaging/shared/phone/plans.js');
-		const countries = join(root, 'dist/nodes/ConversationalMessaging/shared/phone/countries.js');
+		const table = join(root, 'dist/nodes/ConversationalMessaging/checks/phone/plans.js');
+		const countries = join(root, 'dist/nodes/ConversationalMessaging/checks/phone/countries.js');
 		expect(existsSync(table) && existsSync(countries)).toBe(true);
 		// Issue 30: the tables under 40 KB in dist/.
 		const size = statSync(table).size + statSync(countries).size;

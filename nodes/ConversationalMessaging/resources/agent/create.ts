@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { phoneField } from '../../shared/messageFields';
-import { email } from '../../shared/checks';
+import { email } from '../../checks/checks';
+import { field, showFor } from '../../form/fields';
+import { phoneField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('agent', ['create']);
 

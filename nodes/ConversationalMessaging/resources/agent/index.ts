@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../shared/operations';
+import { operationSelector } from '../../form/operations';
 import { agentCreateFields, agentCreateOperation } from './create';
 import { agentDeleteField, agentDeleteOperation } from './delete';
 import { agentGetField, agentGetOperation } from './get';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idLocator, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { idLocator, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 import { CAMPAIGN_ID_PATTERN, SEARCH_CAMPAIGNS } from './search';
 
 export const campaignGetOperation: OperationSpec = {

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { returnAllAndLimit, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { unwrapList } from '../../shared/envelope';
+import { returnAllAndLimit, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
+import { unwrapList } from '../../service/envelope';
 
 /** Bounds of `page` and `limit` are not documented (the examples use 10); a shorter page ends the list. */
 export const CAMPAIGN_PAGE_SIZE = 50;

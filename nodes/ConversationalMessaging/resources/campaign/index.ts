@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../shared/operations';
+import { operationSelector } from '../../form/operations';
 import { campaignGetOperation, campaignIdField } from './get';
 import { campaignGetAllFields, campaignGetAllOperation } from './getAll';
 import { campaignGetDetailsOperation } from './getDetails';

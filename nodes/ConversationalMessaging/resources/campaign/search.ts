@@ -7,13 +7,12 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiBaseUrl, withoutUserInfo } from '../../shared/baseUrl';
-import { clock } from '../../shared/clock';
-import { CREDENTIAL_NAME } from '../../shared/constants';
-import type { ServiceFailure } from '../../shared/envelope';
-import { failureError, listRecords, readEnvelope } from '../../shared/envelope';
-import { unreachedBy } from '../../shared/network';
-import { NO_REDIRECTS } from '../../shared/redirects';
+import { clock } from '../../sendLoop/clock';
+import { apiBaseUrl, CREDENTIAL_NAME, withoutUserInfo } from '../../service/account';
+import type { ServiceFailure } from '../../service/envelope';
+import { failureError, listRecords, readEnvelope } from '../../service/envelope';
+import { unreachedBy } from '../../service/network';
+import { NO_REDIRECTS } from '../../service/redirects';
 import { CAMPAIGN_PAGE_SIZE } from './getAll';
 
 /** The service does not document its records' fields: the first of these keys with a value is read. */

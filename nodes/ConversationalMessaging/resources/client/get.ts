@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../../shared/operations';
+import type { OperationSpec } from '../../form/operations';
 
 export const clientGetOperation: OperationSpec = {
 	name: 'Get',

@@ -1,15 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import {
-	ASK_THE_USER_HINT,
-	additionalFields,
-	field,
-	idField,
-	showFor,
-} from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { phoneField } from '../../shared/messageFields';
-import { isBlank, itemError, preSend, requireField } from '../../shared/checks';
+import { isBlank, itemError, preSend, requireField } from '../../checks/checks';
+import { additionalFields, ASK_THE_USER_HINT, field, idField, showFor } from '../../form/fields';
+import { phoneField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('contact', ['add']);
 

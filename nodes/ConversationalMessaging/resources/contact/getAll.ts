@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ASK_THE_USER_HINT, idField, returnAllAndLimit, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { unwrapList } from '../../shared/envelope';
+import { ASK_THE_USER_HINT, idField, returnAllAndLimit, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
+import { unwrapList } from '../../service/envelope';
 
 const show = showFor('contact', ['getAll']);
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, idField, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { field, idField, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('legacyMessage', ['get']);
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../shared/operations';
-import { sendOptions } from '../../shared/sendOptions';
+import { operationSelector } from '../../form/operations';
+import { sendOptions } from '../../form/settings';
 import { legacyMessageGetFields, legacyMessageGetOperation } from './get';
 import { legacyMessageSendFields, legacyMessageSendOperation } from './send';
 

@@ -1,14 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { coordinate } from '../../checks/checks';
+import { additionalFields, field, showFor } from '../../form/fields';
 import {
 	instanceField,
 	messageBodyFields,
 	messageTypeField,
 	phoneField,
-} from '../../shared/messageFields';
-import { coordinate } from '../../shared/checks';
+} from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 export const legacyMessageSendOperation: OperationSpec = {
 	name: 'Send',

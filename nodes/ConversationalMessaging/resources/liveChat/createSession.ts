@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { additionalFields, field, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 
 export const liveChatCreateSessionOperation: OperationSpec = {
 	name: 'Create Session',

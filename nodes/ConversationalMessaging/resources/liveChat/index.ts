@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { operationSelector } from '../../shared/operations';
-import { instanceField } from '../../shared/messageFields';
-import { sendOptions } from '../../shared/sendOptions';
+import { showFor } from '../../form/fields';
+import { instanceField } from '../../form/messageFields';
+import { operationSelector } from '../../form/operations';
+import { sendOptions } from '../../form/settings';
 import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './createSession';
 import { liveChatSendMessageFields, liveChatSendMessageOperation } from './sendMessage';
 

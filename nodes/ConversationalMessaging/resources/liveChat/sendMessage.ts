@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { messageTextField } from '../../shared/messageFields';
+import { additionalFields, field, idField, showFor } from '../../form/fields';
+import { messageTextField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('liveChat', ['sendMessage']);
 

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { unwrapValidation } from '../../shared/envelope';
-import { phoneField } from '../../shared/messageFields';
+import { showFor } from '../../form/fields';
+import { phoneField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
+import { unwrapValidation } from '../../service/envelope';
 
 export const checkChatappNumberOperation: OperationSpec = {
 	name: 'Check Chatapp Number',

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { messageTextField } from '../../shared/messageFields';
-import { chatappId, onlyWith, textList } from '../../shared/checks';
+import { chatappId, onlyWith, textList } from '../../checks/checks';
+import { additionalFields, field, showFor } from '../../form/fields';
+import { messageTextField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('messaging', ['injectCrmLead']);
 

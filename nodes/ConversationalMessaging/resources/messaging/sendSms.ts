@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { messageTextField, phoneField } from '../../shared/messageFields';
+import { showFor } from '../../form/fields';
+import { messageTextField, phoneField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('messaging', ['sendSms']);
 

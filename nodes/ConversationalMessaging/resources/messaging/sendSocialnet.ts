@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, idField, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { messageBodyFields, messageTypeField } from '../../shared/messageFields';
+import { additionalFields, field, idField, showFor } from '../../form/fields';
+import { messageBodyFields, messageTypeField } from '../../form/messageFields';
+import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('messaging', ['sendSocialnet']);
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];

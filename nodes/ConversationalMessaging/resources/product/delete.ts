@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../../shared/operations';
+import type { OperationSpec } from '../../form/operations';
 import { productUrl } from './fields';
 
 export const productDeleteOperation: OperationSpec = {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, idField, showFor } from '../../shared/descriptions';
-import { number, textList } from '../../shared/checks';
+import { number, textList } from '../../checks/checks';
+import { field, idField, showFor } from '../../form/fields';
 
 /** The service marks none optional on Create or on Update (a PUT that replaces the product). */
 const both = showFor('product', ['create', 'update']);

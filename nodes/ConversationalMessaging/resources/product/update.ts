@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { integer, url } from '../../shared/checks';
+import { integer, url } from '../../checks/checks';
+import { field, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 import { productUrl } from './fields';
 
 const show = showFor('product', ['update']);

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 import { researcherFilesField } from './files';
 import { researcherUrl } from './get';
 

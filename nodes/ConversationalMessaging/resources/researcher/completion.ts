@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { listEntries } from '../../shared/checks';
-import type { ItemContext } from '../../shared/itemContext';
+import type { ItemContext } from '../../checks/checks';
+import { listEntries } from '../../checks/checks';
 
 export const COMPLETION_FIELDS = ['output', 'progress'];
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { field, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 import { researcherFilesField } from './files';
 
 const show = showFor('researcher', ['create']);

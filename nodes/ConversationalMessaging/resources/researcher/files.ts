@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkField, normaliseUrl, requireField } from '../../shared/checks';
-import type { FieldSpec } from '../../shared/descriptions';
-import { field } from '../../shared/descriptions';
+import { checkField, normaliseUrl, requireField } from '../../checks/checks';
+import type { FieldSpec } from '../../form/fields';
+import { field } from '../../form/fields';
 
 export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
 

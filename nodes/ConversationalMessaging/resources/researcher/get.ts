@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, idField, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { unwrapEnvelope } from '../../shared/envelope';
-import { commaList } from '../../shared/checks';
+import { commaList } from '../../checks/checks';
+import { field, idField, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
+import { unwrapEnvelope } from '../../service/envelope';
 import { addCompletion, COMPLETION_FIELDS } from './completion';
 
 /** The readable fields the service documents, and what each holds (for the form and for AI builders). */

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../shared/operations';
+import { operationSelector } from '../../form/operations';
 import { researcherAddFilesFields, researcherAddFilesOperation } from './addFiles';
 import { researcherCreateFields, researcherCreateOperation } from './create';
 import { researcherFieldsField, researcherGetOperation, researcherIdField } from './get';

@@ -7,15 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { clock } from '../../shared/clock';
-import { CREDENTIAL_NAME } from '../../shared/constants';
-import { collection, field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { envelopePayload } from '../../shared/envelope';
-import { readableError } from '../../shared/network';
-import { NO_REDIRECTS } from '../../shared/redirects';
-import type { RequestOptionsParameter } from '../../shared/requestSettings';
-import { requestSettings } from '../../shared/requestSettings';
+import { collection, field, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
+import type { RequestOptionsParameter } from '../../form/settings';
+import { requestSettings } from '../../form/settings';
+import { clock } from '../../sendLoop/clock';
+import { CREDENTIAL_NAME } from '../../service/account';
+import { envelopePayload } from '../../service/envelope';
+import { readableError } from '../../service/network';
+import { NO_REDIRECTS } from '../../service/redirects';
 import { researchIsComplete } from './completion';
 import { researcherUrl } from './get';
 

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
-import { url } from '../../shared/checks';
+import { url } from '../../checks/checks';
+import { additionalFields, field, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 
 export const shortLinkCreateOperation: OperationSpec = {
 	name: 'Create',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../shared/operations';
+import { operationSelector } from '../../form/operations';
 import { shortLinkCreateFields, shortLinkCreateOperation } from './create';
 import { shortLinkUpdateFields, shortLinkUpdateOperation } from './update';
 

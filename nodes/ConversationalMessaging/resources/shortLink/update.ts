@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idField, showFor } from '../../shared/descriptions';
-import type { OperationSpec } from '../../shared/operations';
+import { idField, showFor } from '../../form/fields';
+import type { OperationSpec } from '../../form/operations';
 import { longUrlField } from './create';
 
 export const shortLinkUpdateOperation: OperationSpec = {

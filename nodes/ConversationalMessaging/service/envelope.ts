@@ -1,15 +1,15 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
-	JsonObject,
 	INodeExecutionData,
+	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from './constants';
+import { CREDENTIAL_NAME } from './account';
 import { REDIRECT_ADVICE, redirectMessage } from './redirects';
-import type { ItemContext } from './itemContext';
 
 /** The service does not document its lists' payload: the first array under one of these is read. */
 const LIST_KEYS = ['data', 'items', 'results', 'records', 'contacts', 'campaigns'];
@@ -59,6 +59,15 @@ function describeText(text: string): string {
 
 const NOT_THE_API =
 	'Check that the Base URL of the credential points at the Conversational Messaging API.';
+
+/**
+ * What the node's hooks (checks, answer readers) and the service's errors may use of n8n's per-item
+ * context: what RoutingNode and the send loop both give.
+ */
+export type RequestContext = Pick<
+	IExecuteSingleFunctions,
+	'getNode' | 'getItemIndex' | 'getNodeParameter' | 'getCredentials'
+>;
 
 /** Reads `{statusCode, body: {err, ...}}`: `err: true` or a status not 200 fails, even on HTTP 200. */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
@@ -111,7 +120,7 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 }
 
 /** An item's context, or the editor's (a list search), which has no item. */
-type FailureContext = Pick<ItemContext, 'getNode' | 'getCredentials'> & {
+type FailureContext = Pick<RequestContext, 'getNode' | 'getCredentials'> & {
 	getItemIndex?: () => number;
 };
 
@@ -145,7 +154,7 @@ export async function failureError(
 }
 
 export async function envelopePayload(
-	this: ItemContext,
+	this: RequestContext,
 	response: IN8nHttpFullResponse,
 ): Promise<IDataObject> {
 	const reading = readEnvelope(response);
@@ -158,14 +167,14 @@ export async function envelopePayload(
  * the send loop can run it too.
  */
 export type AnswerReader = (
-	this: ItemContext,
+	this: RequestContext,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ) => Promise<INodeExecutionData[]>;
 
 /** One item per record of the envelope's payload. */
 const readItems = (records: (payload: IDataObject) => IDataObject[]): AnswerReader =>
-	async function (this: ItemContext, _items, response) {
+	async function (this: RequestContext, _items, response) {
 		const payload = await envelopePayload.call(this, response);
 		return records(payload).map((json) => ({ json, pairedItem: { item: this.getItemIndex() } }));
 	};

@@ -1,23 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { SendOptions } from '../form/settings';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import type { RequestOptionsParameter } from '../n8nInternals';
 import { batchingOf, REQUEST_OPTIONS } from '../n8nInternals';
-import { clock } from '../shared/clock';
-import { CREDENTIAL_NAME } from '../shared/constants';
-import { itemContext } from '../shared/itemContext';
-import { settingsFor } from '../shared/requestSettings';
-import type { SendOptions } from '../shared/sendOptions';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS } from '../shared/sendOptions';
-import type { Reading } from './fieldValues';
-import { FieldValues, READ_AHEAD } from './fieldValues';
+import { CREDENTIAL_NAME } from '../service/account';
+import { clock } from './clock';
+import type { Reading } from './itemRequest';
+import { buildRequest, FieldValues, itemContext, READ_AHEAD, requestForm } from './itemRequest';
 import { joinLane } from './lane';
-import { buildRequest, requestForm } from './itemRequest';
-import type { NodeError, Sender, SendOutcome } from './send';
-import { asNodeError, send, stoppedError } from './send';
-import type { Outcome, StepMemory } from './retryMemory';
-import { withRunMemory } from './retryMemory';
-import type { Done } from './stoppedSend';
+import type { Done, Outcome, StepMemory } from './runMemory';
 import {
 	executionIdOf,
 	forgetStop,
@@ -25,8 +18,11 @@ import {
 	markedSent,
 	recallStop,
 	sentEarlier,
-	stopError,
-} from './stoppedSend';
+	withRunMemory,
+} from './runMemory';
+import type { NodeError, Sender, SendOutcome } from './send';
+import { asNodeError, send, stoppedError } from './send';
+import { stopError } from './stopError';
 
 /**
  * The send loop: the bulk operations, as n8n's `customOperations`, from the node's description
@@ -43,7 +39,7 @@ export function sendLoop(description: INodeTypeDescription) {
 	};
 }
 
-/** One try of the send loop, with the run's memory of earlier tries (./retryMemory.ts). */
+/** One try of the send loop, with the run's memory of earlier tries (./runMemory.ts). */
 async function sendItems(
 	this: IExecuteFunctions,
 	description: INodeTypeDescription,

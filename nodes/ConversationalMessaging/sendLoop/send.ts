@@ -7,19 +7,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../shared/constants';
-import { clock } from '../shared/clock';
-import type { EnvelopeReading, ServiceFailure } from '../shared/envelope';
-import { failureError, headerValue, readEnvelope } from '../shared/envelope';
-import type { ItemContext } from '../shared/itemContext';
-import { hostOf, networkFailure, notReachedError } from '../shared/network';
-import { MAX_RATE_LIMIT_RETRIES } from '../shared/sendOptions';
+import type { ItemContext } from '../checks/checks';
+import { MAX_RATE_LIMIT_RETRIES } from '../form/settings';
+import { CREDENTIAL_NAME } from '../service/account';
+import type { EnvelopeReading, ServiceFailure } from '../service/envelope';
+import { failureError, headerValue, readEnvelope } from '../service/envelope';
+import { hostOf, networkFailure, notReachedError } from '../service/network';
+import { clock } from './clock';
+import type { SendSummary } from './hints';
 import type { RequestForm } from './itemRequest';
 import { readAnswer } from './itemRequest';
 import type { Member, Ticket } from './lane';
 import { GaveUp, Stopped } from './lane';
 import { Pacer } from './pacer';
-import type { SendSummary } from './hints';
 
 export type NodeError = NodeApiError | NodeOperationError;
 

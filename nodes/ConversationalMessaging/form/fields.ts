@@ -6,8 +6,8 @@ import type {
 	IParameterBuilderHint,
 } from 'n8n-workflow';
 
-import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from './checks';
-import type { Check } from './checks';
+import type { Check } from '../checks/checks';
+import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from '../checks/checks';
 
 export function showFor(
 	resource: string,

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../constants';
+import { CREDENTIAL_NAME } from '../../service/account';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
 import { COUNTRY_OPTIONS, countryLabel } from './countryList';
 import { PLANS } from './plans';

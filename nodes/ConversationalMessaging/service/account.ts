@@ -1,3 +1,9 @@
+/**
+ * The service account a credential names: the credential type's name, and its Base URL as
+ * requests use it (the credential's authenticate and the node both read it from here).
+ */
+export const CREDENTIAL_NAME = 'conversationalMessagingApi';
+
 /** Users paste "https://host/" or "https://host/v1"; every operation path starts with /v1. */
 export function apiBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '')

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { apiBaseUrl } from '../shared/baseUrl';
-import { clock } from '../shared/clock';
-import type { Unreached } from '../shared/network';
+
+import { apiBaseUrl } from '../service/account';
+import type { Unreached } from '../service/network';
+import { clock } from './clock';
 import { Pacer, Slots } from './pacer';
 
 /**

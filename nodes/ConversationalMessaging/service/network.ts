@@ -1,10 +1,8 @@
 import type { ICredentialDataDecryptedObject, NodeApiError } from 'n8n-workflow';
 
-import { withoutUserInfo } from './baseUrl';
-import { CREDENTIAL_NAME } from './constants';
-import type { ServiceFailure } from './envelope';
+import { CREDENTIAL_NAME, withoutUserInfo } from './account';
+import type { RequestContext, ServiceFailure } from './envelope';
 import { failureError } from './envelope';
-import type { ItemContext } from './itemContext';
 
 const NOT_SENT = 'Nothing reached the service, so sending this item again cannot send it twice.';
 const UNSURE_IF_SENT =
@@ -59,7 +57,7 @@ export function unreachedBy(error: unknown): Unreached | undefined {
  * Max Wait. `firstContact`: the process never reached it, more often a wrong Base URL than an outage.
  */
 export async function notReachedError(
-	item: ItemContext,
+	item: RequestContext,
 	cause: Unreached,
 	waitedMs: number,
 	firstContact: boolean,
@@ -207,7 +205,7 @@ export function networkFailure(error: unknown, host: string): NetworkFailure | u
 }
 
 /** A network failure in words a user can act on; other errors as they are. */
-export async function readableError(this: ItemContext, error: unknown): Promise<unknown> {
+export async function readableError(this: RequestContext, error: unknown): Promise<unknown> {
 	const network = networkErrorsIn(error);
 	if (!network.codes.length && !network.messages.length) return error;
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);

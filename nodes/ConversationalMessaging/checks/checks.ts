@@ -1,8 +1,9 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { RequestContext } from '../service/envelope';
+import type { PhoneReading } from './phone/reading';
 import { homeCountry, readPhone } from './phone/reading';
-import type { ItemContext } from './itemContext';
 
 /** A bad item fails alone, naming its field and the fix, instead of reaching the service. */
 type Fail = (problem: string, fix: string) => never;
@@ -35,6 +36,12 @@ export function isBlank(value: unknown): boolean {
 	if (typeof value === 'object') return Object.values(value).every(isBlank);
 	return false;
 }
+
+/** An item's context, as a check gets it: the send loop also hears how the item's phone was read. */
+export type ItemContext = RequestContext & {
+	/** Told how a check read the item's phone number: the send loop's, not RoutingNode's. */
+	phoneRead?: (reading: PhoneReading) => void;
+};
 
 /**
  * A check of an item's request before it is sent (routing's `preSend`). It gets the item's context

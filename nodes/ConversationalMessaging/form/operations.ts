@@ -7,12 +7,12 @@ import type {
 	PostReceiveAction,
 } from 'n8n-workflow';
 
+import type { Check } from '../checks/checks';
 import type { RoutingRequests } from '../n8nInternals';
 import { routedThrough } from '../n8nInternals';
+import { unwrapEnvelope } from '../service/envelope';
+import { readableError } from '../service/network';
 import { BULK_OPERATIONS } from './bulkOperations';
-import type { Check } from './checks';
-import { unwrapEnvelope } from './envelope';
-import { readableError } from './network';
 
 export interface OperationSpec {
 	name: string;

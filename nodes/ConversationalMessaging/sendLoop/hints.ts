@@ -1,8 +1,8 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { clock } from '../shared/clock';
-import { countryLabel } from '../shared/phone/countryList';
-import type { PhoneReading } from '../shared/phone/reading';
+import { countryLabel } from '../checks/phone/countryList';
+import type { PhoneReading } from '../checks/phone/reading';
+import { clock } from './clock';
 
 /**
  * What happened to one node run's requests, as an execution hint above the output (nothing when

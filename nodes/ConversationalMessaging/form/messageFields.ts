@@ -1,8 +1,8 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { FieldSpec } from './descriptions';
-import { field, showFor } from './descriptions';
-import { phone, url } from './checks';
+import { phone, url } from '../checks/checks';
+import type { FieldSpec } from './fields';
+import { field, showFor } from './fields';
 
 export function instanceField(name: string, displayOptions: IDisplayOptions): INodeProperties {
 	return field({

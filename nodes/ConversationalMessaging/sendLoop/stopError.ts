@@ -1,0 +1,88 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { runIndexOf } from '../n8nInternals';
+import { count, plural } from './hints';
+import type { Done } from './runMemory';
+import { executionIdOf, sentEarlier } from './runMemory';
+import type { NodeError } from './send';
+
+/**
+ * The error a stop throws: the first stopping item's, copied (a remembered error is thrown again on
+ * the next try, and says its own stop), marked as RoutingNode marks the error it throws (the item
+ * and the run, for n8n's error view), with what became of every item first.
+ */
+export function stopError(
+	fns: IExecuteFunctions,
+	stop: Map<number, NodeError>,
+	done: Array<Done | undefined>,
+	total: number,
+): NodeError {
+	const itemIndex = Math.min(...stop.keys());
+	const failed = stop.get(itemIndex) as NodeError;
+	const error = Object.defineProperties(
+		Object.create(Object.getPrototypeOf(failed) as object) as NodeError,
+		Object.getOwnPropertyDescriptors(failed),
+	);
+	error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(fns) };
+	const executionId = executionIdOf(fns);
+	const retried = done.some((outcome) => outcome && sentEarlier(outcome, executionId));
+	const stopped = stopSentence(done, total, itemIndex, retried);
+	error.description = [stopped, failed.description].filter(Boolean).join(' ');
+	return error;
+}
+
+const were = (n: number) => (n === 1 ? 'was' : 'were');
+
+/**
+ * What the stop's error adds when the service got part of a run of several items (undefined
+ * else: the item's own error says all): what became of every item, and what to do so that n8n's
+ * Retry finishes the send. `stopped`: the item that stopped the send (counted from 1 in the words,
+ * as the output panel's rows). `retried`: this run is a Retry of another execution.
+ */
+function stopSentence(
+	done: Array<Done | undefined>,
+	total: number,
+	stopped: number,
+	retried: boolean,
+): string | undefined {
+	let sent = 0;
+	let unsure = 0;
+	for (const outcome of done) {
+		if (!outcome) continue;
+		if ('sent' in outcome) sent++;
+		else unsure++;
+	}
+	if (total < 2 || (!sent && !unsure)) return undefined;
+	const notSent = total - sent - unsure;
+	const stoppedUnsure = done[stopped] !== undefined;
+	const counts = [
+		`${count(sent)} of ${plural(total, 'item')} ${were(sent)} sent`,
+		unsure &&
+			(stoppedUnsure && unsure === 1
+				? 'this one may have been carried out'
+				: `${count(unsure)} may have been carried out${stoppedUnsure ? ' (this one included)' : ''}`),
+		notSent &&
+			(!stoppedUnsure && notSent === 1
+				? 'this one was not sent'
+				: `${count(notSent)} ${were(notSent)} not sent${stoppedUnsure ? '' : ' (this one included)'}`),
+	];
+	const them = unsure === 1 ? 'it' : 'them';
+	const those = unsure === 1 ? 'the one' : `the ${count(unsure)}`;
+	const toFinish = `set Settings > On Error to Continue and use Retry with currently saved workflow`;
+	const todo = !notSent
+		? `n8n's Retry never sends ${those} that may have been carried out: check ${them} in the dashboard; to finish without ${them}, ${toFinish}.`
+		: stoppedUnsure
+			? `Retry (Executions list) sends only the ${count(notSent)} not sent, never ${those} that may have been carried out: check ${them} in the dashboard. With On Error at Stop, the Retry then stops on ${them} again; to finish, ${toFinish}.`
+			: `Retry (Executions list) sends only the ${count(notSent)} not sent${unsure ? `, never ${those} that may have been carried out (check ${them} in the dashboard)` : ''}. If the service refused this item for its value, first ${toFinish}.`;
+	const which = retried
+		? ' Retry this execution, not the one it retried: that one does not know what this one sent.'
+		: '';
+	return `Item ${count(stopped + 1)} stopped the send: ${joinAnd(counts)}. ${todo}${which}`;
+}
+
+function joinAnd(parts: Array<string | 0>): string {
+	const words = parts.filter((part): part is string => Boolean(part));
+	return words.length < 2
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}

@@ -1,1 +1,0 @@
-export const CREDENTIAL_NAME = 'conversationalMessagingApi';
