@@ -31,11 +31,11 @@ const node = {
 	...shared,
 	displayName: 'node',
 	/**
-	 * jest-light-runner: each worker process loads n8n's engine once for all its files, where jest's
+	 * jest-light-runner: each worker thread loads n8n's engine once for all its files, where jest's
 	 * own runner loads it again for each file in a sandbox of its own (about 2 s of CPU each, half
 	 * of the tier's time). The files share the worker's modules: every suite starts its own sandbox
-	 * (its own Base URL, so its own lanes) and puts back what it changes (the clock, spies). Its
-	 * child-process runner, with each worker's set-up data sent to that worker only (the file says why).
+	 * (its own Base URL, so its own lanes) and puts back what it changes (the clock, spies). In
+	 * worker threads, its default mode (the file says why not its child processes).
 	 */
 	runner: '<rootDir>/test/helpers/lightRunner.mjs',
 	setupFiles: ['<rootDir>/test/helpers/typescript.mjs', ...shared.setupFiles],

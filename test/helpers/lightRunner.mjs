@@ -1,50 +1,19 @@
 /**
- * The node tier's runner (jest.config.js): jest-light-runner's child-process runner, with a channel
- * of its own for each test file.
+ * The node tier's runner (jest.config.js): jest-light-runner in worker threads, its default mode,
+ * as the package exports it (nothing of its own, none of jest-light-runner's internals read).
  *
- * A worker process asks the runner once, at its first file, for its set-up data (the project's
- * config). jest-light-runner 0.7.x gives all the pool's files one channel and answers a request by
- * sending the data to every worker that has been sent a file: a worker still loading its runner
- * module got it before it listened for it, asked in its turn, got no answer and waited for ever
- * (CI's `npm test` hung on bad-input.test.ts with its worker idle). Here the answer goes only to
- * the worker that asked: tinypool hands a request to the channel of the file that worker runs.
+ * Each worker thread gets its set-up data (the project's config) from the pool that creates it
+ * (tinypool's workerData), before it loads its first file. jest-light-runner's child-process mode
+ * (jest-light-runner/child-process, every version to 0.8.2) has each worker ask for that data at
+ * its first file instead, on one channel shared by all the pool's files, and sends the answer to
+ * every worker that has been sent a file: a worker still loading its runner module got it before
+ * it listened, asked in its turn, got no answer and waited for ever (CI's `npm test` hung so on
+ * bad-input.test.ts). A worker thread asks nothing, so it cannot miss the answer.
+ *
+ * Worker threads read TypeScript through tsx's hooks registered in each thread
+ * (./typescript.mjs); process.memoryUsage() and process.cpuUsage() there are the whole jest
+ * process's, both workers together.
  */
-import ChildProcessRunner from 'jest-light-runner/child-process';
+import { createRunner } from 'jest-light-runner';
 
-const REQUEST = 'jest-light-runner-get-worker-data';
-
-/** One file's channel: the worker running it gets the set-up data when it asks. */
-function fileChannel(workerData) {
-	let toWorker;
-	return {
-		onMessage(listener) {
-			toWorker = listener;
-		},
-		postMessage(message) {
-			if (message === REQUEST) toWorker?.({ type: 'jest-light-runner-worker-data', workerData });
-		},
-	};
-}
-
-export default class LightRunner extends ChildProcessRunner {
-	_runTest(test) {
-		const projectConfig = test.context.config;
-		const known = this._testRunners.has(projectConfig);
-		// The first file creates the pool; its worker is the only one on the shared channel.
-		const result = super._runTest(test);
-		// One worker (maxWorkers 1) runs in jest's own process, without a channel.
-		if (!known && this._runtime === 'child_process') {
-			const runner = this._testRunners.get(projectConfig);
-			// jest-light-runner is pinned (package.json): this reads its internals.
-			if (typeof runner?.pool?.run !== 'function')
-				throw new Error('lightRunner.mjs: jest-light-runner changed; see docs/DEVELOPING.md');
-			const workerData = {
-				globalConfig: this._globalConfig,
-				projectConfig,
-				runtime: this._runtime,
-			};
-			runner.run = (next) => runner.pool.run(next.path, { channel: fileChannel(workerData) });
-		}
-		return result;
-	}
-}
+export default createRunner({ runtime: 'worker_threads' });
