@@ -3,7 +3,7 @@
  * sandbox. No item may be lost or duplicated. 3,000 in `npm test`, the fast tier; the ten
  * thousands are the queue suite's (`npm run test:queue`: 10,000 messages through real n8n's
  * workers, each once) and `npm run bench`'s; `CM_LOAD_ITEMS=10000` runs this one at that size.
- * The memory printed is this Jest worker's: the node, n8n's engine, and the sandbox serving the
+ * The memory printed is the Jest process's (its worker threads share it): the node, n8n's engine, and the sandbox serving the
  * requests in the same process, after the suites run before it. It is not asserted (it depends on
  * the machine and on what ran before), and it is not the README's figure: that one is the node
  * alone, measured by `npm run bench` in a fresh process with the sandbox in another, minus the
@@ -96,7 +96,7 @@ it(`sends ${ITEMS} SMS items in one execution: one output per item, each message
 	process.stdout.write(
 		`load: ${ITEMS} items in ${(durationMs / 1000).toFixed(1)} s (${Math.round(ITEMS / (durationMs / 1000))} items/s, CPU ${(results.load.cpuMs / 1000).toFixed(1)} s), ` +
 			`${run.items.length} outputs, ${timesSent.size} distinct sends, ${lost} lost, ${duplicated} duplicated; ` +
-			`this Jest worker's RSS (node, engine and sandbox together; the node alone: npm run bench) ${results.load.rssBeforeMb} MB before, ` +
+			`the Jest process's RSS (both worker threads: node, engine and sandbox together; the node alone: npm run bench) ${results.load.rssBeforeMb} MB before, ` +
 			`peak ${results.load.rssPeakMb} MB (+${megabytes(rssPeak - rssBefore)} MB), worker's maxRSS ${results.load.maxRssMb} MB\n`,
 	);
 }, 240_000);

@@ -262,7 +262,7 @@ function report(files: ResultsFile[]): string {
 				],
 			),
 			'',
-			"Send SMS runs through the node's send loop, which keeps a bounded number of requests in flight. The memory columns are the Jest worker's, which also runs n8n's engine and the sandbox serving every request, after the suites before it; the node's own figure is the README's, from `npm run bench` (docs/PERFORMANCE.md).",
+			"Send SMS runs through the node's send loop, which keeps a bounded number of requests in flight. The memory columns are the Jest process's (its worker threads share it), which also runs n8n's engine and the sandbox serving every request, and the other worker's suites; the node's own figure is the README's, from `npm run bench` (docs/PERFORMANCE.md).",
 			'',
 		);
 	}
