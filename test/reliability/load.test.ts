@@ -3,8 +3,8 @@
  * sandbox. No item may be lost or duplicated. 3,000 in `npm test`, the fast tier; the ten
  * thousands are the queue suite's (`npm run test:queue`: 10,000 messages through real n8n's
  * workers, each once) and `npm run bench`'s; `CM_LOAD_ITEMS=10000` runs this one at that size.
- * The memory printed is the Jest process's (its worker threads share it): the node, n8n's engine, and the sandbox serving the
- * requests in the same process, after the suites run before it. It is not asserted (it depends on
+ * The memory printed is the Jest process's (its worker threads share it): the node, n8n's
+ * engine, and the sandbox serving the requests, beside the suites the other worker runs. It is not asserted (it depends on
  * the machine and on what ran before), and it is not the README's figure: that one is the node
  * alone, measured by `npm run bench` in a fresh process with the sandbox in another, minus the
  * same process's peak with 0 items (docs/PERFORMANCE.md).
