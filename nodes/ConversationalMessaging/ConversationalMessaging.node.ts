@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { defaultCountryOptions, nodeDefaultCountry } from './checks/phone/reading';
 import { customOperations } from './customOperations';
-import { requestOptions } from './form/settings';
+import { requestOptions, sendOptions } from './form/settings';
 import { agentDescription } from './resources/agent';
 import { campaignDescription, campaignListSearch } from './resources/campaign';
 import { clientDescription } from './resources/client';
@@ -133,6 +133,7 @@ export class ConversationalMessaging implements INodeType {
 			...productDescription,
 			...researcherDescription,
 			...shortLinkDescription,
+			...sendOptions,
 			// The operations with a phone field (a test keeps the list so); not Send and Wait's other channels.
 			nodeDefaultCountry({
 				show: {

@@ -96,8 +96,6 @@ export const requestOptions: INodeProperties = {
 	],
 };
 
-/** Settings > Request Options, as the node stores them: the keys RoutingNode reads. */
-export type { RequestOptionsParameter };
 type Proxy = NonNullable<IHttpRequestOptions['proxy']>;
 
 /** The port written after the host: required, as RoutingNode requires it for the other operations. */
@@ -208,8 +206,9 @@ export interface SendOptions {
 	maxWait?: number;
 }
 
-export function sendOptions(resource: string): INodeProperties {
-	return collection(
+/** One per resource with bulk sends, under a name of its own: parameter names are unique in the node. */
+export const sendOptions: INodeProperties[] = Object.keys(BULK_OPERATIONS).map((resource) =>
+	collection(
 		`${resource}SendOptions`,
 		'Send Options',
 		showFor(resource, BULK_OPERATIONS[resource]),
@@ -236,5 +235,5 @@ export function sendOptions(resource: string): INodeProperties {
 			description:
 				'How fast a bulk send may go and how long an item may wait for the service (rate limits, outages)',
 		},
-	);
-}
+	),
+);

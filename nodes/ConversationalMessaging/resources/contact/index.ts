@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationSelector } from '../../form/operations';
-import { sendOptions } from '../../form/settings';
 import { contactAddFields, contactAddOperation } from './add';
 import { contactGetAllFields, contactGetAllOperation } from './getAll';
 
@@ -9,5 +8,4 @@ export const contactDescription: INodeProperties[] = [
 	operationSelector('contact', [contactAddOperation, contactGetAllOperation], 'add'),
 	...contactAddFields,
 	...contactGetAllFields,
-	sendOptions('contact'),
 ];

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationSelector } from '../../form/operations';
-import { sendOptions } from '../../form/settings';
 import { legacyMessageGetFields, legacyMessageGetOperation } from './get';
 import { legacyMessageSendFields, legacyMessageSendOperation } from './send';
 
@@ -13,5 +12,4 @@ export const legacyMessageDescription: INodeProperties[] = [
 	),
 	...legacyMessageSendFields,
 	...legacyMessageGetFields,
-	sendOptions('legacyMessage'),
 ];

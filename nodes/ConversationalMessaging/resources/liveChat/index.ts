@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { showFor } from '../../form/fields';
 import { instanceField } from '../../form/messageFields';
 import { operationSelector } from '../../form/operations';
-import { sendOptions } from '../../form/settings';
 import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './createSession';
 import { liveChatSendMessageFields, liveChatSendMessageOperation } from './sendMessage';
 
@@ -16,5 +15,4 @@ export const liveChatDescription: INodeProperties[] = [
 	instanceField('liveChatInstance', showFor('liveChat', ['createSession', 'sendMessage'])),
 	...liveChatCreateSessionFields,
 	...liveChatSendMessageFields,
-	sendOptions('liveChat'),
 ];

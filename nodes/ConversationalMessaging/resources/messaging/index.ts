@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { showFor } from '../../form/fields';
 import { instanceField } from '../../form/messageFields';
 import { operationSelector } from '../../form/operations';
-import { sendOptions } from '../../form/settings';
 import {
 	sendAndWaitChannelFields,
 	sendAndWaitFields,
@@ -50,5 +49,4 @@ export const messagingDescription: INodeProperties[] = [
 	...injectCrmLeadFields,
 	checkChatappNumberField,
 	...sendAndWaitFields,
-	sendOptions('messaging'),
 ];

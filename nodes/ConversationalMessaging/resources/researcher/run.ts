@@ -9,8 +9,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { collection, field, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-import type { RequestOptionsParameter } from '../../form/settings';
 import { requestSettings } from '../../form/settings';
+import type { RequestOptionsParameter } from '../../n8nInternals';
+import { REQUEST_OPTIONS } from '../../n8nInternals';
 import { clock } from '../../sendLoop/clock';
 import { CREDENTIAL_NAME } from '../../service/account';
 import { envelopePayload } from '../../service/envelope';
@@ -51,7 +52,7 @@ const checkAdvice = (description: string) =>
 async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
 	try {
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const options = this.getNodeParameter('requestOptions', {}) as RequestOptionsParameter;
+		const options = this.getNodeParameter(REQUEST_OPTIONS, {}) as RequestOptionsParameter;
 		const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 			method: 'GET',
 			url: researcherUrl.replace('{researcherId}', encodeURIComponent(id)),
