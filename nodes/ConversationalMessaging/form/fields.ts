@@ -72,17 +72,10 @@ export const ASK_THE_USER_HINT: IParameterBuilderHint = {
 
 /** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */
 export function idField(spec: Omit<FieldSpec, 'required' | 'checks'>): INodeProperties {
-	if (spec.sendTo)
-		return field({
-			builderHint: ID_HINT,
-			...spec,
-			required: true,
-			checks: [text(spec.sendTo, spec.displayName)],
-		});
-	return {
-		...field({ builderHint: ID_HINT, ...spec, required: true }),
-		routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } },
-	};
+	const checks = spec.sendTo ? [text(spec.sendTo, spec.displayName)] : [];
+	const property = field({ builderHint: ID_HINT, ...spec, required: true, checks });
+	if (spec.sendTo) return property;
+	return { ...property, routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } } };
 }
 
 interface IdLocatorSpec
