@@ -1,6 +1,7 @@
-import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../service/account';
+import type { RequestContext } from '../../service/envelope';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
 import { COUNTRY_OPTIONS, countryLabel } from './countryList';
 import { PLANS } from './plans';
@@ -48,19 +49,13 @@ export function fitPlan(digits: string): PlanFit {
 	const plan = PLANS[code];
 	const rest = digits.slice(code.length);
 	const firstDigits = plan[rest.length];
-	if (firstDigits === undefined)
-		return {
-			fits: false,
-			code,
-			reason: `a number of ${countryLabel(code)} has ${list(lengthsOf(plan))} digits after the country code, not ${rest.length}`,
-		};
-	if (!firstDigits.includes(rest[0]))
-		return {
-			fits: false,
-			code,
-			reason: `a number of ${countryLabel(code)} with ${rest.length} digits after the country code starts with ${list([...firstDigits].map(Number))}, not ${rest[0]}`,
-		};
-	return { fits: true, code };
+	const reason =
+		firstDigits === undefined
+			? `a number of ${countryLabel(code)} has ${list(lengthsOf(plan))} digits after the country code, not ${rest.length}`
+			: firstDigits.includes(rest[0])
+				? undefined
+				: `a number of ${countryLabel(code)} with ${rest.length} digits after the country code starts with ${list([...firstDigits].map(Number))}, not ${rest[0]}`;
+	return reason === undefined ? { fits: true, code } : { fits: false, code, reason };
 }
 
 /** How a phone was read: what is sent (country code, then number) and why. */
@@ -270,11 +265,9 @@ export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INo
 	};
 }
 
-type Reader = Pick<IExecuteSingleFunctions, 'getNode' | 'getNodeParameter' | 'getCredentials'>;
-
 /** The Default Country of an item: the node's, else the credential's; undefined for none. `fail` names the field. */
 export async function homeCountry(
-	item: Reader,
+	item: RequestContext,
 	fail: (problem: string, fix: string) => never,
 ): Promise<string | undefined> {
 	// A plain value is read as it is: n8n's parameter reader costs a bulk send's every item.
