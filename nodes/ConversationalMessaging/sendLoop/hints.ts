@@ -130,12 +130,12 @@ export class SendSummary {
 			);
 		}
 		if (retried) {
-			const what = [
+			const what = joinAnd([
 				this.sentOnRetry.size && `sent ${plural(this.sentOnRetry.size, 'item')} again`,
 				this.reused && `skipped the ${count(this.reused)} the service had already accepted`,
-			].filter(Boolean);
+			]);
 			sentences.push(
-				`Retry On Fail ran the node ${count(this.tries)} times${what.length ? `: it ${what.join(' and ')}` : ''}.`,
+				`Retry On Fail ran the node ${count(this.tries)} times${what ? `: it ${what}` : ''}.`,
 			);
 		}
 		if (!failed) sentences.push('No item failed.');
@@ -155,6 +155,13 @@ export class SendSummary {
 /** Counts as the node's words give them: 1,000; "1 item", "2 items". */
 export const count = (n: number) => n.toLocaleString('en-US');
 export const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
+/** "a", "a and b", "a, b and c"; the parts left out (0 or '') skipped. */
+export function joinAnd(parts: Array<string | 0>): string {
+	const words = parts.filter((part): part is string => Boolean(part));
+	return words.length < 2
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${count(n)} times`);
 const seconds = (ms: number) => (ms < 100 ? 'less than 0.1 s' : `${(ms / 1000).toFixed(1)} s`);
 
@@ -164,11 +171,9 @@ const NAMED_ITEMS = 5;
 /** "item 4", "items 2, 5 and 9", "items 1, 2, 3, 4, 5 and 12 more": counted from 1, as the output panel's rows. */
 function itemList(indexes: number[]): string {
 	const numbers = indexes.sort((a, b) => a - b).map((index) => count(index + 1));
-	if (numbers.length === 1) return `item ${numbers[0]}`;
 	const named = numbers.slice(0, NAMED_ITEMS);
-	const last =
-		numbers.length > NAMED_ITEMS ? `${count(numbers.length - NAMED_ITEMS)} more` : named.pop();
-	return `items ${named.join(', ')} and ${last}`;
+	if (numbers.length > NAMED_ITEMS) named.push(`${count(numbers.length - NAMED_ITEMS)} more`);
+	return `${numbers.length === 1 ? 'item' : 'items'} ${joinAnd(named)}`;
 }
 
 /** How many countries the hint names; the others are counted together. */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { runIndexOf } from '../n8nInternals';
-import { count, plural } from './hints';
+import { count, joinAnd, plural } from './hints';
 import type { Done } from './runMemory';
 import { executionIdOf, sentEarlier } from './runMemory';
 import type { NodeError } from './send';
@@ -78,11 +78,4 @@ function stopSentence(
 		? ' Retry this execution, not the one it retried: that one does not know what this one sent.'
 		: '';
 	return `Item ${count(stopped + 1)} stopped the send: ${joinAnd(counts)}. ${todo}${which}`;
-}
-
-function joinAnd(parts: Array<string | 0>): string {
-	const words = parts.filter((part): part is string => Boolean(part));
-	return words.length < 2
-		? words.join('')
-		: `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
