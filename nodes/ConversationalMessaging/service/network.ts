@@ -178,29 +178,26 @@ export function networkFailure(error: unknown, host: string): NetworkFailure | u
 			connected,
 		};
 	}
+	const unsure = (httpCode: string, message: string, advice: string): NetworkFailure => ({
+		failure: { message, description: `${UNSURE_IF_SENT} ${advice}`, httpCode },
+		unsure: true,
+		connected,
+	});
 	const timedOut =
 		has(TIMEOUT_CODES) ?? (has(['ECONNABORTED']) && said(/timeout/i) ? 'ETIMEDOUT' : undefined);
 	if (timedOut)
-		return {
-			failure: {
-				message: `The service at ${host} did not answer in time`,
-				description: `${UNSURE_IF_SENT} Raise Settings > Request Options > Timeout if the service is slow, or try again later.`,
-				httpCode: timedOut,
-			},
-			unsure: true,
-			connected,
-		};
+		return unsure(
+			timedOut,
+			`The service at ${host} did not answer in time`,
+			'Raise Settings > Request Options > Timeout if the service is slow, or try again later.',
+		);
 	const cut = has(LOST_CODES) ?? (said(/aborted|socket hang up/i) ? 'ECONNRESET' : undefined);
 	if (cut)
-		return {
-			failure: {
-				message: `The connection to the service at ${host} was cut before its answer arrived`,
-				description: `${UNSURE_IF_SENT} Try again later; if it keeps happening, check proxies and the network between n8n and the service.`,
-				httpCode: cut,
-			},
-			unsure: true,
-			connected,
-		};
+		return unsure(
+			cut,
+			`The connection to the service at ${host} was cut before its answer arrived`,
+			'Try again later; if it keeps happening, check proxies and the network between n8n and the service.',
+		);
 	return undefined;
 }
 
