@@ -83,17 +83,13 @@ class Lane {
 			return remaining;
 		},
 	});
-	/** Whether the service has answered a request of this account in this process. */
-	get answered(): boolean {
-		return answeredAccounts.has(this.key);
-	}
 	outage?: Outage;
 	/** When the last outage ended: requests let through before then say nothing new. */
 	private outageEndedAt = 0;
 	/** The requests waiting for the outage to change. */
 	private waiting: Array<() => void> = [];
 
-	constructor(private readonly key: string) {}
+	constructor(readonly key: string) {}
 
 	leave(member: Member): void {
 		this.members.delete(member);
@@ -239,7 +235,7 @@ export class Member {
 			const outage = this.lane.outage;
 			if (this.gaveUp || !outage) return this.gaveUp ?? false;
 			const now = clock.now();
-			const firstContact = !this.lane.answered;
+			const firstContact = !answeredAccounts.has(this.lane.key);
 			const waited = this.waitedMs + now - Math.max(outage.since, this.joinedAt);
 			const budget = firstContact ? Math.min(this.maxWaitMs, FIRST_CONTACT_MS) : this.maxWaitMs;
 			if (waited >= budget) return (this.gaveUp = new GaveUp(outage.cause, budget, firstContact));
