@@ -346,13 +346,12 @@ export function keepStop(
 	const kept: KeptItem[] = [];
 	done.forEach((outcome, item) => {
 		if (!outcome) return;
-		const base = { item, input: fingerprint(items[item]), by: outcome.by.executionId };
-		if ('sent' in outcome)
-			kept.push({ ...base, at: outcome.by.at, sent: outcome.sent.map(({ json }) => json) });
+		const { executionId: by, at } = outcome.by;
+		const base = { item, input: fingerprint(items[item]), by, at };
+		if ('sent' in outcome) kept.push({ ...base, sent: outcome.sent.map(({ json }) => json) });
 		else
 			kept.push({
 				...base,
-				at: outcome.by.at,
 				// An item named again keeps the words of its first failure.
 				unsure: outcome.firstFailure ?? {
 					message: outcome.unsure.message,
