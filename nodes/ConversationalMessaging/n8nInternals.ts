@@ -6,12 +6,14 @@
  * the newest n8n (.github/workflows/newest-n8n.yml, whose verdict lists them one by one).
  */
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IN8nRequestOperations,
 	INode,
 	INodeExecutionData,
 	INodePropertyRouting,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 import { isSafeObjectProperty } from 'n8n-workflow';
 
@@ -147,16 +149,7 @@ export function expressionMayRead(key: string): boolean {
 	return typeof isSafeObjectProperty === 'function' && isSafeObjectProperty(key);
 }
 
-// 7. Send and Wait's (wired in sendAndWait/).
-
-/**
- * Execution custom data (`$execution.customData`): n8n-core
- * dist/execution-engine/node-execution-context/utils/execution-metadata.js
- * (setWorkflowExecutionMetadata): at most `keys` keys (a new one past them is dropped without a
- * word), each of letters, digits and _ (1.x: ASCII ones only), cut to `keyLength`; a value cut to
- * `keptValueLength` characters (n8n documents `valueLength` and logs an error past it).
- */
-export const CUSTOM_DATA = { keys: 10, keyLength: 50, valueLength: 255, keptValueLength: 512 };
+// 7. Send and Wait's (wired in sendAndWait/): its resume link, its wait's timeout, its webhook.
 
 /**
  * n8n 1.x checks a resume link's signature only for an execution whose node asked (n8n-core 1.x
@@ -166,4 +159,33 @@ export const CUSTOM_DATA = { keys: 10, keyLength: 50, valueLength: 255, keptValu
  */
 export function requireSignedResume(fns: IExecuteFunctions): void {
 	(fns as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
+}
+
+/**
+ * The output of a wait that times out: n8n-core dist/execution-engine/workflow-execute.js
+ * (WorkflowExecute). processRunExecutionData puts the waiting node's execute data, the object
+ * getExecuteData() gives, back on the execution stack; when the wait tracker resumes it without an
+ * answer, handleWaitingState marks the node disabled and runNode (handleDisabledNode) passes on its
+ * first input, which an answer first replaces with the webhook's output. The first input's first
+ * item is given `json`'s keys here.
+ */
+export function setTimeoutOutput(fns: IExecuteFunctions, json: IDataObject): void {
+	const kept = fns.getExecuteData();
+	const [input] = kept.data.main[0] ?? [];
+	if (!input) return;
+	const output = { ...input, json: { ...input.json, ...json } };
+	kept.data = { ...kept.data, main: [[output], ...kept.data.main.slice(1)] };
+}
+
+/**
+ * The node's context (what its execute set in getContext('node')) from its webhook, which has no
+ * getContext: n8n-workflow dist/cjs/workflow-data-proxy.js ($node[name].context, nodeContextGetter)
+ * through evaluateExpression, which the WebhookContext n8n's server runs a webhook in has as every
+ * node context does (n8n-core dist/execution-engine/node-execution-context/node-execution-context.js),
+ * though IWebhookFunctions does not declare it.
+ */
+export function nodeContextInWebhook(fns: IWebhookFunctions, key: string): unknown {
+	const context = `$node[${JSON.stringify(fns.getNode().name)}].context`;
+	const evaluating = fns as unknown as Pick<IExecuteFunctions, 'evaluateExpression'>;
+	return evaluating.evaluateExpression(`{{ ${context}[${JSON.stringify(key)}] }}`, 0);
 }

@@ -9,7 +9,7 @@ import { createServer as createHttpServer } from 'http';
 import type { Server } from 'http';
 import { createServer } from 'net';
 import type { AddressInfo } from 'net';
-import { DataDeduplicationService } from 'n8n-core';
+import { DataDeduplicationService, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -19,22 +19,27 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	INodeTypes,
+	IRunExecutionData,
+	IWebhookData,
+	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { Expression, NodeConnectionTypes } from 'n8n-workflow';
+import { Expression, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { FieldValues } from '../../nodes/ConversationalMessaging/sendLoop/itemRequest';
 import type { Reading } from '../../nodes/ConversationalMessaging/sendLoop/itemRequest';
 import {
 	batchingOf,
-	CUSTOM_DATA,
 	DEFAULT_TIMEOUT_MS,
 	expressionMayRead,
 	maxTries,
+	nodeContextInWebhook,
 	recordedFirst,
 	REQUEST_OPTIONS,
 	requireSignedResume,
 	routedThrough,
 	runIndexOf,
+	setTimeoutOutput,
 	storeNotSetUp,
 	triedAgainAfter,
 	WAIT_BETWEEN_TRIES_MAX_MS,
@@ -59,7 +64,7 @@ const ROUTED_PROBE = 'test.internalsRoutedProbe';
 /** What the probe node runs, set by each test. */
 let probe: Execute = async () => [[]];
 
-registerNodeType(PROBE, {
+const probeType: INodeType = {
 	description: {
 		displayName: 'Internals Probe',
 		name: 'internalsProbe',
@@ -77,7 +82,8 @@ registerNodeType(PROBE, {
 	async execute(this: IExecuteFunctions) {
 		return await probe.call(this);
 	},
-});
+};
+registerNodeType(PROBE, probeType);
 
 /** A port where nothing listens: a request there is refused. */
 let closedPort = 0;
@@ -459,22 +465,64 @@ describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nI
 		expect(expressionMayRead('constructor')).toBe(false);
 	});
 
-	it('CUSTOM_DATA: an execution keeps 10 custom data keys, cut to 50 characters, values cut to 512', async () => {
-		const run = await runProbe(async function () {
-			const custom = (
-				this.getWorkflowDataProxy(0).$execution as {
-					customData: { set(key: string, value: string): void };
-				}
-			).customData;
-			custom.set('long', 'x'.repeat(CUSTOM_DATA.keptValueLength + 100));
-			custom.set(`k${'y'.repeat(CUSTOM_DATA.keyLength + 10)}`, 'cut');
-			for (let key = 0; key < CUSTOM_DATA.keys; key++) custom.set(`key${key}`, String(key));
-			return [[]];
+	it("setTimeoutOutput: when a wait times out, WorkflowExecute passes on the waiting node's execute data as the node left it, without running the node", async () => {
+		let runs = 0;
+		const waiting = await runProbe(
+			async function () {
+				runs++;
+				setTimeoutOutput(this, { data: { timedOut: true }, question: { asked: 'who' } });
+				await this.putExecutionToWait(new Date(Date.now() + 3_600_000));
+				return [this.getInputData()];
+			},
+			{ items: [{ order: 17, data: { from: 'the trigger' } }] },
+		);
+		expect(waiting.run.data.waitTill).toBeInstanceOf(Date);
+		const resumed = await waiting.resumeOnTimeout();
+		expect(resumed.error).toBeUndefined();
+		expect(runs).toBe(1);
+		expect(resumed.items).toEqual([
+			{
+				json: { order: 17, data: { timedOut: true }, question: { asked: 'who' } },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it("nodeContextInWebhook: a webhook, run as n8n's server runs a waiting execution's (WebhookContext on the stored execution), reads what the node's execute kept in its node context", async () => {
+		const kept = { page: { question: 'Refund?' }, question: { channel: 'sms' } };
+		const waiting = await runProbe(async function () {
+			this.getContext('node').kept = kept;
+			await this.putExecutionToWait(new Date(Date.now() + 3_600_000));
+			return [this.getInputData()];
 		});
-		const kept = run.run.data.resultData.metadata ?? {};
-		expect(Object.keys(kept)).toHaveLength(CUSTOM_DATA.keys);
-		expect(kept.long).toHaveLength(CUSTOM_DATA.keptValueLength);
-		expect(kept[`k${'y'.repeat(CUSTOM_DATA.keyLength - 1)}`]).toBe('cut');
+		// As n8n stores the waiting execution, and its waiting-webhook handler reads it back and runs
+		// the waiting node's webhook in a workflow of its nodes.
+		const stored = JSON.parse(JSON.stringify(waiting.run.data)) as IRunExecutionData;
+		const [{ node }] = stored.executionData?.nodeExecutionStack ?? [];
+		const nodeTypes: INodeTypes = {
+			getByName: () => probeType,
+			getByNameAndVersion: () => probeType,
+			getKnownTypes: () => ({}),
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		const additionalData = {
+			executionId: waiting.executionId,
+			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhookWaiting',
+			formWaitingBaseUrl: 'http://127.0.0.1:5678/formWaiting',
+			variables: {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const webhookData = { httpMethod: 'GET', node: node.name, path: node.id } as IWebhookData;
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			'webhook',
+			webhookData,
+			[],
+			stored,
+		);
+		expect(nodeContextInWebhook(context, 'kept')).toEqual(kept);
+		expect(nodeContextInWebhook(context, 'other')).toBeUndefined();
 	});
 
 	it("requireSignedResume: n8n 1.x marks the execution for its resume link's signature check; 2.x has no such call", async () => {

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+import { NodeHelpers, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { collection, field, showFor } from '../form/fields';
 import { messageTextField } from '../form/messageFields';
@@ -72,19 +72,27 @@ export const sendAndWaitOperation: INodePropertyOptions = {
 		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
 };
 
-const show = showFor('messaging', [SEND_AND_WAIT_OPERATION]);
-const showWhen = (extra: IDataObject) => showFor('messaging', [SEND_AND_WAIT_OPERATION], extra);
+const show = (extra: IDataObject = {}) => showFor('messaging', [SEND_AND_WAIT_OPERATION], extra);
 
-/** The plain send's own property of that name: its operation's option, or its field. */
-function plainProperty(plain: INodeProperties[], name: string, [resource, operation]: PlainSend) {
-	const found = plain.find(({ name: candidate, displayOptions }) => {
-		const shown = (displayOptions?.show ?? {}) as Record<string, string[] | undefined>;
-		return (
-			candidate === name &&
-			!!shown.resource?.includes(resource) &&
-			(!shown.operation || shown.operation.includes(operation))
-		);
+/** An options parameter, its `choices` each [name, value, description]. */
+function choice({ choices, ...spec }: Omit<INodeProperties, 'type'> & { choices: string[][] }) {
+	const options = choices.map(([name, value, description]) => ({ name, value, description }));
+	return { ...spec, type: 'options', options } satisfies INodeProperties;
+}
+
+/** n8n's fixedCollection of one group of fields, `values`, as its form and send-and-wait nodes have. */
+const valuesOf = (spec: Omit<INodeProperties, 'type' | 'options'>, values: INodeProperties[]) =>
+	field({
+		...spec,
+		type: 'fixedCollection',
+		options: [{ displayName: 'Values', name: 'values', values }],
 	});
+
+/** The plain send's own property of that name, as n8n shows it there: its operation's option, or its field. */
+function plainProperty(plain: INodeProperties[], name: string, [resource, operation]: PlainSend) {
+	const shown = (property: INodeProperties) =>
+		NodeHelpers.displayParameter({ resource, operation }, property, null, null);
+	const found = plain.find((property) => property.name === name && shown(property));
 	if (!found) throw new Error(`Send and Wait: ${resource}.${operation} has no "${name}"`);
 	return found;
 }
@@ -113,7 +121,7 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		name: 'sendAndWaitChannel',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: show,
+		displayOptions: show(),
 		options: Object.keys(CHANNELS).map((value) => channelOption(plain, value)),
 		default: 'sms',
 		description: 'Where the question goes',
@@ -122,7 +130,7 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		[instance, recipient].map(([plainName, name]) => ({
 			...plainProperty(plain, plainName, send),
 			name,
-			displayOptions: showWhen({ sendAndWaitChannel: [channel] }),
+			displayOptions: show({ sendAndWaitChannel: [channel] }),
 		})),
 	);
 	const oneQuestionNotice: INodeProperties = {
@@ -132,7 +140,7 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		type: 'notice',
 		default: '',
 		// Not in the AI tool variants (n8n's human review of a tool included): a tool call is one item.
-		displayOptions: { ...show, hide: { '@tool': [true] } },
+		displayOptions: { ...show(), hide: { '@tool': [true] } },
 	};
 	return [oneQuestionNotice, channelField, ...fields];
 }
@@ -197,31 +205,26 @@ const formFieldValues: INodeProperties[] = [
 		description: 'Name of the hidden value in the output',
 		displayOptions: forTypes('hiddenField'),
 	}),
-	{
-		displayName: 'Field Options',
-		name: 'fieldOptions',
-		placeholder: 'Add Field Option',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: { values: [{ option: '' }] },
-		required: true,
-		description: 'The choices the recipient picks from',
-		displayOptions: forTypes(...CHOICE_TYPES),
-		options: [
-			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
-					field({
-						displayName: 'Option',
-						name: 'option',
-						required: true,
-						description: 'One choice the recipient can pick',
-					}),
-				],
-			},
+	valuesOf(
+		{
+			displayName: 'Field Options',
+			name: 'fieldOptions',
+			placeholder: 'Add Field Option',
+			typeOptions: { multipleValues: true, sortable: true },
+			default: { values: [{ option: '' }] },
+			required: true,
+			description: 'The choices the recipient picks from',
+			displayOptions: forTypes(...CHOICE_TYPES),
+		},
+		[
+			field({
+				displayName: 'Option',
+				name: 'option',
+				required: true,
+				description: 'One choice the recipient can pick',
+			}),
 		],
-	},
+	),
 	field({
 		displayName: 'Field Value',
 		name: 'fieldValue',
@@ -287,7 +290,7 @@ const customFormFields: INodeProperties[] = [
 		name: 'defineForm',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: showWhen({ responseType: ['customForm'] }),
+		displayOptions: show({ responseType: ['customForm'] }),
 		options: [
 			{ name: 'Using Fields Below', value: 'fields', description: 'Add the fields one by one' },
 			{
@@ -305,91 +308,85 @@ const customFormFields: INodeProperties[] = [
 		type: 'json',
 		typeOptions: { rows: 5 },
 		default: JSON_EXAMPLE,
-		displayOptions: showWhen({ responseType: ['customForm'], defineForm: ['json'] }),
+		displayOptions: show({ responseType: ['customForm'], defineForm: ['json'] }),
 		description:
 			'A JSON list of fields as n8n\'s form nodes write them: fieldLabel, fieldType (text, textarea, number, email, password, date, dropdown, checkbox, radio, hiddenField, html, file), requiredField, placeholder, fieldOptions ({"values": [{"option": "..."}]}); hiddenField takes fieldName and fieldValue, html takes html',
 	},
-	{
-		displayName: 'Form Fields',
-		name: 'formFields',
-		placeholder: 'Add Form Field',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: { values: [{ fieldLabel: '', fieldType: 'text', requiredField: true }] },
-		displayOptions: showWhen({ responseType: ['customForm'], defineForm: ['fields'] }),
-		description: 'The fields of the form the recipient fills in; the answers come out by label',
-		options: [{ displayName: 'Values', name: 'values', values: formFieldValues }],
-	},
+	valuesOf(
+		{
+			displayName: 'Form Fields',
+			name: 'formFields',
+			placeholder: 'Add Form Field',
+			typeOptions: { multipleValues: true, sortable: true },
+			default: { values: [{ fieldLabel: '', fieldType: 'text', requiredField: true }] },
+			displayOptions: show({ responseType: ['customForm'], defineForm: ['fields'] }),
+			description: 'The fields of the form the recipient fills in; the answers come out by label',
+		},
+		formFieldValues,
+	),
 ];
 
+/** Limit Wait Time's units, as n8n names them (in its order: by name), in milliseconds. */
+export const UNIT_MS: Record<string, number> = {
+	days: 86_400_000,
+	hours: 3_600_000,
+	minutes: 60_000,
+	seconds: 1000,
+};
+
 /** n8n's names and values, as in its own send-and-wait nodes. */
-const limitWaitTimeOption: INodeProperties = {
-	displayName: 'Limit Wait Time',
-	name: 'limitWaitTime',
-	type: 'fixedCollection',
-	description:
-		'Whether the workflow goes on by itself, without an answer, after some time or at a date and time. The output is then the input item with data.timedOut true (data.approved false for Approval) and question.',
-	// The sub-fields' own defaults, so the form shows what the node will do.
-	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
-	options: [
-		{
-			displayName: 'Values',
-			name: 'values',
-			values: [
-				{
-					displayName: 'Limit Type',
-					name: 'limitType',
-					type: 'options',
-					default: 'afterTimeInterval',
-					description: 'Whether the limit is a time to wait or a date and time',
-					options: [
-						{
-							name: 'After Time Interval',
-							value: 'afterTimeInterval',
-							description: 'Waits for a certain amount of time',
-						},
-						{
-							name: 'At Specified Time',
-							value: 'atSpecifiedTime',
-							description: 'Waits until a date and time',
-						},
-					],
-				},
-				{
-					displayName: 'Amount',
-					name: 'resumeAmount',
-					type: 'number',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-					default: 1,
-					description: 'The time to wait',
-				},
-				{
-					displayName: 'Unit',
-					name: 'resumeUnit',
-					type: 'options',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					options: [
-						{ name: 'Days', value: 'days', description: 'The amount is in days' },
-						{ name: 'Hours', value: 'hours', description: 'The amount is in hours' },
-						{ name: 'Minutes', value: 'minutes', description: 'The amount is in minutes' },
-						{ name: 'Seconds', value: 'seconds', description: 'The amount is in seconds' },
-					],
-					default: 'hours',
-					description: 'Unit of the amount',
-				},
-				{
-					displayName: 'Max Date and Time',
-					name: 'maxDateAndTime',
-					type: 'dateTime',
-					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
-					default: '',
-					description: 'When the workflow goes on without an answer',
-				},
+const limitWaitTimeOption = valuesOf(
+	{
+		displayName: 'Limit Wait Time',
+		name: 'limitWaitTime',
+		description:
+			'Whether the workflow goes on by itself, without an answer, after some time or at a date and time. The output is then the input item with data.timedOut true (data.approved false for Approval) and question.',
+		// The sub-fields' own defaults, so the form shows what the node will do.
+		default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
+	},
+	[
+		choice({
+			displayName: 'Limit Type',
+			name: 'limitType',
+			default: 'afterTimeInterval',
+			description: 'Whether the limit is a time to wait or a date and time',
+			choices: [
+				['After Time Interval', 'afterTimeInterval', 'Waits for a certain amount of time'],
+				['At Specified Time', 'atSpecifiedTime', 'Waits until a date and time'],
 			],
+		}),
+		{
+			displayName: 'Amount',
+			name: 'resumeAmount',
+			type: 'number',
+			displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 1,
+			description: 'The time to wait',
+		},
+		{
+			displayName: 'Unit',
+			name: 'resumeUnit',
+			type: 'options',
+			displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+			options: Object.keys(UNIT_MS).map((unit) => ({
+				name: unit[0].toUpperCase() + unit.slice(1),
+				value: unit,
+				description: `The amount is in ${unit}`,
+			})),
+			default: 'hours',
+			description: 'Unit of the amount',
+		},
+		{
+			displayName: 'Max Date and Time',
+			name: 'maxDateAndTime',
+			type: 'dateTime',
+			displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+			default: '',
+			description: 'When the workflow goes on without an answer',
 		},
 	],
-};
+);
 
 /** n8n's names for the message's link and the answer page (n8n's form page: ./page.ts). */
 const pageOptions: INodeProperties[] = [
@@ -436,99 +433,76 @@ const pageOptions: INodeProperties[] = [
 export const sendAndWaitFields: INodeProperties[] = [
 	messageTextField({
 		name: 'message',
-		displayOptions: show,
+		displayOptions: show(),
 		// Where every channel's plain send takes its text: the question goes there, the link after it.
 		sendTo: 'body.body',
 		description: 'The question to ask. The link to the answer page is added after it.',
 	}),
-	{
+	choice({
 		displayName: 'Response Type',
 		name: 'responseType',
-		type: 'options',
 		noDataExpression: true,
-		displayOptions: show,
-		options: [
-			{
-				name: 'Approval',
-				value: 'approval',
-				description: 'The recipient approves, or approves or declines, on the page',
-			},
-			{
-				name: 'Custom Form',
-				value: 'customForm',
-				description: 'The recipient fills in a form of the fields you define',
-			},
-			{ name: 'Free Text', value: 'freeText', description: 'The recipient types an answer' },
+		displayOptions: show(),
+		choices: [
+			['Approval', 'approval', 'The recipient approves, or approves or declines, on the page'],
+			['Custom Form', 'customForm', 'The recipient fills in a form of the fields you define'],
+			['Free Text', 'freeText', 'The recipient types an answer'],
 		],
 		default: 'approval',
 		description: 'How the recipient answers on the page the link opens',
-	},
+	}),
 	...customFormFields,
-	{
-		displayName: 'Approval Options',
-		name: 'approvalOptions',
-		type: 'fixedCollection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: showWhen({ responseType: ['approval'] }),
-		description:
-			'Whether the recipient can only approve or also decline, and what each is called on the page',
-		options: [
-			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Type of Approval',
-						name: 'approvalType',
-						type: 'options',
-						default: 'single',
-						description:
-							'Whether the recipient can also decline: the page then offers the two labels to choose from, and a Submit button',
-						options: [
-							{
-								name: 'Approve Only',
-								value: 'single',
-								description: 'One button: the answer is always an approval',
-							},
-							{
-								name: 'Approve and Decline',
-								value: 'double',
-								description: 'The recipient picks one of the two labels',
-							},
-						],
-					},
-					field({
-						displayName: 'Approve Button Label',
-						name: 'approveLabel',
-						default: 'Approve',
-						description:
-							'What approving is called: the button with Approve Only, the first choice with Approve and Decline',
-					}),
-					field({
-						displayName: 'Decline Button Label',
-						name: 'disapproveLabel',
-						default: 'Decline',
-						description: 'What declining is called: the second choice on the page',
-						displayOptions: { show: { approvalType: ['double'] } },
-					}),
+	valuesOf(
+		{
+			displayName: 'Approval Options',
+			name: 'approvalOptions',
+			placeholder: 'Add option',
+			default: {},
+			displayOptions: show({ responseType: ['approval'] }),
+			description:
+				'Whether the recipient can only approve or also decline, and what each is called on the page',
+		},
+		[
+			choice({
+				displayName: 'Type of Approval',
+				name: 'approvalType',
+				default: 'single',
+				description:
+					'Whether the recipient can also decline: the page then offers the two labels to choose from, and a Submit button',
+				choices: [
+					['Approve Only', 'single', 'One button: the answer is always an approval'],
+					['Approve and Decline', 'double', 'The recipient picks one of the two labels'],
 				],
-			},
+			}),
+			field({
+				displayName: 'Approve Button Label',
+				name: 'approveLabel',
+				default: 'Approve',
+				description:
+					'What approving is called: the button with Approve Only, the first choice with Approve and Decline',
+			}),
+			field({
+				displayName: 'Decline Button Label',
+				name: 'disapproveLabel',
+				default: 'Decline',
+				description: 'What declining is called: the second choice on the page',
+				displayOptions: { show: { approvalType: ['double'] } },
+			}),
 		],
-	},
+	),
 	{
 		displayName: 'Shorten Link',
 		name: 'shortenLink',
 		type: 'boolean',
 		noDataExpression: true,
 		default: true,
-		displayOptions: showWhen({
+		displayOptions: show({
 			sendAndWaitChannel: Object.keys(CHANNELS).filter((name) => CHANNELS[name].shortensLink),
 		}),
 		description:
 			"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
 	},
-	collection('options', 'Options', show, [...pageOptions, limitWaitTimeOption], {
+	collection('options', 'Options', show(), [...pageOptions, limitWaitTimeOption], {
 		placeholder: 'Add option',
 		description: 'The answer page, the words before the link, and how long the workflow waits',
 	}),

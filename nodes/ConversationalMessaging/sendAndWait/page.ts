@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { FormFieldsParameter, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
 
-import type { Asked, FormField, Problem, Read } from './form';
-import { fieldsAsked } from './form';
+import type { FormFieldType } from './description';
+import { CHOICE_TYPES, FORM_FIELD_KEYS, FORM_FIELD_TYPES } from './description';
 
 /**
  * The answer page is n8n's own form page: its `form-trigger` view, which n8n's server renders for
@@ -11,7 +12,117 @@ import { fieldsAsked } from './form';
  */
 export const FORM_VIEW = 'form-trigger';
 
-/** The page as the question asks it, read when it is sent, and kept for the webhook (./kept.ts). */
+/**
+ * One field of the page's form, as n8n's form nodes store it (parameter names and JSON alike), of
+ * a type this node supports. A Hidden Field's value is the node's, never the page's.
+ */
+export type FormField = FormFieldsParameter[number] & { fieldType: FormFieldType };
+
+export type Problem = { problem: string; fix: string };
+/** JSON that does not parse. */
+const UNREADABLE = Symbol('unreadable');
+export type Read = (name: string, fallback: unknown) => unknown;
+
+/** What the answer must hold; Approve Only's one button has its own label. */
+export interface Asked {
+	responseType: 'approval' | 'customForm' | 'freeText';
+	fields: FormField[];
+	button?: string;
+}
+
+/** Custom Form's fields as the node stores them, checked; `problem` names the field and the fix. */
+function readFormFields(read: Read): FormField[] | Problem {
+	const fromJson = read('defineForm', 'fields') === 'json';
+	const raw = fromJson ? read('jsonOutput', '[]') : read('formFields.values', []);
+	const entries =
+		fromJson && typeof raw === 'string' ? jsonParse(raw, { fallbackValue: UNREADABLE }) : raw;
+	if (entries === UNREADABLE)
+		return { problem: 'Form Fields: the JSON cannot be read', fix: 'Check its syntax.' };
+	const where = fromJson ? 'the JSON' : 'Form Fields';
+	if (!Array.isArray(entries) || !entries.length)
+		return {
+			problem: `${where}: the form has no fields`,
+			fix: fromJson
+				? 'Give a list of fields, e.g. [{"fieldLabel": "Address", "fieldType": "text"}].'
+				: 'Add a field with Add Form Field.',
+		};
+	const fields: FormField[] = [];
+	const names = new Set<string>();
+	for (const [index, entry] of (entries as IDataObject[]).entries()) {
+		const field = { ...entry, fieldType: entry?.fieldType ?? 'text' } as FormField;
+		const at = `${where}: field ${index + 1}`;
+		// n8n's form knows more (defaultValue, formatDate, limitSelection...): refused, not dropped.
+		const unknown = Object.keys(entry ?? {}).find((key) => !FORM_FIELD_KEYS.includes(key));
+		if (unknown)
+			return {
+				problem: `${at}: "${unknown}" is not supported here`,
+				fix: `Remove it; a field takes ${FORM_FIELD_KEYS.join(', ')}.`,
+			};
+		if (!(field.fieldType in FORM_FIELD_TYPES))
+			return {
+				problem: `${at}: "${String(field.fieldType)}" is not a field type`,
+				fix: `Use one of ${Object.keys(FORM_FIELD_TYPES).join(', ')}.`,
+			};
+		if (field.fieldType === 'html') {
+			fields.push(field);
+			continue;
+		}
+		const name = String(
+			(field.fieldType === 'hiddenField' ? field.fieldName : field.fieldLabel) ?? '',
+		).trim();
+		if (!name)
+			return {
+				problem: `${at} has no ${field.fieldType === 'hiddenField' ? 'Field Name' : 'label'}`,
+				fix: 'Name every field: its answer comes out under that name.',
+			};
+		if (names.has(name))
+			return {
+				problem: `${at}: "${name}" names two fields`,
+				fix: 'Give every field its own name: the answers come out by name.',
+			};
+		names.add(name);
+		const options = (field.fieldOptions?.values ?? []).map((value) =>
+			String(value?.option ?? '').trim(),
+		);
+		if (CHOICE_TYPES.includes(field.fieldType) && (!options.length || options.includes('')))
+			return {
+				problem: `${at} ("${name}") has an empty choice, or none`,
+				fix: 'Give it at least one option, each with a text.',
+			};
+		fields.push({ ...field, fieldLabel: name });
+	}
+	return fields;
+}
+
+/** A field the page requires, of n8n's form. */
+function required(fieldLabel: string, fieldType: FormFieldType, more?: Partial<FormField>) {
+	return { fieldLabel, fieldType, requiredField: true, ...more };
+}
+
+/** What the response type asks for, from the parameters; a problem when nobody could answer it. */
+export function fieldsAsked(read: Read): Asked | Problem {
+	const responseType = read('responseType', 'approval');
+	if (responseType === 'freeText')
+		return { responseType, fields: [required('Response', 'textarea')] };
+	if (responseType === 'customForm') {
+		const fields = readFormFields(read);
+		return 'problem' in fields ? fields : { responseType, fields };
+	}
+	const approval = read('approvalOptions.values', {}) as IDataObject;
+	const approve = String(approval.approveLabel || 'Approve');
+	if (approval.approvalType !== 'double')
+		return { responseType: 'approval', fields: [], button: approve };
+	const decline = String(approval.disapproveLabel || 'Decline');
+	if (approve === decline)
+		return {
+			problem: 'Approval Options: the two buttons have the same label',
+			fix: 'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
+		};
+	const fieldOptions = { values: [{ option: approve }, { option: decline }] };
+	return { responseType: 'approval', fields: [required('Your answer', 'radio', { fieldOptions })] };
+}
+
+/** The page as the question asks it, read when it is sent, and kept for the webhook (./webhook.ts). */
 export interface Page extends Omit<Asked, 'button'> {
 	question: string;
 	/** What n8n's view draws (n8n-nodes-base Form utils, prepareFormData). */
@@ -134,5 +245,7 @@ export const PAGE_HEADERS: Record<string, string> = {
 	'X-Robots-Tag': 'noindex',
 };
 
-/** The answer to the form's POST: the view's script shows its own "Got it, thanks" on a 200. */
+/** The answers to the form's POST: the view's script shows its own "Got it, thanks" on a 200. */
 export const ANSWERED_PAGE = 'Your answer was recorded. You can close this page.';
+export const NOT_RECORDED =
+	'The answer is missing a required field, or a choice the form does not offer: nothing was recorded.';

@@ -6,25 +6,23 @@ import type {
 	INodeExecutionData,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import type { ItemContext } from '../checks/checks';
 import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../sendLoop/clock';
 import type { RequestForm } from '../sendLoop/itemRequest';
-import { buildRequest, itemContext, requestForm } from '../sendLoop/itemRequest';
+import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
-import type { StepOf } from '../sendLoop/runMemory';
+import type { Outcome, StepMemory } from '../sendLoop/runMemory';
 import { withRunMemory } from '../sendLoop/runMemory';
-import type { Sender, SendOutcome } from '../sendLoop/send';
-import { send } from '../sendLoop/send';
+import type { SendOutcome } from '../sendLoop/send';
+import { asNodeError, failureOf, send } from '../sendLoop/send';
 import { CREDENTIAL_NAME } from '../service/account';
-import { CHANNELS } from './description';
-import type { Kept } from './kept';
-import { keep } from './kept';
-import { setOutputOnTimeout, waitTill } from './limitWaitTime';
+import { CHANNELS, UNIT_MS } from './description';
 import { pageOf } from './page';
+import type { Kept } from './webhook';
+import { keepAndWait } from './webhook';
 
 const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
 
@@ -37,58 +35,52 @@ const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 /** The parameters of a node set to Short Link > Create: its request form, built from the description. */
 const SHORTEN = { resource: 'shortLink', operation: 'create' };
 
-/** One request Send and Wait sends (the question, the short link), under its name in the Retry On Fail memory. */
-interface Step {
-	name: string;
-	item: ItemContext;
+/** A request of Send and Wait's (the question, the short link), built from its form. */
+interface Built {
 	form: RequestForm;
 	request: IHttpRequestOptions;
 }
 
 /**
- * Sends the step's request as a bulk send sends an item (../sendLoop/send.ts), within the default
- * Max Wait, and reads the answer with the plain operation's reader. Remembered for Retry On Fail:
- * a retry never sends the message again when the service may have it.
+ * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
+ * (../sendLoop/send.ts), within the default Max Wait, and reads the answer with the plain
+ * operation's reader. Remembered for Retry On Fail: a retry never sends the message again when the
+ * service may have it.
  */
 async function sendStep(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
-	{ name, item, form, request }: Step,
-	memoryOf: StepOf,
+	memory: StepMemory,
+	{ form, request }: Built,
 ): Promise<INodeExecutionData[]> {
-	const memory = memoryOf(name);
 	const input = fns.getInputData()[0];
 	memory.startTry([input]);
-	const remembered = memory.get(0, input);
-	if (remembered && 'sent' in remembered) return remembered.sent;
-	if (remembered) throw remembered.unsure;
-	const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs: MAX_WAIT_MS, stopped: never });
-	lane.remaining = 1;
-	const summary = memory.summary;
-	const waitAside = async (ms: number) => await clock.sleep(ms);
-	const sender: Sender = { fns, credentials, lane, maxWaitMs: MAX_WAIT_MS, summary, waitAside };
-	let outcome: SendOutcome;
-	try {
-		outcome = await send(sender, item, form, request);
-	} finally {
-		lane.leave();
+	let outcome: Outcome | SendOutcome | undefined = memory.get(0, input);
+	if (!outcome) {
+		const stopped = () => false;
+		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs: MAX_WAIT_MS, stopped });
+		lane.remaining = 1;
+		const waitAside = async (ms: number) => await clock.sleep(ms);
+		const { summary } = memory;
+		const sender = { fns, credentials, lane, maxWaitMs: MAX_WAIT_MS, summary, waitAside };
+		try {
+			outcome = await send(sender, itemContext(fns, 0), form, request);
+		} finally {
+			lane.leave();
+		}
+		if ('sent' in outcome || 'unsure' in outcome) memory.set(0, input, outcome);
 	}
-	if ('sent' in outcome || 'unsure' in outcome) memory.set(0, input, outcome);
 	if ('sent' in outcome) return outcome.sent;
-	throw 'unsure' in outcome
-		? outcome.unsure
-		: 'failed' in outcome
-			? outcome.failed
-			: outcome.stopped;
+	throw failureOf(fns, outcome, 0);
 }
 
-const never = () => false;
+/** The first of `keys` in the answer whose value `fits`. */
+const firstIn = (answer: INodeExecutionData[], keys: string[], fits: (value: unknown) => boolean) =>
+	keys.map((key) => answer[0]?.json?.[key]).find(fits);
 
 function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
-	const json = answer[0]?.json ?? {};
-	const found = SHORT_URL_FIELDS.map((name) => json[name]).find(
-		(value) => typeof value === 'string' && /^https?:\/\//.test(value),
-	);
+	const isUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\//.test(value);
+	const found = firstIn(answer, SHORT_URL_FIELDS, isUrl);
 	if (typeof found === 'string') return found;
 	throw new NodeOperationError(
 		fns.getNode(),
@@ -99,23 +91,8 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 	);
 }
 
-/**
- * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link to
- * this execution's answer page go out through the channel's plain send, then the execution waits;
- * the node's `webhook` gives its output. Every check runs before the first request (the link is
- * shortened only once the message is known to be valid). The link never carries the API token.
- */
-export function sendAndWait(description: INodeTypeDescription) {
-	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withRunMemory(
-			this,
-			async (memory) => await askOnce.call(this, description, memory),
-		);
-	};
-}
-
 /** A field's value as sent: at its place in the request, as its checks left it (a phone as digits). */
-function sentValue({ form, request }: Step, parameter: string): string | undefined {
+function sentValue({ form, request }: Built, parameter: string) {
 	const field = form.fields.find((candidate) => candidate.parameter === parameter);
 	const value = field?.to.reduce<unknown>(
 		(at, key) => (at as IDataObject | undefined)?.[key],
@@ -124,100 +101,109 @@ function sentValue({ form, request }: Step, parameter: string): string | undefin
 	return value === undefined ? undefined : String(value);
 }
 
-function messageIdIn(answer: IDataObject | undefined): string | undefined {
-	const found = MESSAGE_ID_KEYS.map((key) => answer?.[key]).find(
-		(value) => typeof value === 'string' || typeof value === 'number',
-	);
-	return found === undefined ? undefined : String(found);
+/** Read before anything is sent, so a bad limit never leaves a question nobody waits for. */
+export function waitTill(fns: IExecuteFunctions): Date {
+	const limit = fns.getNodeParameter('options.limitWaitTime.values', 0, {}) as IDataObject;
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(fns.getNode(), `Limit Wait Time: ${message}`, { description });
+	if (!limit.limitType) return WAIT_INDEFINITELY;
+	if (limit.limitType === 'atSpecifiedTime') {
+		const at = new Date(String(limit.maxDateAndTime ?? ''));
+		if (Number.isNaN(at.getTime()))
+			throw refuse(
+				'Max Date and Time is not a date',
+				'Pick a date and time, or remove Limit Wait Time.',
+			);
+		return at;
+	}
+	const amount = Number(limit.resumeAmount ?? 0);
+	const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
+	if (!(amount >= 0) || !unit)
+		throw refuse(
+			'the amount must be a number of 0 or more',
+			'Enter how long to wait, or remove Limit Wait Time.',
+		);
+	return new Date(Date.now() + amount * unit);
 }
 
-/** One try of Send and Wait; each step's send is remembered under its name for the next try. */
-async function askOnce(
-	this: IExecuteFunctions,
-	description: INodeTypeDescription,
-	memory: StepOf,
-): Promise<INodeExecutionData[][]> {
-	const node = this.getNode();
-	const items = this.getInputData();
-	if (items.length !== 1)
-		throw new NodeOperationError(
-			node,
-			`Send and Wait asks one question per execution; it received ${items.length} items`,
-			{
-				description:
-					'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
-			},
-		);
-	const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as string;
-	if (!Object.keys(CHANNELS).includes(channelName))
-		throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
-			description: `Pick one of: ${Object.keys(CHANNELS).join(', ')}.`,
+/**
+ * Send and Wait for Response, as n8n's `customOperations`: the question and n8n's signed link to
+ * this execution's answer page go out through the channel's plain send, then the execution waits;
+ * the node's `webhook` gives its output. Every check runs before the first request (the link is
+ * shortened only once the message is known to be valid). The link never carries the API token.
+ * Each try's sends are remembered under their step's name for the next try.
+ */
+export function sendAndWait(description: INodeTypeDescription) {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await withRunMemory(this, async (memory) => {
+			const node = this.getNode();
+			const items = this.getInputData();
+			if (items.length !== 1)
+				throw new NodeOperationError(
+					node,
+					`Send and Wait asks one question per execution; it received ${items.length} items`,
+					{
+						description:
+							'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
+					},
+				);
+			const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as string;
+			if (!Object.keys(CHANNELS).includes(channelName))
+				throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
+					description: `Pick one of: ${Object.keys(CHANNELS).join(', ')}.`,
+				});
+			const channel = CHANNELS[channelName];
+			// The answer page must be one the recipient can fill in.
+			const page = pageOf(this);
+			if ('problem' in page)
+				throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
+			const limit = waitTill(this);
+			requireSignedResume(this);
+			const resumeUrl = this.getSignedResumeUrl();
+			const credentials = await this.getCredentials(CREDENTIAL_NAME);
+			const settings = settingsFor(this, credentials)(0);
+			/** A request as its plain operation builds it: each field's value (`given` first), then every check. */
+			const build = async (form: RequestForm, given: IDataObject): Promise<Built> => {
+				const values = form.fields.map((field) =>
+					field.parameter in given ? given[field.parameter] : readField(this, field, 0),
+				);
+				const defaults = description.requestDefaults;
+				const item = itemContext(this, 0);
+				return { form, ...(await buildRequest(item, form, defaults, values, settings)) };
+			};
+			const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
+			// The Channel option and its fields make this node's request form its channel's plain send's.
+			const messageForm = requestForm(description, node);
+			const message = async (link: string) =>
+				await build(messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
+			let question: Kept['question'];
+			try {
+				let ready = await message(resumeUrl);
+				if (channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true) {
+					const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
+					const shorten = await build(shortenForm, { longUrl: resumeUrl });
+					const shortened = await sendStep(this, credentials, memory('shortLink.create'), shorten);
+					ready = await message(shortUrlOf(this, shortened));
+				}
+				const answer = await sendStep(this, credentials, memory('message'), ready);
+				const messageId = firstIn(answer, MESSAGE_ID_KEYS, (value) =>
+					['string', 'number'].includes(typeof value),
+				);
+				question = {
+					channel: channelName,
+					instance: sentValue(ready, channel.instance[1]),
+					recipient: sentValue(ready, channel.recipient[1]),
+					messageId: messageId === undefined ? undefined : String(messageId),
+				};
+			} catch (error) {
+				// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
+				const failed = asNodeError(this, error, 0);
+				if (!this.continueOnFail()) throw failed;
+				return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
+			}
+			// Sent: from here on the execution waits, whatever else happens.
+			await keepAndWait(this, { page, question }, limit);
+			return [items];
 		});
-	const channel = CHANNELS[channelName];
-	// The answer page must be one the recipient can fill in.
-	const page = pageOf(this);
-	if ('problem' in page)
-		throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
-	const limit = waitTill(this);
-	requireSignedResume(this);
-	const resumeUrl = this.getSignedResumeUrl();
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const settings = settingsFor(this, credentials)(0);
-	/** A step's request as its plain operation builds one: each field's value (`given` first), then every check. */
-	const step = async (name: string, form: RequestForm, given: IDataObject): Promise<Step> => {
-		const item = itemContext(this, 0);
-		const values = form.fields.map(({ parameter, locator }) =>
-			parameter in given
-				? given[parameter]
-				: this.getNodeParameter(
-						parameter,
-						0,
-						undefined,
-						locator ? { extractValue: true } : undefined,
-					),
-		);
-		const { request } = await buildRequest(
-			item,
-			form,
-			description.requestDefaults,
-			values,
-			settings,
-		);
-		return { name, item, form, request };
 	};
-	const lead = String(this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here');
-	// The Channel option and its fields make this node's request form its channel's plain send's.
-	const messageForm = requestForm(description, node);
-	const message = async (link: string) =>
-		await step('message', messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
-	let kept: Kept;
-	try {
-		let ready = await message(resumeUrl);
-		if (channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true) {
-			const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
-			const shorten = await step('shortLink.create', shortenForm, { longUrl: resumeUrl });
-			ready = await message(shortUrlOf(this, await sendStep(this, credentials, shorten, memory)));
-		}
-		const answer = await sendStep(this, credentials, ready, memory);
-		const question = {
-			channel: channelName,
-			instance: sentValue(ready, channel.instance[1]),
-			recipient: sentValue(ready, channel.recipient[1]),
-			messageId: messageIdIn(answer[0]?.json),
-		};
-		kept = { page, question };
-	} catch (error) {
-		// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
-		const failed =
-			error instanceof NodeApiError || error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(node, error as Error);
-		if (!this.continueOnFail()) throw failed;
-		return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
-	}
-	// Sent: from here on the execution waits, whatever else happens.
-	keep(this, kept);
-	setOutputOnTimeout(this, limit, kept);
-	await this.putExecutionToWait(limit);
-	return [items];
 }

@@ -1,18 +1,47 @@
 import type {
 	IBinaryData,
 	IDataObject,
+	IExecuteFunctions,
 	INodeExecutionData,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
+	MultiPartFormData,
 } from 'n8n-workflow';
+import { jsonParse, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { isBlank } from '../checks/checks';
+import { nodeContextInWebhook, setTimeoutOutput } from '../n8nInternals';
 import { CHOICE_TYPES } from './description';
-import type { FormField } from './form';
-import type { Kept } from './kept';
-import { kept } from './kept';
-import { ANSWERED_PAGE, FORM_VIEW, PAGE_HEADERS } from './page';
+import type { FormField, Page } from './page';
+import { ANSWERED_PAGE, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from './page';
+
+/** What the webhook draws and answers with, as execute read and sent it. */
+export interface Kept {
+	page: Page;
+	/** Who was asked, where, and the id the service gave the question's message: the answer's evidence. */
+	question: { channel: string; instance?: string; recipient?: string; messageId?: string };
+}
+
+const KEY = 'sendAndWait';
+
+/**
+ * Once the question is sent: what the wait keeps, then the wait. n8n runs the node's `webhook` in a
+ * new context when the page is opened or answered, and drops what execute returned; the node's
+ * context is stored with the execution (on n8n 1.x and 2.x, in main or on a queue-mode worker), so
+ * it lasts the wait. A limited wait that times out runs none of the node's code: n8n passes on the
+ * input the waiting node kept (../n8nInternals.ts), so `data` and `question` are set on that input
+ * here. A timed-out approval is no approval.
+ */
+export async function keepAndWait(fns: IExecuteFunctions, kept: Kept, limit: Date): Promise<void> {
+	fns.getContext('node')[KEY] = kept;
+	if (limit.getTime() !== WAIT_INDEFINITELY.getTime()) {
+		const data: IDataObject = { timedOut: true, timedOutAt: limit.toISOString() };
+		if (kept.page.responseType === 'approval') data.approved = false;
+		setTimeoutOutput(fns, { data, question: { ...kept.question } });
+	}
+	await fns.putExecutionToWait(limit);
+}
 
 /** GET shows the page, POST answers, as in n8n's send-and-wait nodes. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map(
@@ -27,15 +56,6 @@ export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as
 	}),
 );
 
-/** A file as n8n's multipart parser (formidable) gives it. */
-interface UploadedFile {
-	filepath: string;
-	originalFilename?: string | null;
-	newFilename?: string;
-	mimetype?: string | null;
-	size?: number;
-}
-
 /** A value the form could not have sent: the whole answer is refused. */
 const NOT_AN_ANSWER = Symbol('not an answer');
 
@@ -47,13 +67,11 @@ function postedValue(field: FormField, raw: unknown): unknown {
 	const value = Array.isArray(raw) ? raw[0] : raw;
 	if (typeof value !== 'string') return undefined;
 	if (!CHOICE_TYPES.includes(field.fieldType) || !value.trim()) return value;
-	let chosen: unknown = value;
-	if (field.fieldType !== 'dropdown' && value.trim().startsWith('['))
-		try {
-			chosen = JSON.parse(value);
-		} catch {
-			return NOT_AN_ANSWER;
-		}
+	const chosen: unknown =
+		field.fieldType !== 'dropdown' && value.trim().startsWith('[')
+			? jsonParse(value, { fallbackValue: NOT_AN_ANSWER })
+			: value;
+	if (chosen === NOT_AN_ANSWER) return NOT_AN_ANSWER;
 	const list = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
 	const offered = (field.fieldOptions?.values ?? []).map((option) => String(option.option));
 	// Only what the form offers: anything else is not an answer to it.
@@ -62,38 +80,33 @@ function postedValue(field: FormField, raw: unknown): unknown {
 }
 
 /**
- * The answers by field name, as n8n's form gives them (numbers as numbers, text trimmed, choices
- * as chosen, files as binary); undefined when a required field is missing: nothing resumes.
+ * The output, in n8n's shape for the response type: the answers by field name under `data`, as
+ * n8n's form gives them (numbers as numbers, text trimmed, choices as chosen, files as binary),
+ * with when, and who was asked; undefined when a required field is missing: nothing resumes.
  */
-async function answersOf(
+async function answerOf(
 	fns: IWebhookFunctions,
-	fields: FormField[],
-): Promise<{ json: IDataObject; binary?: Record<string, IBinaryData> } | undefined> {
+	{ page, question }: Kept,
+): Promise<INodeExecutionData | undefined> {
 	const multipart = fns.getRequestObject().contentType === 'multipart/form-data';
 	const body = (fns.getBodyData() ?? {}) as IDataObject;
-	const posted = (multipart ? (body.data ?? {}) : body) as IDataObject;
-	const files = (multipart ? (body.files ?? {}) : {}) as Record<
-		string,
-		UploadedFile | UploadedFile[]
+	const { data: posted = {}, files = {} } = (multipart ? body : { data: body }) as Partial<
+		MultiPartFormData.Request['body']
 	>;
 	const json: IDataObject = {};
 	const binary: Record<string, IBinaryData> = {};
-	for (const [index, field] of fields.entries()) {
+	for (const [index, field] of page.fields.entries()) {
 		const key = `field-${index}`;
 		if (field.fieldType === 'html') continue;
 		if (field.fieldType === 'hiddenField') {
 			json[String(field.fieldName)] = field.fieldValue ?? '';
 			continue;
 		}
+		let value: unknown;
 		if (field.fieldType === 'file') {
 			// As n8n's form gives them (prepareFormReturnItem): one upload is one object, several a list.
 			const given = files[key];
-			const uploads = ([] as UploadedFile[]).concat(given ?? []);
-			if (!uploads.length) {
-				if (field.requiredField) return undefined;
-				json[field.fieldLabel] = null;
-				continue;
-			}
+			const uploads = ([] as MultiPartFormData.File[]).concat(given ?? []);
 			const name = field.fieldLabel.replace(/\W/g, '_');
 			for (const [i, file] of uploads.entries())
 				binary[Array.isArray(given) ? `${name}_${i}` : name] = await fns.nodeHelpers.copyBinaryFile(
@@ -106,10 +119,8 @@ async function answersOf(
 				mimetype: file.mimetype,
 				size: file.size,
 			}));
-			json[field.fieldLabel] = field.multipleFiles === false ? described[0] : described;
-			continue;
-		}
-		let value = postedValue(field, posted[key]);
+			value = field.multipleFiles === false ? described[0] : described;
+		} else value = postedValue(field, posted[key]);
 		if (value === NOT_AN_ANSWER) return undefined;
 		// Trimmed where n8n's form trims (text, email); a textarea's answer stays as typed.
 		if (typeof value === 'string' && ['email', 'text'].includes(field.fieldType))
@@ -124,30 +135,17 @@ async function answersOf(
 		}
 		json[field.fieldLabel] = value as IDataObject[string];
 	}
-	return Object.keys(binary).length ? { json, binary } : { json };
-}
-
-/**
- * The output, in n8n's shape for the response type: the answers under `data`, with when, and who
- * was asked; undefined when the form was not filled in.
- */
-async function answerOf(
-	fns: IWebhookFunctions,
-	{ page, question }: Kept,
-): Promise<INodeExecutionData | undefined> {
-	const answers = await answersOf(fns, page.fields);
-	if (!answers) return undefined;
 	// Approve Only has no field; Approve and Decline's first choice approves.
 	const [decision] = page.fields;
 	const approve = decision?.fieldOptions?.values?.[0]?.option;
 	const data: IDataObject = {
-		approval: { approved: !decision || answers.json[decision.fieldLabel] === approve },
-		customForm: answers.json,
-		freeText: { text: answers.json.Response },
+		approval: { approved: !decision || json[decision.fieldLabel] === approve },
+		customForm: json,
+		freeText: { text: json.Response },
 	}[page.responseType];
 	return {
 		json: { data: { ...data, respondedAt: new Date().toISOString() }, question: { ...question } },
-		...(answers.binary ? { binary: answers.binary } : {}),
+		...(Object.keys(binary).length ? { binary } : {}),
 		pairedItem: { item: 0 },
 	};
 }
@@ -157,7 +155,11 @@ async function answerOf(
  * when every required field is there (checked here too: the page's own check is the browser's).
  */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const asked = kept(this);
+	// What execute kept: a webhook has no getContext (../n8nInternals.ts reads the node's context for
+	// it). The node's parameters are not read again: the page keeps what they gave against the input
+	// item as it came, whatever a timeout sets on it since (keepAndWait).
+	const asked = nodeContextInWebhook(this, KEY) as Kept | undefined;
+	if (!asked) throw new Error('Send and Wait: this execution kept no question to answer');
 	const res = this.getResponseObject();
 	for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
 	if (this.getRequestObject().method !== 'POST') {
@@ -166,12 +168,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 	const answer = await answerOf(this, asked);
 	if (!answer) {
-		res
-			.status(400)
-			.type('text/plain')
-			.send(
-				'The answer is missing a required field, or a choice the form does not offer: nothing was recorded.',
-			);
+		res.status(400).type('text/plain').send(NOT_RECORDED);
 		return { noWebhookResponse: true };
 	}
 	return { webhookResponse: ANSWERED_PAGE, workflowData: [[answer]] };

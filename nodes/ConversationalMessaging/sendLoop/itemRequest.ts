@@ -129,6 +129,19 @@ export async function readAnswer(
 	return items;
 }
 
+/** A field's value as RoutingNode reads it: a resource locator's value extracted. */
+export const readField = (
+	fns: IExecuteFunctions,
+	{ parameter, locator }: SentField,
+	itemIndex: number,
+): unknown =>
+	fns.getNodeParameter(
+		parameter,
+		itemIndex,
+		undefined,
+		locator ? { extractValue: true } : undefined,
+	);
+
 /** Items read together. */
 const CHUNK = 100;
 /** How many items the loop reads beyond those whose requests are in flight. */
@@ -247,11 +260,7 @@ export class FieldValues {
 	private value(field: number, itemIndex: number): unknown {
 		const template = this.templates[field];
 		const direct = template ? fill(template, this.items[itemIndex]?.json) : undefined;
-		if (direct !== undefined) return direct;
-		const { parameter, locator } = this.fields[field];
-		// As RoutingNode reads it: a resource locator's value extracted.
-		const options = locator ? { extractValue: true } : undefined;
-		return this.fns.getNodeParameter(parameter, itemIndex, undefined, options);
+		return direct ?? readField(this.fns, this.fields[field], itemIndex);
 	}
 
 	private readChunk(chunk: number): Reading[] {

@@ -216,3 +216,13 @@ export function asNodeError(
 		{ itemIndex },
 	);
 }
+
+/** The error of an item the service gave no answer for: an unsure request's as a node error. */
+export function failureOf(
+	fns: Pick<IExecuteFunctions, 'getNode'>,
+	outcome: { unsure: unknown } | { failed: NodeError } | { stopped: NodeOperationError },
+	itemIndex: number,
+): NodeError {
+	if ('unsure' in outcome) return asNodeError(fns, outcome.unsure, itemIndex);
+	return 'failed' in outcome ? outcome.failed : outcome.stopped;
+}

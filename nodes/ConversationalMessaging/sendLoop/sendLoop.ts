@@ -21,7 +21,7 @@ import {
 	withRunMemory,
 } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
-import { asNodeError, send, stoppedError } from './send';
+import { asNodeError, failureOf, send, stoppedError } from './send';
 import { stopError } from './stopError';
 
 /**
@@ -90,12 +90,7 @@ async function sendItems(
 			results[itemIndex] = earlier ? markedSent(outcome.sent, earlier) : outcome.sent;
 			return;
 		}
-		const error =
-			'unsure' in outcome
-				? asNodeError(this, outcome.unsure, itemIndex)
-				: 'failed' in outcome
-					? outcome.failed
-					: outcome.stopped;
+		const error = failureOf(this, outcome, itemIndex);
 		if (!continueOnFail) {
 			// An item the execution stopped before sending does not stand for its failure.
 			if (earlier) namedAgain.set(itemIndex, error);

@@ -4,7 +4,7 @@
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
-import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/kept';
+import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/webhook';
 import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/description';
 import { onSkippingClock } from '../../../helpers/nodeClock';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
@@ -22,7 +22,7 @@ const sms = {
 	sendAndWaitSmsInstance: 'line-1',
 	sendAndWaitSmsRecipient: '+57 300 555 0199',
 };
-/** What the node kept in its context for the webhook (sendAndWait/kept.ts). */
+/** What the node kept in its context for the webhook (sendAndWait/webhook.ts). */
 function keptOf(result: Awaited<ReturnType<typeof suite.run>>): Kept {
 	const contextData = result.run.data.executionData?.contextData ?? {};
 	return (contextData['node:Conversational Messaging'] as { sendAndWait: Kept }).sendAndWait;
