@@ -18,13 +18,13 @@ export const FORM_VIEW = 'form-trigger';
  */
 export type FormField = FormFieldsParameter[number] & { fieldType: FormFieldType };
 
-export type Problem = { problem: string; fix: string };
+type Problem = { problem: string; fix: string };
+type Read = (name: string, fallback: unknown) => unknown;
 /** JSON that does not parse. */
 const UNREADABLE = Symbol('unreadable');
-export type Read = (name: string, fallback: unknown) => unknown;
 
 /** What the answer must hold; Approve Only's one button has its own label. */
-export interface Asked {
+interface Asked {
 	responseType: 'approval' | 'customForm' | 'freeText';
 	fields: FormField[];
 	button?: string;
@@ -100,7 +100,7 @@ function required(fieldLabel: string, fieldType: FormFieldType, more?: Partial<F
 }
 
 /** What the response type asks for, from the parameters; a problem when nobody could answer it. */
-export function fieldsAsked(read: Read): Asked | Problem {
+function fieldsAsked(read: Read): Asked | Problem {
 	const responseType = read('responseType', 'approval');
 	if (responseType === 'freeText')
 		return { responseType, fields: [required('Response', 'textarea')] };
