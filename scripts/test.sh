@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`, the fast tier: the node's behaviour in n8n's engine (jest's `node` project: the
-# engine suites, the contract check, reliability, the form), within 90 s of an install on two
+# engine suites, the contract check, reliability, the form), within 60 s of an install on two
 # cores. Installs the npm dependencies when due and builds the package (some suites load dist/).
 # The suites run on jest-light-runner (jest.config.js), TypeScript through tsx without type
 # checking: the whole tree's type check is `npm run typecheck`, a step of its own in CI (.ci/run,

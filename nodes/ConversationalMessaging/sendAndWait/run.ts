@@ -24,7 +24,12 @@ import { pageOf } from './page';
 import type { Kept } from './webhook';
 import { keepAndWait } from './webhook';
 
-const MAX_WAIT_MS = DEFAULT_MAX_WAIT_SECONDS * 1000;
+/** Send and Wait has no Send Options: it waits the default Max Wait, then is run again later. */
+const maxWaitMs = DEFAULT_MAX_WAIT_SECONDS * 1000;
+const advice = {
+	notReached: `The service did not answer again within ${DEFAULT_MAX_WAIT_SECONDS / 60} minutes; run the execution again later.`,
+	refused: 'Run the execution again later.',
+};
 
 /** Short Link's answer is not documented (README, Assumptions); the sandbox answers `shortUrl`. */
 const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
@@ -43,9 +48,9 @@ interface Built {
 
 /**
  * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
- * (../sendLoop/send.ts), within the default Max Wait, and reads the answer with the plain
- * operation's reader. Remembered for Retry On Fail: a retry never sends the message again when the
- * service may have it.
+ * (../sendLoop/send.ts), within the default Max Wait, and nothing once the execution is cancelled
+ * (its link would lead nowhere); reads the answer with the plain operation's reader. Remembered for
+ * Retry On Fail: a retry never sends the message again when the service may have it.
  */
 async function sendStep(
 	fns: IExecuteFunctions,
@@ -57,12 +62,12 @@ async function sendStep(
 	memory.startTry([input]);
 	let outcome: Outcome | SendOutcome | undefined = memory.get(0, input);
 	if (!outcome) {
-		const stopped = () => false;
-		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs: MAX_WAIT_MS, stopped });
+		const stopped = () => Boolean(fns.getExecutionCancelSignal()?.aborted);
+		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs, stopped });
 		lane.remaining = 1;
 		const waitAside = async (ms: number) => await clock.sleep(ms);
 		const { summary } = memory;
-		const sender = { fns, credentials, lane, maxWaitMs: MAX_WAIT_MS, summary, waitAside };
+		const sender = { fns, credentials, lane, maxWaitMs, advice, summary, waitAside };
 		try {
 			outcome = await send(sender, itemContext(fns, 0), form, request);
 		} finally {
@@ -161,14 +166,14 @@ export function sendAndWait(description: INodeTypeDescription) {
 			requireSignedResume(this);
 			const resumeUrl = this.getSignedResumeUrl();
 			const credentials = await this.getCredentials(CREDENTIAL_NAME);
-			const settings = settingsFor(this, credentials)(0);
-			/** A request as its plain operation builds it: each field's value (`given` first), then every check. */
+			/** A request as its plain operation builds it: values (`given` first), Request Options, checks. */
 			const build = async (form: RequestForm, given: IDataObject): Promise<Built> => {
 				const values = form.fields.map((field) =>
 					field.parameter in given ? given[field.parameter] : readField(this, field, 0),
 				);
 				const defaults = description.requestDefaults;
 				const item = itemContext(this, 0);
+				const settings = settingsFor(this, credentials)(0);
 				return { form, ...(await buildRequest(item, form, defaults, values, settings)) };
 			};
 			const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
@@ -201,7 +206,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 				if (!this.continueOnFail()) throw failed;
 				return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
 			}
-			// Sent: from here on the execution waits, whatever else happens.
+			// Sent: what follows (keep the page, set the timeout's output, wait) does not send again.
 			await keepAndWait(this, { page, question }, limit);
 			return [items];
 		});

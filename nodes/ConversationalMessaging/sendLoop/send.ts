@@ -43,6 +43,14 @@ export type SendOutcome =
 	/** The execution stopped (cancelled, or another item failed) before it was sent. */
 	| { stopped: NodeOperationError };
 
+/** What a bulk send advises: its Send Options are what a user can change. */
+export const BULK_ADVICE = {
+	notReached:
+		'The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.',
+	refused:
+		'Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.',
+};
+
 /** What every request of one send shares, read once. */
 export interface Sender {
 	fns: IExecuteFunctions;
@@ -50,6 +58,8 @@ export interface Sender {
 	/** This execution's part in the pace and the outages of the service account (./lane.ts). */
 	lane: Member;
 	maxWaitMs: number;
+	/** What to do when the service stayed away, or kept saying "too fast", past Max Wait. */
+	advice: { notReached: string; refused: string };
 	summary: SendSummary;
 	/** Waits out a "too fast" answer, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
@@ -74,7 +84,15 @@ export async function send(
 		if (ticket instanceof Stopped) return { stopped: stoppedError(sender.fns, itemIndex) };
 		if (ticket instanceof GaveUp) {
 			const { cause, waitedMs: outageMs, firstContact } = ticket;
-			const failed = notReachedError(item, cause, outageMs, firstContact, sender.credentials);
+			const { credentials, advice } = sender;
+			const failed = notReachedError(
+				item,
+				cause,
+				outageMs,
+				firstContact,
+				credentials,
+				advice.notReached,
+			);
 			return { failed: await failed };
 		}
 		summary.sending(itemIndex, ticket.at);
@@ -100,7 +118,7 @@ export async function send(
 				refused.retryAfter === undefined ? '' : ` (it asks to wait ${refused.retryAfter} s)`;
 			const failure = {
 				...refused.failure,
-				description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${asked}; it was not carried out. Lower Max Requests in Flight or raise Max Wait (Send Options), or send fewer items at a time.`,
+				description: `The service still refused the request after ${attempt + 1} ${attempt ? 'tries' : 'try'} and ${Math.round(waitedMs / 1000)} s of waiting${asked}; it was not carried out. ${sender.advice.refused}`,
 			};
 			return { failed: await failureError.call(item, failure, sender.credentials) };
 		}

@@ -21,7 +21,7 @@ import {
 	withRunMemory,
 } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
-import { asNodeError, failureOf, send, stoppedError } from './send';
+import { asNodeError, BULK_ADVICE, failureOf, send, stoppedError } from './send';
 import { stopError } from './stopError';
 
 /**
@@ -173,6 +173,7 @@ async function sendItems(
 		credentials,
 		lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
 		maxWaitMs,
+		advice: BULK_ADVICE,
 		summary,
 		waitAside: async (ms) => {
 			working--;

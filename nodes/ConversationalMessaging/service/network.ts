@@ -55,6 +55,7 @@ export function unreachedBy(error: unknown): Unreached | undefined {
 /**
  * The error of an item the node gave up without sending: the service could not be reached within
  * Max Wait. `firstContact`: the process never reached it, more often a wrong Base URL than an outage.
+ * `advice`: what to do then, in the sender's words (../sendLoop/send.ts).
  */
 export async function notReachedError(
 	item: RequestContext,
@@ -62,6 +63,7 @@ export async function notReachedError(
 	waitedMs: number,
 	firstContact: boolean,
 	credentials: ICredentialDataDecryptedObject,
+	advice: string,
 ): Promise<NodeApiError> {
 	const host = hostOf(credentials.baseUrl);
 	const waited = waitedMs >= 1000 ? ` for ${Math.round(waitedMs / 1000)} s` : '';
@@ -76,7 +78,7 @@ export async function notReachedError(
 			}
 		: {
 				message: `The service at ${host} could not be reached${waited} (${cause.reason}): this item was not sent`,
-				description: `${NOT_SENT} The service did not answer again within Max Wait (Send Options); raise it to wait longer for a service that restarts, or send the failed items again later.${proxy}`,
+				description: `${NOT_SENT} ${advice}${proxy}`,
 			};
 	return await failureError.call(item, { ...failure, httpCode: cause.code }, credentials);
 }

@@ -7,7 +7,9 @@ import { ConversationalMessaging } from '../../../../nodes/ConversationalMessagi
 import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/webhook';
 import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/description';
 import { onSkippingClock } from '../../../helpers/nodeClock';
+import { runNode } from '../../../helpers/engine';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
+import { closedPortUrl } from '../../../reliability/operations';
 
 const suite = useSandbox();
 const ask = {
@@ -122,6 +124,21 @@ describe('Send and Wait for Response', () => {
 		} finally {
 			suite.sandbox.clearFaults();
 		}
+	});
+
+	it('a service that cannot be reached is waited for as a bulk send waits (the first contact: 10 s), and nothing is sent', async () => {
+		const baseUrl = await closedPortUrl();
+		const result = await onSkippingClock(
+			async () =>
+				await runNode({
+					parameters: { ...sms, shortenLink: false },
+					credentials: { baseUrl, apiToken: 'x' },
+				}),
+		);
+		expect(result.error?.message).toMatch(
+			/^Could not connect to the service at 127\.0\.0\.1:\d+ for 10 s: the connection was refused$/,
+		);
+		expect(result.run.data.waitTill).toBeUndefined();
 	});
 
 	it('sends the question again after the wait a "too fast" answer asks, and only then waits', async () => {
