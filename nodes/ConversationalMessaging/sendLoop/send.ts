@@ -12,6 +12,7 @@ import { MAX_RATE_LIMIT_RETRIES } from '../form/settings';
 import { CREDENTIAL_NAME } from '../service/account';
 import type { EnvelopeReading, ServiceFailure } from '../service/envelope';
 import { failureError, headerValue, readEnvelope } from '../service/envelope';
+import type { NetworkFailure } from '../service/network';
 import { hostOf, networkFailure, notReachedError } from '../service/network';
 import { clock } from './clock';
 import type { SendSummary } from './hints';
@@ -102,7 +103,7 @@ export async function send(
 			continue;
 		}
 		summary.reached(itemIndex);
-		if ('error' in tried) return await failedRequest(sender, item, tried.error);
+		if ('error' in tried) return await failedRequest(sender, item, tried);
 		const { response } = tried;
 		const reading = readEnvelope(response);
 		const refused = refusal(reading, response);
@@ -137,7 +138,11 @@ async function sendOnce(
 	{ fns, credentials, lane }: Sender,
 	request: IHttpRequestOptions,
 	ticket: Ticket,
-): Promise<{ response: IN8nHttpFullResponse } | { unreached: true } | { error: unknown }> {
+): Promise<
+	| { response: IN8nHttpFullResponse }
+	| { unreached: true }
+	| { error: unknown; network?: NetworkFailure }
+> {
 	let error: unknown;
 	try {
 		const response = (await fns.helpers.httpRequestWithAuthentication.call(
@@ -159,16 +164,15 @@ async function sendOnce(
 	}
 	if (network?.connected) lane.reached(ticket);
 	else lane.inconclusive(ticket);
-	return { error };
+	return { error, network };
 }
 
-/** A request that got no answer: a network failure in words a user can act on. */
+/** A request that got no answer: its network failure (as sendOnce read it) in words a user can act on. */
 async function failedRequest(
 	{ fns, credentials }: Sender,
 	item: ItemContext,
-	error: unknown,
+	{ error, network }: { error: unknown; network?: NetworkFailure },
 ): Promise<SendOutcome> {
-	const network = networkFailure(error, hostOf(credentials.baseUrl));
 	if (!network) return { failed: asNodeError(fns, error, item.getItemIndex()) };
 	const failed = await failureError.call(item, network.failure, credentials);
 	return network.unsure ? { unsure: failed } : { failed };

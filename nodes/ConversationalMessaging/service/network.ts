@@ -28,8 +28,10 @@ export interface Unreached {
  * sending it again cannot send it twice. Undefined otherwise: the same codes after connecting
  * may follow a request the service carried out.
  */
-export function unreachedBy(error: unknown): Unreached | undefined {
-	const { codes, messages, syscalls } = networkErrorsIn(error);
+export const unreachedBy = (error: unknown): Unreached | undefined =>
+	unreachedIn(networkErrorsIn(error));
+
+function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | undefined {
 	const code = (wanted: string[]) => codes.find((found) => wanted.includes(found));
 	const lookup = code(LOOKUP_CODES);
 	if (lookup) return { reason: 'its host name could not be resolved', code: lookup };
@@ -155,7 +157,7 @@ export function networkFailure(error: unknown, host: string): NetworkFailure | u
 	const has = (wanted: string[]) => errors.codes.find((code) => wanted.includes(code));
 	const said = (pattern: RegExp) => errors.messages.some((message) => pattern.test(message));
 	const connected = Boolean(has(CUT_CODES));
-	const unreached = unreachedBy(error);
+	const unreached = unreachedIn(errors);
 	if (unreached) {
 		const failure = LOOKUP_CODES.includes(unreached.code)
 			? {
