@@ -10,25 +10,26 @@ import type {
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IN8nRequestOperations,
-	INode,
 	INodeExecutionData,
 	INodePropertyRouting,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { isSafeObjectProperty } from 'n8n-workflow';
 
-// 1. Retry On Fail: n8n-core dist/execution-engine/workflow-execute.js (WorkflowExecute).
-
-/** getRetryParams (1.x: inline in processRunExecutionData): Wait Between Tries is held to 0..5000 ms. */
-export const WAIT_BETWEEN_TRIES_MAX_MS = 5_000;
+// 1. Retry On Fail and n8n's Retry: n8n-core dist/execution-engine/workflow-execute.js (WorkflowExecute)
+//    and n8n-cli's ExecutionService.retry.
 
 /**
- * getRetryParams: the tries n8n gives the node, Max Tries held to 2..5 (3 when unset or 0); one
- * without Retry On Fail. Its one try for a resumed error (`metadata.resumeError`) is never this
- * node's: WorkflowExecute throws that error without running the node.
+ * The node's context (getContext('node')), where the run's memory lives: WorkflowExecute keeps it
+ * in runExecutionData.executionData.contextData across Retry On Fail's tries, and n8n stores it
+ * with a failed execution, whose Retry starts from that copy. None where a context has no run data.
  */
-export function maxTries(node: INode): number {
-	return node.retryOnFail === true ? Math.min(5, Math.max(2, node.maxTries || 3)) : 1;
+export function nodeContextOf(fns: IExecuteFunctions): IDataObject | undefined {
+	try {
+		return fns.getContext('node') as IDataObject;
+	} catch {
+		return undefined;
+	}
 }
 
 /**

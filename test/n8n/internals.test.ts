@@ -32,7 +32,7 @@ import {
 	batchingOf,
 	DEFAULT_TIMEOUT_MS,
 	expressionMayRead,
-	maxTries,
+	nodeContextOf,
 	nodeContextInWebhook,
 	recordedFirst,
 	REQUEST_OPTIONS,
@@ -42,7 +42,6 @@ import {
 	setTimeoutOutput,
 	storeNotSetUp,
 	triedAgainAfter,
-	WAIT_BETWEEN_TRIES_MAX_MS,
 } from '../../nodes/ConversationalMessaging/n8nInternals';
 import type { RequestOptionsParameter } from '../../nodes/ConversationalMessaging/n8nInternals';
 import { requestOptions } from '../../nodes/ConversationalMessaging/form/settings';
@@ -201,44 +200,21 @@ async function waitsAskedIn(
 const node = (changes: Partial<INode>) => ({ name: 'n', retryOnFail: true, ...changes }) as INode;
 
 describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nInternals.ts)", () => {
-	it('maxTries: WorkflowExecute runs a failing node Max Tries times, held to 2..5 (3 when unset)', async () => {
-		const tried = async (retry?: Partial<INode>) => {
-			let tries = 0;
-			await runProbe(
-				async () => {
-					tries++;
-					throw new Error('always fails');
-				},
-				retry ? { retryOnFail: { maxTries: retry.maxTries ?? 0, waitBetweenTries: 1 } } : undefined,
-			);
-			return tries;
-		};
-		for (const [retry, tries] of [
-			[undefined, 1],
-			[{ maxTries: 9 }, 5],
-			[{ maxTries: 1 }, 2],
-			[{ maxTries: 0 }, 3],
-			[{ maxTries: 4 }, 4],
-		] as const) {
-			expect({ retry, tries: await tried(retry) }).toEqual({ retry, tries });
-			expect(maxTries(retry ? node(retry) : node({ retryOnFail: false }))).toBe(tries);
-		}
-	});
-
-	it('WAIT_BETWEEN_TRIES_MAX_MS: WorkflowExecute waits at most 5 s between tries', async () => {
-		// The probe sends no request: every wait of a second or more is n8n's.
-		const asked = await waitsAskedIn(
-			(ms) => ms >= 1000 && ms <= 60_000,
-			async () =>
-				await runProbe(
-					async () => {
-						throw new Error('always fails');
-					},
-					{ retryOnFail: { maxTries: 2, waitBetweenTries: 60_000 } },
-				),
+	it("nodeContextOf: the node's context holds across Retry On Fail's tries, and n8n's Retry of the failed execution starts from it", async () => {
+		const seen: unknown[] = [];
+		const first = await runProbe(
+			async function () {
+				const context = nodeContextOf(this) as IDataObject;
+				seen.push(context.kept);
+				context.kept = seen.length;
+				throw new Error('always fails');
+			},
+			{ retryOnFail: { maxTries: 2, waitBetweenTries: 1 } },
 		);
-		expect(asked).toContain(WAIT_BETWEEN_TRIES_MAX_MS);
-		expect(Math.max(...asked)).toBe(WAIT_BETWEEN_TRIES_MAX_MS);
+		expect(seen).toEqual([undefined, 1]);
+		// The Retry's two tries: the first reads what the failed execution's last try left.
+		await first.retry();
+		expect(seen).toEqual([undefined, 1, 2, 3]);
 	});
 
 	it('triedAgainAfter: WorkflowExecute runs the node again after a return whose first item has json.error (2.x: not undefined, null or false; 1.x: not undefined)', async () => {

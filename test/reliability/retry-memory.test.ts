@@ -1,25 +1,24 @@
 /**
- * Retry On Fail's memory (sendLoop/runMemory.ts) is keyed by the run in n8n's terms (execution
- * id, node name, run index), not by the execute data object n8n happens to hand every try: a
- * future n8n that copies it between tries must still send nothing twice. And the memory goes
- * with the run: nothing left once a run returned, or failed with no try left.
+ * The run's memory (sendLoop/runMemory.ts) lives in the node's context, which n8n keeps with the
+ * execution: Retry On Fail's next try reads it whatever execute data object n8n hands that try (a
+ * future n8n that copies it between tries must still send nothing twice). It is kept only when a
+ * run ends unfinished, and goes once a run of the node returns.
  */
 import { WorkflowExecute } from 'n8n-core';
-import type { IExecuteData, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import {
-	IDLE_RUN_MS,
-	MAX_IDLE_RUNS,
-	StepMemory,
-	rememberedRuns,
-	withRunMemory,
-} from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
-import type { FakeClock } from '../../sandbox/clock';
-import { nodeOnFakeClock } from '../helpers/nodeClock';
+import type { Done } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
+import { RunMemory } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
+import type { RunResult } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();
 const NODE_NAME = 'Conversational Messaging';
+
+/** What the run left in the node's context for whoever runs it again, if anything. */
+const kept = (run: RunResult) =>
+	(run.run.data.executionData?.contextData?.[`node:${NODE_NAME}`] as IDataObject | undefined)
+		?.sentBeforeStop;
 
 const sms = {
 	resource: 'messaging',
@@ -130,12 +129,12 @@ describe('Retry On Fail without object identity', () => {
 			items.map((item) => expect.objectContaining({ to: item.phone, status: 'queued' })),
 		);
 		expect(deliveries(items)).toEqual(items.map(() => 1));
-		expect(rememberedRuns()).toBe(0);
+		expect(kept(run)).toBeUndefined();
 	});
 });
 
-describe('the memory is freed with the run', () => {
-	it('after a run that returned (Retry On Fail on, one try failed)', async () => {
+describe('the memory is kept only while a run is unfinished', () => {
+	it('gone after a run that returned (Retry On Fail on, one try failed)', async () => {
 		const items = itemsFor('02', 5);
 		suite.sandbox.injectFault({
 			kind: 'status',
@@ -146,159 +145,93 @@ describe('the memory is freed with the run', () => {
 		const run = await suite.run(sms, { items, retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
 		expect(run.error).toBeUndefined();
 		expect(deliveries(items)).toEqual(items.map(() => 1));
-		expect(rememberedRuns()).toBe(0);
+		expect(run.items.every((item) => item.json.alreadySent === undefined)).toBe(true);
+		expect(kept(run)).toBeUndefined();
 	});
 
-	it('after a run that failed on its last try, and one without Retry On Fail', async () => {
-		suite.sandbox.injectFault({ kind: 'status', status: 500, match: { path: '/v1/sms' } });
-		const retried = await suite.run(sms, {
-			items: itemsFor('03', 3),
-			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+	it("left by a run that failed on its last try, for n8n's Retry: the answers it accepted", async () => {
+		// Every item but the third is accepted, on each try; the third fails both.
+		const items = itemsFor('03', 3);
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			match: { path: '/v1/sms', body: { to: items[2].phone } },
 		});
+		const retried = await suite.run(
+			{ ...sms, messagingSendOptions: { maxInFlight: 1 } },
+			{ items, retryOnFail: { maxTries: 2, waitBetweenTries: 10 } },
+		);
 		expect(retried.error?.message).toBe('The service answered 500: Internal Server Error');
-		expect(rememberedRuns()).toBe(0);
-		const once = await suite.run(sms, { items: itemsFor('04', 3) });
-		expect(once.error?.message).toBe('The service answered 500: Internal Server Error');
-		expect(rememberedRuns()).toBe(0);
+		expect(deliveries(items)).toEqual([1, 1, 0]);
+		expect(
+			(kept(retried) as { items: Array<{ item: number }> }).items.map(({ item }) => item),
+		).toEqual([0, 1]);
 	});
 });
 
-/** The node's context as the memory reads it: execution id, node, run index, execute data. */
-function context(
-	executionId: string | undefined,
-	node: Partial<INode> = {},
-	executeData: object = {},
-): IExecuteFunctions {
+/** A node context as n8n gives one: execution, node (its operation), run index, the context. */
+function context(executionId: string, contextData: IDataObject, runIndex = 0): IExecuteFunctions {
 	return {
 		getExecutionId: () => executionId,
-		getNode: () => ({ name: NODE_NAME, retryOnFail: true, maxTries: 3, ...node }),
-		getWorkflowDataProxy: () => ({ $runIndex: 0 }),
-		getExecuteData: () => executeData,
+		getNode: () =>
+			({
+				name: NODE_NAME,
+				parameters: { resource: 'messaging', operation: 'sendSms' },
+			}) as unknown as INode,
+		getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
+		getContext: () => contextData,
+		helpers: {},
 	} as unknown as IExecuteFunctions;
 }
 
-const fail = async () => {
-	throw new Error('this try failed');
-};
-
 describe('the memory, by itself', () => {
-	/** The node's clock, moved by the test: idle times without waiting for them. */
-	let clock: FakeClock;
-	let restore: () => void;
-	beforeEach(() => ({ clock, restore } = nodeOnFakeClock()));
-	afterEach(() => restore());
-
-	it('a run left behind (its retry never came) is swept once idle longer than n8n waits between tries', async () => {
-		await expect(withRunMemory(context('sweep'), fail)).rejects.toThrow('this try failed');
-		expect(rememberedRuns()).toBe(1);
-		clock.advance(IDLE_RUN_MS);
-		await withRunMemory(context('another'), async () => [[]]);
-		expect(rememberedRuns()).toBe(1);
-		clock.advance(1);
-		await withRunMemory(context('another'), async () => [[]]);
-		expect(rememberedRuns()).toBe(0);
+	const item = { json: { phone: '1' } };
+	const other = { json: { phone: '2' } };
+	const sent = (executionId: string): Done => ({
+		sent: [{ json: { id: 7 }, pairedItem: { item: 0 } }],
+		by: { executionId, at: 0 },
 	});
 
-	it('past MAX_IDLE_RUNS runs awaiting a try, the surplus is freed, never the run retrying', async () => {
-		const item = { json: { phone: '1' } };
-		const sent = { sent: [{ json: { ok: true } }] };
-		/** A try, a millisecond after the last, that remembers the item sent; what it found from an earlier try. */
-		const tryOnce = async (executionId: string) => {
-			clock.advance(1);
-			let found: unknown;
-			await withRunMemory(context(executionId), async (step) => {
-				step('').startTry([item]);
-				found = step('').get(0, item);
-				step('').set(0, item, sent);
-				throw new Error('this try failed');
-			}).catch(() => undefined);
-			return found;
-		};
-		for (let run = 0; run <= MAX_IDLE_RUNS; run++) await tryOnce(`cap ${run}`);
-		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS + 1);
-		// The longest idle run's retry sweeps: its own memory holds.
-		expect(await tryOnce('cap 0')).toEqual(sent);
-		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS + 1);
-		// Another run's sweep frees the longest idle now ('cap 1'), only it.
-		await withRunMemory(context('cap, one more'), async () => [[]]);
-		expect(rememberedRuns()).toBe(MAX_IDLE_RUNS);
-		expect(await tryOnce('cap 1')).toBeUndefined();
-		expect(await tryOnce('cap 2')).toEqual(sent);
-		clock.advance(IDLE_RUN_MS + 1);
-		await withRunMemory(context('cap, after the sweep'), async () => [[]]);
-		expect(rememberedRuns()).toBe(0);
+	it('what a run kept is read by the next run of the same item, index, run index and operation', async () => {
+		const data: IDataObject = {};
+		const first = await RunMemory.recall(context('e1', data));
+		first.keep([item, other], [sent('e1'), undefined]);
+		const next = await RunMemory.recall(context('e1', data));
+		expect(next.get(0, item)).toEqual(sent('e1'));
+		// Not sent: nothing kept; another input under the same index is never taken for the one sent.
+		expect(next.get(1, other)).toBeUndefined();
+		expect(next.get(0, other)).toBeUndefined();
+		// Another run of the node (a loop) keeps its own.
+		expect((await RunMemory.recall(context('e1', data, 1))).get(0, item)).toBeUndefined();
 	});
 
-	it('the tries n8n gives (Max Tries clamped to 2..5): the memory goes after the last', async () => {
-		const node = { maxTries: 9 };
-		for (let tryIndex = 1; tryIndex <= 5; tryIndex++) {
-			await expect(withRunMemory(context('clamped', node), fail)).rejects.toThrow();
-			expect(rememberedRuns()).toBe(tryIndex < 5 ? 1 : 0);
-		}
+	it('a run that stops first keeps what an earlier run did for the items it did not reach', async () => {
+		const data: IDataObject = {};
+		(await RunMemory.recall(context('e1', data))).keep([item, other], [sent('e1'), undefined]);
+		const done: Array<Done | undefined> = [undefined, undefined];
+		(await RunMemory.recall(context('e1', data))).keep([item, other], done);
+		expect(done).toEqual([sent('e1'), undefined]);
+		expect((await RunMemory.recall(context('e1', data))).get(0, item)).toEqual(sent('e1'));
 	});
 
-	it('a return whose first item has json.error is retried by n8n (checkFailure): kept until the last try', async () => {
-		const failedItem: INodeExecutionData[][] = [[{ json: { error: 'x' } }]];
-		await withRunMemory(context('checkFailure', { maxTries: 2 }), async () => failedItem);
-		expect(rememberedRuns()).toBe(1);
-		await withRunMemory(context('checkFailure', { maxTries: 2 }), async () => failedItem);
-		expect(rememberedRuns()).toBe(0);
+	it('forget leaves nothing for the next run', async () => {
+		const data: IDataObject = {};
+		const fns = context('e1', data);
+		(await RunMemory.recall(fns)).keep([item], [sent('e1')]);
+		(await RunMemory.recall(fns, 'message')).keep([item], [sent('e1')]);
+		RunMemory.forget(fns);
+		expect(Object.keys(data)).toEqual(['sentBeforeStop message']);
+		RunMemory.forget(fns, 'message');
+		expect(data).toEqual({});
+		expect((await RunMemory.recall(context('e1', data))).get(0, item)).toBeUndefined();
 	});
 
-	it('the same run on each try, another run index or execution is another run', async () => {
-		const sent = { sent: [{ json: { ok: true } }] };
-		const item = { json: { phone: '1' } };
-		const remember = (fns: IExecuteFunctions) =>
-			withRunMemory(fns, async (step) => {
-				step('').startTry([item]);
-				const before = step('').get(0, item);
-				step('').set(0, item, sent);
-				if (!before) throw new Error('first try');
-				return [[]];
-			});
-		await expect(remember(context('e1'))).rejects.toThrow('first try');
-		await expect(remember(context('e2'))).rejects.toThrow('first try');
-		await expect(remember(context('e1'))).resolves.toEqual([[]]);
-		await expect(remember(context('e2'))).resolves.toEqual([[]]);
-		expect(rememberedRuns()).toBe(0);
-	});
-
-	it('without an execution id (a context made outside n8n executions): told apart by the execute data, never another run', async () => {
-		const seen: boolean[] = [];
-		const item = { json: {} };
-		const tryWith = (executeData: object) =>
-			withRunMemory(context(undefined, {}, executeData), async (step) => {
-				step('').startTry([item]);
-				seen.push(step('').get(0, item) !== undefined);
-				step('').set(0, item, { sent: [item] });
-				return [[{ json: { error: 'retry me' } }]];
-			});
-		const first = {};
-		await tryWith(first);
-		await tryWith({});
-		await tryWith(first);
-		expect(seen).toEqual([false, false, true]);
-		clock.advance(IDLE_RUN_MS + 1);
-		await withRunMemory(context('sweeper'), async () => [[]]);
-		expect(rememberedRuns()).toBe(0);
-	});
-
-	it('a different input under the same key is never taken for one already sent', () => {
-		const memory = new StepMemory(true);
-		const sent = { sent: [{ json: { id: 1 } }] };
-		memory.startTry([{ json: { a: 1 } }, { json: { a: 2 } }]);
-		memory.set(0, { json: { a: 1 } }, sent);
-		memory.set(1, { json: { a: 2 } }, sent);
-		expect(memory.get(0, { json: { a: 1 } })).toBe(sent);
-		expect(memory.get(1, { json: { a: 'changed' } })).toBeUndefined();
-		memory.startTry([{ json: { a: 1 } }]);
-		expect(memory.get(0, { json: { a: 1 } })).toBeUndefined();
-	});
-
-	it('without Retry On Fail nothing is kept', () => {
-		const memory = new StepMemory(false);
-		memory.startTry([{ json: {} }]);
-		memory.set(0, { json: {} }, { sent: [] });
-		expect(memory.get(0, { json: {} })).toBeUndefined();
+	it("steps keep apart (Send and Wait's short link and message)", async () => {
+		const data: IDataObject = {};
+		(await RunMemory.recall(context('e1', data), 'shortLink.create')).keep([item], [sent('e1')]);
+		expect((await RunMemory.recall(context('e1', data), 'message')).get(0, item)).toBeUndefined();
+		expect((await RunMemory.recall(context('e1', data), 'shortLink.create')).get(0, item)).toEqual(
+			sent('e1'),
+		);
 	});
 });

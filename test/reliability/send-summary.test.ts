@@ -192,7 +192,7 @@ describe('the hint after a bulk send', () => {
 		expect(deliveries('07')).toEqual(Array.from({ length: 20 }, () => 1));
 		expect(onlyHint(run)).toEqual({
 			message:
-				'Retry On Fail ran the node 2 times: it sent 1 item again and skipped the 19 the service had already accepted. No item failed.',
+				'Retry On Fail ran the node again: it skipped the 19 items the service had already accepted. No item failed.',
 			type: 'info',
 			location: 'outputPane',
 		});
@@ -213,36 +213,30 @@ describe('the hint after a bulk send', () => {
 
 describe('the wording', () => {
 	it('nothing happened: no hint', () => {
-		const summary = new SendSummary();
-		summary.startTry(3);
+		const summary = new SendSummary(3);
 		for (const item of [0, 1, 2]) {
 			summary.sending(item, clock.now());
 			summary.reached(item);
 		}
-		summary.endTry(0);
-		expect(summary.hint()).toBeUndefined();
+		expect(summary.hint(0)).toBeUndefined();
 	});
 
 	it('one refusal, sent again: singular', () => {
-		const summary = new SendSummary();
-		summary.startTry(1);
+		const summary = new SendSummary(1);
 		summary.sending(0, clock.now());
 		summary.refused(0, false);
 		summary.sending(0, clock.now() + 2500);
-		summary.endTry(0);
-		expect(summary.hint()?.message).toMatch(
+		expect(summary.hint(0)?.message).toMatch(
 			/^The service pushed back once \(rate limit\); the node waited up to 2\.\d s and sent that request again\. No item failed\.$/,
 		);
 	});
 
 	it('both kinds, one refused request given up, one failed item of 1,500', () => {
-		const summary = new SendSummary();
-		summary.startTry(1500);
+		const summary = new SendSummary(1500);
 		[0, 1, 2, 3].forEach((item) => summary.refused(item, item === 3));
 		[0, 1, 2].forEach((item) => summary.sending(item, clock.now() + 1000));
 		summary.failedItem(3);
-		summary.endTry(0);
-		expect(summary.hint()).toEqual({
+		expect(summary.hint(0)).toEqual({
 			message: expect.stringMatching(
 				/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed \(item 4\): see its error item\.$/,
 			),
@@ -251,33 +245,23 @@ describe('the wording', () => {
 		});
 	});
 
-	it('an outage over two tries, 40 requests that had not reached the service sent again', () => {
-		const summary = new SendSummary();
-		summary.startTry(40);
-		for (let item = 0; item < 40; item++) {
-			summary.sending(item, clock.now());
-			summary.unreached(item);
-		}
-		summary.endTry(21_000);
-		summary.startTry(40);
+	it('an outage, 40 requests that had not reached the service sent again', () => {
+		const summary = new SendSummary(40);
 		for (let item = 0; item < 40; item++) {
 			summary.sending(item, clock.now());
 			summary.unreached(item);
 			summary.sending(item, clock.now());
 			summary.reached(item);
 		}
-		summary.endTry(1500);
-		expect(summary.hint()?.message).toBe(
-			'The service could not be reached for 22.5 s: the node paused sending, then sent the 40 requests that had not reached it. Retry On Fail ran the node 2 times: it sent 40 items again. No item failed.',
+		expect(summary.hint(22_500)?.message).toBe(
+			'The service could not be reached for 22.5 s: the node paused sending, then sent the 40 requests that had not reached it. No item failed.',
 		);
 	});
 
 	it('names up to five failed items, counted from 1, and counts the rest', () => {
-		const summary = new SendSummary();
-		summary.startTry(100);
+		const summary = new SendSummary(100);
 		[40, 2, 9, 0, 77, 13, 5].forEach((item) => summary.failedItem(item));
-		summary.endTry(0);
-		expect(summary.hint()?.message).toBe(
+		expect(summary.hint(0)?.message).toBe(
 			'7 of 100 items failed (items 1, 3, 6, 10, 14 and 2 more): see their error items.',
 		);
 	});

@@ -13,7 +13,7 @@ const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object';
 
 /** `path`: the keys of a place in a request, ['body', 'to'] for `body.to`. */
-const readAt = (request: object, path: string[]): unknown =>
+export const readAt = (request: object, path: string[]): unknown =>
 	path.reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), request);
 
 /** Makes the objects on the way. */

@@ -8,14 +8,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
+import { readAt } from '../checks/checks';
 import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../sendLoop/clock';
 import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
-import type { Outcome, StepMemory } from '../sendLoop/runMemory';
-import { withRunMemory } from '../sendLoop/runMemory';
+import type { Done } from '../sendLoop/runMemory';
+import { RunMemory } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
 import { asNodeError, failureOf, send } from '../sendLoop/send';
 import { CREDENTIAL_NAME } from '../service/account';
@@ -40,6 +41,9 @@ const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 /** The parameters of a node set to Short Link > Create: its request form, built from the description. */
 const SHORTEN = { resource: 'shortLink', operation: 'create' };
 
+/** Send and Wait's sends, each with its memory in the run (../sendLoop/runMemory.ts). */
+const STEPS = ['shortLink.create', 'message'] as const;
+
 /** A request of Send and Wait's (the question, the short link), built from its form. */
 interface Built {
 	form: RequestForm;
@@ -49,31 +53,30 @@ interface Built {
 /**
  * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
  * (../sendLoop/send.ts), within the default Max Wait, and nothing once the execution is cancelled
- * (its link would lead nowhere); reads the answer with the plain operation's reader. Remembered for
- * Retry On Fail: a retry never sends the message again when the service may have it.
+ * (its link would lead nowhere); reads the answer with the plain operation's reader. Kept in the
+ * run's memory at once: neither Retry On Fail nor n8n's Retry sends it again once the service may
+ * have it.
  */
 async function sendStep(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
-	memory: StepMemory,
+	step: (typeof STEPS)[number],
 	{ form, request }: Built,
 ): Promise<INodeExecutionData[]> {
-	const input = fns.getInputData()[0];
-	memory.startTry([input]);
-	let outcome: Outcome | SendOutcome | undefined = memory.get(0, input);
+	const input = fns.getInputData();
+	const memory = await RunMemory.recall(fns, step);
+	let outcome: Done | SendOutcome | undefined = memory.get(0, input[0]);
 	if (!outcome) {
 		const stopped = () => Boolean(fns.getExecutionCancelSignal()?.aborted);
 		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs, stopped });
 		lane.remaining = 1;
-		const waitAside = async (ms: number) => await clock.sleep(ms);
-		const { summary } = memory;
-		const sender = { fns, credentials, lane, maxWaitMs, advice, summary, waitAside };
+		const sender = { fns, credentials, lane, maxWaitMs, advice, waitAside: clock.sleep };
 		try {
 			outcome = await send(sender, itemContext(fns, 0), form, request);
 		} finally {
 			lane.leave();
 		}
-		if ('sent' in outcome || 'unsure' in outcome) memory.set(0, input, outcome);
+		if ('sent' in outcome || 'unsure' in outcome) memory.keep(input, [outcome]);
 	}
 	if ('sent' in outcome) return outcome.sent;
 	throw failureOf(fns, outcome, 0);
@@ -99,10 +102,7 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 /** A field's value as sent: at its place in the request, as its checks left it (a phone as digits). */
 function sentValue({ form, request }: Built, parameter: string) {
 	const field = form.fields.find((candidate) => candidate.parameter === parameter);
-	const value = field?.to.reduce<unknown>(
-		(at, key) => (at as IDataObject | undefined)?.[key],
-		request,
-	);
+	const value = field && readAt(request, field.to);
 	return value === undefined ? undefined : String(value);
 }
 
@@ -136,79 +136,78 @@ export function waitTill(fns: IExecuteFunctions): Date {
  * this execution's answer page go out through the channel's plain send, then the execution waits;
  * the node's `webhook` gives its output. Every check runs before the first request (the link is
  * shortened only once the message is known to be valid). The link never carries the API token.
- * Each try's sends are remembered under their step's name for the next try.
+ * Each step's send is kept in the run's memory under its name until the execution waits.
  */
 export function sendAndWait(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withRunMemory(this, async (memory) => {
-			const node = this.getNode();
-			const items = this.getInputData();
-			if (items.length !== 1)
-				throw new NodeOperationError(
-					node,
-					`Send and Wait asks one question per execution; it received ${items.length} items`,
-					{
-						description:
-							'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
-					},
-				);
-			const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as string;
-			if (!Object.keys(CHANNELS).includes(channelName))
-				throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
-					description: `Pick one of: ${Object.keys(CHANNELS).join(', ')}.`,
-				});
-			const channel = CHANNELS[channelName];
-			// The answer page must be one the recipient can fill in.
-			const page = pageOf(this);
-			if ('problem' in page)
-				throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
-			const limit = waitTill(this);
-			requireSignedResume(this);
-			const resumeUrl = this.getSignedResumeUrl();
-			const credentials = await this.getCredentials(CREDENTIAL_NAME);
-			/** A request as its plain operation builds it: values (`given` first), Request Options, checks. */
-			const build = async (form: RequestForm, given: IDataObject): Promise<Built> => {
-				const values = form.fields.map((field) =>
-					field.parameter in given ? given[field.parameter] : readField(this, field, 0),
-				);
-				const defaults = description.requestDefaults;
-				const item = itemContext(this, 0);
-				const settings = settingsFor(this, credentials)(0);
-				return { form, ...(await buildRequest(item, form, defaults, values, settings)) };
-			};
-			const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
-			// The Channel option and its fields make this node's request form its channel's plain send's.
-			const messageForm = requestForm(description, node);
-			const message = async (link: string) =>
-				await build(messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
-			let question: Kept['question'];
-			try {
-				let ready = await message(resumeUrl);
-				if (channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true) {
-					const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
-					const shorten = await build(shortenForm, { longUrl: resumeUrl });
-					const shortened = await sendStep(this, credentials, memory('shortLink.create'), shorten);
-					ready = await message(shortUrlOf(this, shortened));
-				}
-				const answer = await sendStep(this, credentials, memory('message'), ready);
-				const messageId = firstIn(answer, MESSAGE_ID_KEYS, (value) =>
-					['string', 'number'].includes(typeof value),
-				);
-				question = {
-					channel: channelName,
-					instance: sentValue(ready, channel.instance[1]),
-					recipient: sentValue(ready, channel.recipient[1]),
-					messageId: messageId === undefined ? undefined : String(messageId),
-				};
-			} catch (error) {
-				// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
-				const failed = asNodeError(this, error, 0);
-				if (!this.continueOnFail()) throw failed;
-				return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
+		const node = this.getNode();
+		const items = this.getInputData();
+		if (items.length !== 1)
+			throw new NodeOperationError(
+				node,
+				`Send and Wait asks one question per execution; it received ${items.length} items`,
+				{
+					description:
+						'Put a Loop Over Items node (batch size 1) before it to ask one question per item, or a Limit node to ask once.',
+				},
+			);
+		const channelName = this.getNodeParameter('sendAndWaitChannel', 0) as string;
+		if (!Object.keys(CHANNELS).includes(channelName))
+			throw new NodeOperationError(node, `Channel: "${String(channelName)}" is not a channel`, {
+				description: `Pick one of: ${Object.keys(CHANNELS).join(', ')}.`,
+			});
+		const channel = CHANNELS[channelName];
+		// The answer page must be one the recipient can fill in.
+		const page = pageOf(this);
+		if ('problem' in page)
+			throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
+		const limit = waitTill(this);
+		requireSignedResume(this);
+		const resumeUrl = this.getSignedResumeUrl();
+		const credentials = await this.getCredentials(CREDENTIAL_NAME);
+		/** A request as its plain operation builds it: values (`given` first), Request Options, checks. */
+		const build = async (form: RequestForm, given: IDataObject): Promise<Built> => {
+			const values = form.fields.map((field) =>
+				field.parameter in given ? given[field.parameter] : readField(this, field, 0),
+			);
+			const defaults = description.requestDefaults;
+			const item = itemContext(this, 0);
+			const settings = settingsFor(this, credentials)(0);
+			return { form, ...(await buildRequest(item, form, defaults, values, settings)) };
+		};
+		const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
+		// The Channel option and its fields make this node's request form its channel's plain send's.
+		const messageForm = requestForm(description, node);
+		const message = async (link: string) =>
+			await build(messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
+		let question: Kept['question'];
+		try {
+			let ready = await message(resumeUrl);
+			if (channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true) {
+				const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
+				const shorten = await build(shortenForm, { longUrl: resumeUrl });
+				const shortened = await sendStep(this, credentials, 'shortLink.create', shorten);
+				ready = await message(shortUrlOf(this, shortened));
 			}
-			// Sent: what follows (keep the page, set the timeout's output, wait) does not send again.
-			await keepAndWait(this, { page, question }, limit);
-			return [items];
-		});
+			const answer = await sendStep(this, credentials, 'message', ready);
+			const messageId = firstIn(answer, MESSAGE_ID_KEYS, (value) =>
+				['string', 'number'].includes(typeof value),
+			);
+			question = {
+				channel: channelName,
+				instance: sentValue(ready, channel.instance[1]),
+				recipient: sentValue(ready, channel.recipient[1]),
+				messageId: messageId === undefined ? undefined : String(messageId),
+			};
+		} catch (error) {
+			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
+			const failed = asNodeError(this, error, 0);
+			if (!this.continueOnFail()) throw failed;
+			return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
+		}
+		// Sent: what follows (keep the page, set the timeout's output, wait) does not send again.
+		await keepAndWait(this, { page, question }, limit);
+		for (const step of STEPS) RunMemory.forget(this, step);
+		return [items];
 	};
 }

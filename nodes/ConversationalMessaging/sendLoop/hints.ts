@@ -7,46 +7,28 @@ import { clock } from './clock';
 /**
  * What happened to one node run's requests, as an execution hint above the output (nothing when
  * the service never slowed the run down and no item failed). This execution's figures, not its
- * lane's. One for all the run's tries (kept with its Retry On Fail memory): n8n shows the hints of
- * the try that returns (a try that fails loses its hints), so the figures cover every try.
+ * lane's; under Retry On Fail, the try that returns (n8n shows its hints only).
  */
 export class SendSummary {
-	private tries = 0;
 	private rateLimited = 0;
 	private overloaded = 0;
 	/** Refused requests sent again, and the longest wait from a refusal to going again. */
 	private resentAfterRefusal = 0;
 	private longestWaitMs = 0;
 	private resentAfterOutage = 0;
-	private outageMs = 0;
-	/** Per item sent: the try that first sent it; and the items sent on a later try as well. */
-	private readonly firstTry = new Map<number, number>();
-	private readonly sentOnRetry = new Set<number>();
-	/** This try's items: how many, how many an earlier try had answered, which failed. */
-	private items = 0;
+	/** Items an earlier try had sent; items an earlier execution had (n8n's Retry of it), by execution. */
 	private reused = 0;
-	/** This try's items sent by an earlier execution (n8n's Retry of it), by execution. */
 	private readonly sentEarlier = new Map<string, number>();
 	private readonly failed = new Set<number>();
-	/** This try's refused items until their request goes again (since when), and those not reached until one does. */
+	/** Refused items until their request goes again (since when), and those not reached until one does. */
 	private readonly refusedAt = new Map<number, number>();
 	private readonly notReached = new Set<number>();
 
-	startTry(items: number): void {
-		this.tries++;
-		this.items = items;
-		this.reused = 0;
-		this.sentEarlier.clear();
-		this.failed.clear();
-		this.refusedAt.clear();
-		this.notReached.clear();
-	}
+	/** `items`: how many the run has. */
+	constructor(private readonly items: number) {}
 
 	/** An item's request is let through, at `at`. */
 	sending(itemIndex: number, at: number): void {
-		const first = this.firstTry.get(itemIndex);
-		if (first === undefined) this.firstTry.set(itemIndex, this.tries);
-		else if (first < this.tries) this.sentOnRetry.add(itemIndex);
 		const refusedAt = this.refusedAt.get(itemIndex);
 		if (refusedAt === undefined) return;
 		this.refusedAt.delete(itemIndex);
@@ -70,7 +52,7 @@ export class SendSummary {
 		if (this.notReached.delete(itemIndex)) this.resentAfterOutage++;
 	}
 
-	/** The item's answer came from an earlier try, or an earlier execution's (`by`): not sent again. */
+	/** The item's answer came from an earlier try, or from an earlier execution (`by`): not sent again. */
 	reusedAnswer(by?: string): void {
 		if (by === undefined) this.reused++;
 		else this.sentEarlier.set(by, (this.sentEarlier.get(by) ?? 0) + 1);
@@ -81,18 +63,16 @@ export class SendSummary {
 		this.failed.add(itemIndex);
 	}
 
-	/** The try is over: the time it waited for the service in outages (./lane.ts, Member.outageMs). */
-	endTry(outageMs: number): void {
-		this.outageMs += outageMs;
-	}
-
-	/** What to tell the user about this run, if anything happened. */
-	hint(): NodeExecutionHint | undefined {
+	/**
+	 * What to tell the user about this run, if anything happened; `outageMs`: the time it waited for
+	 * the service in outages (./lane.ts, Member.outageMs).
+	 */
+	hint(outageMs: number): NodeExecutionHint | undefined {
 		const refusals = this.rateLimited + this.overloaded;
-		const retried = this.tries > 1;
+		const retried = this.reused > 0;
 		const failed = this.failed.size;
 		const earlier = [...this.sentEarlier];
-		if (!refusals && !this.outageMs && !retried && !failed && !earlier.length) return undefined;
+		if (!refusals && !outageMs && !retried && !failed && !earlier.length) return undefined;
 		const sentences: string[] = [];
 		if (earlier.length) {
 			const by = earlier.map(([id, n]) => `${plural(n, 'item')} by execution ${id}`);
@@ -118,7 +98,7 @@ export class SendSummary {
 				: `${refusals === 1 ? 'that request was' : 'those requests were'} not sent again`;
 			sentences.push(`The service pushed back ${times(refusals)} (${why}); ${again}.`);
 		}
-		if (this.outageMs) {
+		if (outageMs) {
 			const resent = this.resentAfterOutage;
 			const then = !resent
 				? ''
@@ -126,18 +106,13 @@ export class SendSummary {
 					? ', then sent the request that had not reached it'
 					: `, then sent the ${count(resent)} requests that had not reached it`;
 			sentences.push(
-				`The service could not be reached for ${seconds(this.outageMs)}: the node paused sending${then}.`,
+				`The service could not be reached for ${seconds(outageMs)}: the node paused sending${then}.`,
 			);
 		}
-		if (retried) {
-			const what = joinAnd([
-				this.sentOnRetry.size && `sent ${plural(this.sentOnRetry.size, 'item')} again`,
-				this.reused && `skipped the ${count(this.reused)} the service had already accepted`,
-			]);
+		if (retried)
 			sentences.push(
-				`Retry On Fail ran the node ${count(this.tries)} times${what ? `: it ${what}` : ''}.`,
+				`Retry On Fail ran the node again: it skipped the ${count(this.reused)} ${this.reused === 1 ? 'item' : 'items'} the service had already accepted.`,
 			);
-		}
 		if (!failed) sentences.push('No item failed.');
 		else if (this.items === 1) sentences.push('The item failed: see its error item.');
 		else
@@ -189,7 +164,7 @@ const NAMED_COUNTRIES = 20;
 export class CountriesReached {
 	private readonly byItem = new Map<number, PhoneReading>();
 
-	/** The item's number was sent (over all of a run's tries: the last reading of an item counts). */
+	/** The item's number was sent. */
 	sent(itemIndex: number, reading: PhoneReading | undefined): void {
 		if (reading) this.byItem.set(itemIndex, reading);
 	}

@@ -61,7 +61,8 @@ export interface Sender {
 	maxWaitMs: number;
 	/** What to do when the service stayed away, or kept saying "too fast", past Max Wait. */
 	advice: { notReached: string; refused: string };
-	summary: SendSummary;
+	/** The figures for the hint above the output; none where there is no hint (Send and Wait). */
+	summary?: SendSummary;
 	/** Waits out a "too fast" answer, giving the item's place to the next item meanwhile. */
 	waitAside(ms: number): Promise<void>;
 }
@@ -96,13 +97,13 @@ export async function send(
 			);
 			return { failed: await failed };
 		}
-		summary.sending(itemIndex, ticket.at);
+		summary?.sending(itemIndex, ticket.at);
 		const tried = await sendOnce(sender, request, ticket);
 		if ('unreached' in tried) {
-			summary.unreached(itemIndex);
+			summary?.unreached(itemIndex);
 			continue;
 		}
-		summary.reached(itemIndex);
+		summary?.reached(itemIndex);
 		if ('error' in tried) return await failedRequest(sender, item, tried);
 		const { response } = tried;
 		const reading = readEnvelope(response);
@@ -112,7 +113,7 @@ export async function send(
 			return await answer(item, form, response, reading);
 		}
 		lane.refuse(ticket, refused.overloaded);
-		summary.refused(itemIndex, refused.overloaded);
+		summary?.refused(itemIndex, refused.overloaded);
 		const wait = Pacer.waitBeforeRetry(refused.retryAfter, attempt);
 		if (attempt >= MAX_RATE_LIMIT_RETRIES || waitedMs + wait > sender.maxWaitMs) {
 			const asked =

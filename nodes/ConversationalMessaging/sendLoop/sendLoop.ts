@@ -4,22 +4,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { SendOptions } from '../form/settings';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import type { RequestOptionsParameter } from '../n8nInternals';
-import { batchingOf, REQUEST_OPTIONS } from '../n8nInternals';
+import { batchingOf, REQUEST_OPTIONS, triedAgainAfter } from '../n8nInternals';
 import { CREDENTIAL_NAME } from '../service/account';
 import { clock } from './clock';
 import type { Reading } from './itemRequest';
 import { buildRequest, FieldValues, itemContext, READ_AHEAD, requestForm } from './itemRequest';
 import { joinLane } from './lane';
-import type { Done, Outcome, StepMemory } from './runMemory';
-import {
-	executionIdOf,
-	forgetStop,
-	keepStop,
-	markedSent,
-	recallStop,
-	sentEarlier,
-	withRunMemory,
-} from './runMemory';
+import { CountriesReached, SendSummary } from './hints';
+import type { Done } from './runMemory';
+import { executionIdOf, markedSent, RunMemory, sentEarlier } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
 import { asNodeError, BULK_ADVICE, failureOf, send, stoppedError } from './send';
 import { stopError } from './stopError';
@@ -31,177 +24,167 @@ import { stopError } from './stopError';
  * carried out: within a run, only refused items and those that never reached the service go again.
  */
 export function sendLoop(description: INodeTypeDescription) {
+	/** One run of the send loop (one try, under Retry On Fail), with what an earlier one kept (./runMemory.ts). */
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withRunMemory(
-			this,
-			async (step) => await sendItems.call(this, description, step('')),
-		);
-	};
-}
-
-/** One try of the send loop, with the run's memory of earlier tries (./runMemory.ts). */
-async function sendItems(
-	this: IExecuteFunctions,
-	description: INodeTypeDescription,
-	memory: StepMemory,
-): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const node = this.getNode();
-	const resource = String(node.parameters.resource);
-	// Batching is read once, for item 0, as RoutingNode reads it.
-	const requestOptions = this.getNodeParameter(REQUEST_OPTIONS, 0, {}) as RequestOptionsParameter;
-	const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
-	const { size: batchSize, intervalMs: batchInterval } = batchingOf(requestOptions);
-	const continueOnFail = this.continueOnFail();
-	const summary = memory.summary;
-	memory.startTry(items);
-	try {
-		await recallStop(this, memory);
-	} catch (error) {
-		// A second Retry of one failed execution sends nothing. With On Error: Continue, n8n would
-		// pass the input on as if sent: each item says so instead.
-		const failed = asNodeError(this, error, 0);
-		if (!continueOnFail) throw failed;
-		return [items.map((_, item) => ({ json: {}, error: failed, pairedItem: { item } }))];
-	}
-	const executionId = executionIdOf(this);
-	const sentBy = () => ({ executionId, at: clock.now() });
-	/** What the service got of each item, in this run or an earlier one: kept if the send stops. */
-	const done: Array<Done | undefined> = new Array(items.length);
-	const signal = this.getExecutionCancelSignal();
-	const results: INodeExecutionData[][] = new Array(items.length);
-	const failures = new Map<number, NodeError>();
-	/** Items a failed execution this one retries may have carried out: never sent, and they stop no other item. */
-	const namedAgain = new Map<number, NodeError>();
-	const startedAt = clock.now();
-	/** The next item to start; how many items have started and not settled; how many of those are not waiting aside. */
-	let next = 0;
-	let unsettled = 0;
-	let working = 0;
-	let allSettled: () => void = () => {};
-	const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
-
-	const settle = (itemIndex: number, outcome: Outcome | SendOutcome) => {
-		run.lane.remaining--;
-		const earlier = sentEarlier(outcome, executionId);
-		if ('sent' in outcome) {
-			results[itemIndex] = earlier ? markedSent(outcome.sent, earlier) : outcome.sent;
-			return;
-		}
-		const error = failureOf(this, outcome, itemIndex);
-		if (!continueOnFail) {
-			// An item the execution stopped before sending does not stand for its failure.
-			if (earlier) namedAgain.set(itemIndex, error);
-			else if (!('stopped' in outcome)) failures.set(itemIndex, error);
-			return;
-		}
-		results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
-		summary.failedItem(itemIndex);
-	};
-
-	const sendItem = async (itemIndex: number, reading: Reading): Promise<SendOutcome> => {
-		// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
-		if (stopped()) return { stopped: stoppedError(this, itemIndex) };
-		if ('error' in reading) return { failed: asNodeError(this, reading.error, itemIndex) };
-		const item = itemContext(this, itemIndex, { credentials, node });
+		const items = this.getInputData();
+		const node = this.getNode();
+		const resource = String(node.parameters.resource);
+		// Batching is read once, for item 0, as RoutingNode reads it.
+		const requestOptions = this.getNodeParameter(REQUEST_OPTIONS, 0, {}) as RequestOptionsParameter;
+		const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
+		const credentials = await this.getCredentials(CREDENTIAL_NAME);
+		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
+		const { size: batchSize, intervalMs: batchInterval } = batchingOf(requestOptions);
+		const continueOnFail = this.continueOnFail();
+		const summary = new SendSummary(items.length);
+		const countries = new CountriesReached();
+		let memory: RunMemory;
 		try {
-			const defaults = description.requestDefaults;
-			const settings = itemSettings(itemIndex);
-			const built = await buildRequest(item, form, defaults, reading.values, settings);
-			const outcome = await send(run, item, form, built.request);
-			if ('sent' in outcome) memory.countries.sent(itemIndex, built.phone);
-			return outcome;
+			memory = await RunMemory.recall(this);
 		} catch (error) {
-			// A check refused a value: nothing was sent.
-			return { failed: asNodeError(this, error, itemIndex) };
+			// A second Retry of one failed execution sends nothing. With On Error: Continue, n8n would
+			// pass the input on as if sent: each item says so instead.
+			const failed = asNodeError(this, error, 0);
+			if (!continueOnFail) throw failed;
+			return [items.map((_, item) => ({ json: {}, error: failed, pairedItem: { item } }))];
 		}
-	};
+		const executionId = executionIdOf(this);
+		/** What the service got of each item, in this run or an earlier one: kept if the send stops. */
+		const done: Array<Done | undefined> = new Array(items.length);
+		const signal = this.getExecutionCancelSignal();
+		const results: INodeExecutionData[][] = new Array(items.length);
+		const failures = new Map<number, NodeError>();
+		/** Items a failed execution this one retries may have carried out: never sent, and they stop no other item. */
+		const namedAgain = new Map<number, NodeError>();
+		const startedAt = clock.now();
+		/** The next item to start; how many items have started and not settled; how many of those are not waiting aside. */
+		let next = 0;
+		let unsettled = 0;
+		let working = 0;
+		let allSettled: () => void = () => {};
+		const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
-	const runItem = async (itemIndex: number) => {
-		const reading = await values.read(itemIndex);
-		const remembered = memory.get(itemIndex, items[itemIndex]);
-		if (remembered) {
-			const by = remembered.by ?? sentBy();
-			done[itemIndex] = { ...remembered, by };
-			if ('sent' in remembered)
-				summary.reusedAnswer(sentEarlier(remembered, executionId)?.executionId);
-			return settle(itemIndex, remembered);
-		}
-		// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.
-		const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
-		if (batchInterval > 0 && notBefore > clock.now()) await clock.sleep(notBefore - clock.now());
-		const outcome = await sendItem(itemIndex, reading);
-		if ('sent' in outcome || 'unsure' in outcome) {
-			const kept: Done = { ...outcome, by: sentBy() };
-			done[itemIndex] = kept;
-			memory.set(itemIndex, items[itemIndex], kept);
-		}
-		settle(itemIndex, outcome);
-	};
+		const settle = (itemIndex: number, outcome: Done | SendOutcome) => {
+			run.lane.remaining--;
+			const earlier = sentEarlier(outcome, executionId);
+			if ('sent' in outcome) {
+				results[itemIndex] = earlier ? markedSent(outcome.sent, earlier) : outcome.sent;
+				return;
+			}
+			const error = failureOf(this, outcome, itemIndex);
+			if (!continueOnFail) {
+				// An item the execution stopped before sending does not stand for its failure.
+				if (earlier) namedAgain.set(itemIndex, error);
+				else if (!('stopped' in outcome)) failures.set(itemIndex, error);
+				return;
+			}
+			results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
+			summary.failedItem(itemIndex);
+		};
 
-	/**
-	 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work (items
-	 * waiting aside do not count): values are read while requests travel; the lane paces the sends.
-	 */
-	const startItems = () => {
-		// A stopped run starts no more items: the lane's pace no longer counts them.
-		if (stopped() && next < items.length) {
-			run.lane.remaining -= items.length - next;
-			next = items.length;
-		}
-		while (working < maxInFlight + READ_AHEAD && next < items.length && !stopped()) {
-			const itemIndex = next++;
-			unsettled++;
-			working++;
-			void runItem(itemIndex).finally(() => {
-				unsettled--;
+		const sendItem = async (itemIndex: number, reading: Reading): Promise<SendOutcome> => {
+			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
+			if (stopped()) return { stopped: stoppedError(this, itemIndex) };
+			if ('error' in reading) return { failed: asNodeError(this, reading.error, itemIndex) };
+			const item = itemContext(this, itemIndex, { credentials, node });
+			try {
+				const defaults = description.requestDefaults;
+				const settings = itemSettings(itemIndex);
+				const built = await buildRequest(item, form, defaults, reading.values, settings);
+				const outcome = await send(run, item, form, built.request);
+				if ('sent' in outcome) countries.sent(itemIndex, built.phone);
+				return outcome;
+			} catch (error) {
+				// A check refused a value: nothing was sent.
+				return { failed: asNodeError(this, error, itemIndex) };
+			}
+		};
+
+		const runItem = async (itemIndex: number) => {
+			const reading = await values.read(itemIndex);
+			const remembered = memory.get(itemIndex, items[itemIndex]);
+			if (remembered) {
+				done[itemIndex] = remembered;
+				if ('sent' in remembered)
+					summary.reusedAnswer(sentEarlier(remembered, executionId)?.executionId);
+				return settle(itemIndex, remembered);
+			}
+			// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.
+			const notBefore = startedAt + Math.floor(itemIndex / batchSize) * batchInterval;
+			if (batchInterval > 0 && notBefore > clock.now()) await clock.sleep(notBefore - clock.now());
+			const outcome = await sendItem(itemIndex, reading);
+			if ('sent' in outcome || 'unsure' in outcome)
+				done[itemIndex] = { ...outcome, by: { executionId, at: clock.now() } };
+			settle(itemIndex, outcome);
+		};
+
+		/**
+		 * Starts items while fewer than Max Requests in Flight and READ_AHEAD more are at work (items
+		 * waiting aside do not count): values are read while requests travel; the lane paces the sends.
+		 */
+		const startItems = () => {
+			// A stopped run starts no more items: the lane's pace no longer counts them.
+			if (stopped() && next < items.length) {
+				run.lane.remaining -= items.length - next;
+				next = items.length;
+			}
+			while (working < maxInFlight + READ_AHEAD && next < items.length && !stopped()) {
+				const itemIndex = next++;
+				unsettled++;
+				working++;
+				void runItem(itemIndex).finally(() => {
+					unsettled--;
+					working--;
+					startItems();
+				});
+			}
+			if (!unsettled) allSettled();
+		};
+
+		const form = requestForm(description, node);
+		const values = new FieldValues(this, form.fields);
+		const itemSettings = settingsFor(this, credentials);
+		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+		const run: Sender = {
+			fns: this,
+			credentials,
+			lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
+			maxWaitMs,
+			advice: BULK_ADVICE,
+			summary,
+			waitAside: async (ms) => {
 				working--;
 				startItems();
+				await clock.sleep(ms);
+				working++;
+			},
+		};
+		run.lane.remaining = items.length;
+		try {
+			await new Promise<void>((resolve) => {
+				allSettled = resolve;
+				startItems();
 			});
+		} finally {
+			run.lane.leave();
 		}
-		if (!unsettled) allSettled();
-	};
 
-	const form = requestForm(description, node);
-	const values = new FieldValues(this, form.fields);
-	const itemSettings = settingsFor(this, credentials);
-	const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
-	const run: Sender = {
-		fns: this,
-		credentials,
-		lane: joinLane(credentials, { maxInFlight, maxWaitMs, stopped }),
-		maxWaitMs,
-		advice: BULK_ADVICE,
-		summary,
-		waitAside: async (ms) => {
-			working--;
-			startItems();
-			await clock.sleep(ms);
-			working++;
-		},
+		const stop = failures.size ? failures : namedAgain;
+		const output = [results.flat()];
+		// Kept for whoever runs the node again: n8n's Retry after a stop, Retry On Fail after a stop or a
+		// return it tries again on (../n8nInternals.ts).
+		if (stop.size || signal?.aborted || (node.retryOnFail === true && triedAgainAfter(output)))
+			memory.keep(items, done);
+		else RunMemory.forget(this);
+		if (signal?.aborted && !failures.size)
+			throw new NodeOperationError(node, 'The execution was cancelled while sending');
+		if (stop.size) throw stopError(this, stop, done, items.length);
+		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
+		const hints = [summary.hint(run.lane.outageMs), countries.hint()].filter(
+			(hint) => hint !== undefined,
+		);
+		if (hints.length && typeof this.addExecutionHints === 'function')
+			this.addExecutionHints(...hints);
+		return output;
 	};
-	run.lane.remaining = items.length;
-	try {
-		await new Promise<void>((resolve) => {
-			allSettled = resolve;
-			startItems();
-		});
-	} finally {
-		summary.endTry(run.lane.outageMs);
-		run.lane.leave();
-	}
-
-	const stop = failures.size ? failures : namedAgain;
-	if (stop.size || signal?.aborted) keepStop(this, items, done, memory);
-	else forgetStop(this);
-	if (signal?.aborted && !failures.size)
-		throw new NodeOperationError(node, 'The execution was cancelled while sending');
-	if (stop.size) throw stopError(this, stop, done, items.length);
-	// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
-	const hints = [summary.hint(), memory.countries.hint()].filter((hint) => hint !== undefined);
-	if (hints.length && typeof this.addExecutionHints === 'function')
-		this.addExecutionHints(...hints);
-	return [results.flat()];
 }

@@ -126,6 +126,48 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
+	it('with Retry On Fail, a try after a refused question sends it with the short link the first try made, and keeps nothing once it waits', async () => {
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			match: { operationId: 'smsSend' },
+			times: 1,
+		});
+		try {
+			const result = await suite.run(sms, { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+			expect(result.error).toBeUndefined();
+			expect(result.requests.map((request) => [request.path, request.status])).toEqual([
+				['/v1/short', 200],
+				['/v1/sms', 500],
+				['/v1/sms', 200],
+			]);
+			const [, first, second] = result.requests.map(sentBody);
+			expect(second.body).toBe(first.body);
+			expect(result.run.data.waitTill).toBeInstanceOf(Date);
+			const context = result.run.data.executionData?.contextData['node:Conversational Messaging'];
+			expect(Object.keys(context ?? {})).toEqual(['sendAndWait']);
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
+	it("n8n's Retry of an execution whose question the service may have (an unreadable 2xx answer) sends nothing and says so", async () => {
+		suite.sandbox.injectFault({ kind: 'malformed', match: { operationId: 'smsSend' }, times: 1 });
+		try {
+			const failed = await suite.run({ ...sms, shortenLink: false });
+			expect(failed.requests.map((request) => request.path)).toEqual(['/v1/sms']);
+			const before = suite.sandbox.requests.length;
+			const retried = await failed.retry();
+			expect(suite.sandbox.requests.length).toBe(before);
+			expect(retried.error?.message).toBe(
+				`Execution ${failed.executionId} may have carried this item out already: it is not sent again`,
+			);
+			expect(retried.run.data.waitTill).toBeUndefined();
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
 	it('a service that cannot be reached is waited for as a bulk send waits (the first contact: 10 s), and nothing is sent', async () => {
 		const baseUrl = await closedPortUrl();
 		const result = await onSkippingClock(
