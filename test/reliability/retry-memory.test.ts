@@ -5,15 +5,29 @@
  * run ends unfinished, and goes once a run of the node returns.
  */
 import { WorkflowExecute } from 'n8n-core';
-import type { IDataObject, IExecuteData, IExecuteFunctions, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteData,
+	IExecuteFunctions,
+	INode,
+	INodePropertyOptions,
+	PostReceiveAction,
+} from 'n8n-workflow';
+import { deepCopy } from 'n8n-workflow';
+
+import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
+import { customOperations } from '../../nodes/ConversationalMessaging/customOperations';
 
 import type { Done } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
 import { RunMemory } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
 import type { RunResult } from '../helpers/engine';
+import { registerNodeType } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 
 const suite = useSandbox();
 const NODE_NAME = 'Conversational Messaging';
+const MARKED = 'test.conversationalMessagingMarkedAnswers';
+const originalRunNode = (WorkflowExecute.prototype as unknown as { runNode: RunNode }).runNode;
 
 /** What the run left in the node's context for whoever runs it again, if anything. */
 const kept = (run: RunResult) =>
@@ -169,6 +183,50 @@ describe('the memory is kept only while a run is unfinished', () => {
 	});
 });
 
+describe('a return n8n runs again (Retry On Fail after an answer whose first item has json.error)', () => {
+	it('the next try sends nothing again: the answers come from the memory', async () => {
+		// This node's Send SMS reader marks every answer with `error`, as a service answer might.
+		const description = deepCopy(new ConversationalMessaging().description);
+		const operation = description.properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes('messaging'),
+		);
+		const option = (operation?.options as INodePropertyOptions[]).find(
+			({ value }) => value === 'sendSms',
+		);
+		const marked: PostReceiveAction = async (answers) =>
+			answers.map((answer) => ({ ...answer, json: { ...answer.json, error: 'in the answer' } }));
+		option?.routing?.output?.postReceive?.push(marked);
+		registerNodeType(MARKED, { description, customOperations: customOperations(description) });
+		const items = itemsFor('05', 3);
+		let tries = 0;
+		const prototype = WorkflowExecute.prototype as unknown as { runNode: RunNode };
+		jest.spyOn(prototype, 'runNode').mockImplementation(function (
+			this: WorkflowExecute,
+			workflow,
+			executionData,
+			...rest
+		) {
+			if (executionData.node.name === NODE_NAME) tries++;
+			return originalRunNode.call(this, workflow, executionData, ...rest);
+		});
+		const run = await suite.run(sms, {
+			items,
+			nodeType: MARKED,
+			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+		});
+		expect(tries).toBe(2);
+		expect(run.error).toBeUndefined();
+		expect(deliveries(items)).toEqual([1, 1, 1]);
+		expect(run.items.map((item) => item.json.error)).toEqual([
+			'in the answer',
+			'in the answer',
+			'in the answer',
+		]);
+	});
+});
+
 /** A node context as n8n gives one: execution, node (its operation), run index, the context. */
 function context(executionId: string, contextData: IDataObject, runIndex = 0): IExecuteFunctions {
 	return {
@@ -218,20 +276,8 @@ describe('the memory, by itself', () => {
 		const data: IDataObject = {};
 		const fns = context('e1', data);
 		(await RunMemory.recall(fns)).keep([item], [sent('e1')]);
-		(await RunMemory.recall(fns, 'message')).keep([item], [sent('e1')]);
 		RunMemory.forget(fns);
-		expect(Object.keys(data)).toEqual(['sentBeforeStop message']);
-		RunMemory.forget(fns, 'message');
 		expect(data).toEqual({});
 		expect((await RunMemory.recall(context('e1', data))).get(0, item)).toBeUndefined();
-	});
-
-	it("steps keep apart (Send and Wait's short link and message)", async () => {
-		const data: IDataObject = {};
-		(await RunMemory.recall(context('e1', data), 'shortLink.create')).keep([item], [sent('e1')]);
-		expect((await RunMemory.recall(context('e1', data), 'message')).get(0, item)).toBeUndefined();
-		expect((await RunMemory.recall(context('e1', data), 'shortLink.create')).get(0, item)).toEqual(
-			sent('e1'),
-		);
 	});
 });

@@ -16,7 +16,7 @@ import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
 import type { Done } from '../sendLoop/runMemory';
-import { RunMemory } from '../sendLoop/runMemory';
+import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
 import { asNodeError, failureOf, send } from '../sendLoop/send';
 import { CREDENTIAL_NAME } from '../service/account';
@@ -41,31 +41,30 @@ const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 /** The parameters of a node set to Short Link > Create: its request form, built from the description. */
 const SHORTEN = { resource: 'shortLink', operation: 'create' };
 
-/** Send and Wait's sends, each with its memory in the run (../sendLoop/runMemory.ts). */
-const STEPS = ['shortLink.create', 'message'] as const;
-
 /** A request of Send and Wait's (the question, the short link), built from its form. */
-interface Built {
-	form: RequestForm;
-	request: IHttpRequestOptions;
-}
+type Built = { form: RequestForm; request: IHttpRequestOptions };
 
 /**
  * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
  * (../sendLoop/send.ts), within the default Max Wait, and nothing once the execution is cancelled
- * (its link would lead nowhere); reads the answer with the plain operation's reader. Kept in the
- * run's memory at once: neither Retry On Fail nor n8n's Retry sends it again once the service may
- * have it.
+ * (its link would lead nowhere); reads the answer with the plain operation's reader. The question
+ * is kept in the run's `memory` at once: neither Retry On Fail nor n8n's Retry sends it again once
+ * the service may have it. A short link is made again on a retry: one leads to its execution only.
  */
 async function sendStep(
 	fns: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
-	step: (typeof STEPS)[number],
 	{ form, request }: Built,
+	memory?: RunMemory,
 ): Promise<INodeExecutionData[]> {
 	const input = fns.getInputData();
-	const memory = await RunMemory.recall(fns, step);
-	let outcome: Done | SendOutcome | undefined = memory.get(0, input[0]);
+	let outcome: Done | SendOutcome | undefined = memory?.get(0, input[0]);
+	const earlier = outcome && 'sent' in outcome && sentEarlier(outcome, executionIdOf(fns));
+	if (earlier)
+		throw new NodeOperationError(fns.getNode(), `Execution ${earlier.executionId} asked already`, {
+			description:
+				'It sent this question, which is not sent again. Its link leads to that execution, which no longer waits: ask in a new execution.',
+		});
 	if (!outcome) {
 		const stopped = () => Boolean(fns.getExecutionCancelSignal()?.aborted);
 		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs, stopped });
@@ -76,8 +75,8 @@ async function sendStep(
 		} finally {
 			lane.leave();
 		}
-		if ('sent' in outcome || 'unsure' in outcome) memory.keep(input, [outcome]);
 	}
+	if ('sent' in outcome || 'unsure' in outcome) memory?.keep(input, [outcome]);
 	if ('sent' in outcome) return outcome.sent;
 	throw failureOf(fns, outcome, 0);
 }
@@ -136,7 +135,6 @@ export function waitTill(fns: IExecuteFunctions): Date {
  * this execution's answer page go out through the channel's plain send, then the execution waits;
  * the node's `webhook` gives its output. Every check runs before the first request (the link is
  * shortened only once the message is known to be valid). The link never carries the API token.
- * Each step's send is kept in the run's memory under its name until the execution waits.
  */
 export function sendAndWait(description: INodeTypeDescription) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -182,14 +180,16 @@ export function sendAndWait(description: INodeTypeDescription) {
 			await build(messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
 		let question: Kept['question'];
 		try {
+			const memory = await RunMemory.recall(this);
 			let ready = await message(resumeUrl);
-			if (channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true) {
+			// A question the service has, or may have, is not sent again: no link to shorten for it.
+			const shorten = this.getNodeParameter('shortenLink', 0, true) === true;
+			if (channel.shortensLink && shorten && !memory.get(0, items[0])) {
 				const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
-				const shorten = await build(shortenForm, { longUrl: resumeUrl });
-				const shortened = await sendStep(this, credentials, 'shortLink.create', shorten);
-				ready = await message(shortUrlOf(this, shortened));
+				const longUrl = await build(shortenForm, { longUrl: resumeUrl });
+				ready = await message(shortUrlOf(this, await sendStep(this, credentials, longUrl)));
 			}
-			const answer = await sendStep(this, credentials, 'message', ready);
+			const answer = await sendStep(this, credentials, ready, memory);
 			const messageId = firstIn(answer, MESSAGE_ID_KEYS, (value) =>
 				['string', 'number'].includes(typeof value),
 			);
@@ -207,7 +207,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 		}
 		// Sent: what follows (keep the page, set the timeout's output, wait) does not send again.
 		await keepAndWait(this, { page, question }, limit);
-		for (const step of STEPS) RunMemory.forget(this, step);
+		RunMemory.forget(this);
 		return [items];
 	};
 }

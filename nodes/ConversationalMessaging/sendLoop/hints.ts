@@ -111,7 +111,7 @@ export class SendSummary {
 		}
 		if (retried)
 			sentences.push(
-				`Retry On Fail ran the node again: it skipped the ${count(this.reused)} ${this.reused === 1 ? 'item' : 'items'} the service had already accepted.`,
+				`Retry On Fail ran the node again: it skipped the ${plural(this.reused, 'item')} the service had already accepted.`,
 			);
 		if (!failed) sentences.push('No item failed.');
 		else if (this.items === 1) sentences.push('The item failed: see its error item.');

@@ -3,7 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { nodeContextOf, recordedFirst, runIndexOf, storeNotSetUp } from '../n8nInternals';
+import { failureError } from '../service/envelope';
 import { clock } from './clock';
+import { itemContext } from './itemRequest';
 
 /*
  * What a run of the node remembers of its sends, so that nothing the node does sends an item
@@ -14,20 +16,18 @@ import { clock } from './clock';
  * n8n's Retry of the failed execution, on any worker, from the copy n8n stored (node context
  * included). Those items get their first answers (marked `alreadySent` when another execution sent
  * them) and only the others are sent. An item refused for a reason the service gave is tried
- * again. Nothing is kept while a send goes well. The stop's words: ./stopError.ts.
+ * again. A bulk send keeps nothing while it goes well (Send and Wait keeps its question at once).
+ * The stop's words: ./stopError.ts.
  */
 
 /** Who sent an item and when (epoch ms): this execution, or the failed one n8n's Retry runs again. */
-export interface SentBy {
-	executionId: string;
-	at: number;
-}
+export type SentBy = { executionId: string; at: number };
 
 /** What the service got of one item. */
 type Outcome =
 	| { sent: INodeExecutionData[] }
 	/** `firstFailure`: the words of the first failure, when an earlier execution's is named again. */
-	| { unsure: Error; firstFailure?: { message: string; description?: string } };
+	| { unsure: Error; firstFailure?: KeptItem['unsure'] };
 
 /** What the service got of one item, and who sent it. */
 export type Done = Outcome & { by: SentBy };
@@ -41,7 +41,7 @@ interface KeptItem {
 	by: string;
 	at: number;
 	sent?: IDataObject[];
-	unsure?: { message: string; description?: string };
+	unsure?: { message: string; description?: string; httpCode?: string };
 }
 
 interface StopRecord {
@@ -60,8 +60,8 @@ interface StopRecord {
  */
 const MAX_RETRIED_STOPS = 1_000;
 
-/** The node context's key of a send's record (n8n keeps a node's context with its execution). */
-const keyOf = (step: string) => (step ? `sentBeforeStop ${step}` : 'sentBeforeStop');
+/** The node context's key (n8n keeps a node's context with its execution). */
+const CONTEXT_KEY = 'sentBeforeStop';
 
 export const executionIdOf = (fns: IExecuteFunctions) => String(fns.getExecutionId() ?? '');
 
@@ -78,15 +78,12 @@ export function fingerprint(item: INodeExecutionData): string {
 	}
 }
 
-/** One send's memory in the node's run: the node's operation (`step` ''), or a step of Send and Wait. */
+/** What the node's run (its operation's send, or Send and Wait's question) already sent. */
 export class RunMemory {
 	private readonly kept = new Map<number, { input: string; done: Done }>();
 	private readonly operation: string;
 
-	private constructor(
-		private readonly fns: IExecuteFunctions,
-		private readonly step: string,
-	) {
+	private constructor(private readonly fns: IExecuteFunctions) {
 		const { resource, operation } = fns.getNode().parameters;
 		this.operation = `${String(resource)}.${String(operation)}`;
 	}
@@ -96,17 +93,17 @@ export class RunMemory {
 	 * claims the stop in n8n's processed-data store, shared by every worker: a second Retry of the
 	 * same failed execution (its copy does not know what the first one sent) sends nothing.
 	 */
-	static async recall(fns: IExecuteFunctions, step = ''): Promise<RunMemory> {
-		const memory = new RunMemory(fns, step);
-		const record = nodeContextOf(fns)?.[keyOf(step)] as StopRecord | undefined;
+	static async recall(fns: IExecuteFunctions): Promise<RunMemory> {
+		const memory = new RunMemory(fns);
+		const record = nodeContextOf(fns)?.[CONTEXT_KEY] as StopRecord | undefined;
 		if (record?.runIndex !== runIndexOf(fns) || record.operation !== memory.operation)
 			return memory;
-		await claimRetry(fns, record, step);
+		await claimRetry(fns, record);
 		for (const kept of record.items) {
 			const by = { executionId: kept.by, at: kept.at };
 			const done: Done = kept.sent
 				? { sent: kept.sent.map((json) => ({ json, pairedItem: { item: kept.item } })), by }
-				: { unsure: unsureError(fns, kept), firstFailure: kept.unsure, by };
+				: { unsure: await unsureError(fns, kept), firstFailure: kept.unsure, by };
 			memory.kept.set(kept.item, { input: kept.input, done });
 		}
 		return memory;
@@ -136,15 +133,15 @@ export class RunMemory {
 			};
 			const base = { item, input: fingerprint(input), by, at };
 			if ('sent' in outcome) kept.push({ ...base, sent: outcome.sent.map(({ json }) => json) });
-			else
-				kept.push({
-					...base,
-					// An item named again keeps the words of its first failure.
-					unsure: outcome.firstFailure ?? {
-						message: outcome.unsure.message,
-						description: (outcome.unsure as { description?: string }).description ?? undefined,
-					},
-				});
+			else {
+				// Its words only (the error may hold the request); an item named again keeps its first failure's.
+				const { description, httpCode } = outcome.unsure as {
+					description?: string;
+					httpCode?: string;
+				};
+				const words = { message: outcome.unsure.message, description, httpCode };
+				kept.push({ ...base, unsure: outcome.firstFailure ?? words });
+			}
 		});
 		const record: StopRecord = {
 			runIndex: runIndexOf(this.fns),
@@ -152,20 +149,20 @@ export class RunMemory {
 			writtenBy: executionIdOf(this.fns),
 			items: kept,
 		};
-		context[keyOf(this.step)] = record as unknown as IDataObject;
+		context[CONTEXT_KEY] = record as unknown as IDataObject;
 	}
 
 	/** The send went through: nothing of an earlier run is needed any more. */
-	static forget(fns: IExecuteFunctions, step = ''): void {
+	static forget(fns: IExecuteFunctions): void {
 		const context = nodeContextOf(fns);
-		if (context && keyOf(step) in context) delete context[keyOf(step)];
+		if (context && CONTEXT_KEY in context) delete context[CONTEXT_KEY];
 	}
 }
 
-async function claimRetry(fns: IExecuteFunctions, record: StopRecord, step: string): Promise<void> {
+async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<void> {
 	const executionId = executionIdOf(fns);
 	if (record.writtenBy === executionId || record.retriedBy === executionId) return;
-	const key = `retried ${record.writtenBy} run ${record.runIndex}${step ? ` ${step}` : ''}`;
+	const key = `retried ${record.writtenBy} run ${record.runIndex}`;
 	const recording = recordedFirst(fns, key, MAX_RETRIED_STOPS);
 	// n8n before its processed-data store: the record alone protects this Retry.
 	if (!recording) return;
@@ -194,10 +191,13 @@ async function claimRetry(fns: IExecuteFunctions, record: StopRecord, step: stri
 }
 
 /** The error of an item the service may have carried out: as it was, or, from an earlier execution, named again. */
-function unsureError(fns: IExecuteFunctions, kept: KeptItem): NodeOperationError {
-	const { message, description } = kept.unsure ?? { message: '' };
-	if (kept.by === executionIdOf(fns))
-		return new NodeOperationError(fns.getNode(), message, { itemIndex: kept.item, description });
+async function unsureError(fns: IExecuteFunctions, kept: KeptItem): Promise<Error> {
+	const { message, description = '', httpCode = '' } = kept.unsure ?? { message: '' };
+	// Its words were kept with the token taken out already.
+	if (kept.by === executionIdOf(fns)) {
+		const failure = { message, description, httpCode };
+		return await failureError.call(itemContext(fns, kept.item), failure, {});
+	}
 	return new NodeOperationError(
 		fns.getNode(),
 		`Execution ${kept.by} may have carried this item out already: it is not sent again`,

@@ -171,6 +171,11 @@ export function sendLoop(description: INodeTypeDescription) {
 
 		const stop = failures.size ? failures : namedAgain;
 		const output = [results.flat()];
+		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context
+		// without hints shows none. Made before the memory is dropped: nothing after it may throw.
+		const hints = [summary.hint(run.lane.outageMs), countries.hint()].filter(
+			(hint) => hint !== undefined,
+		);
 		// Kept for whoever runs the node again: n8n's Retry after a stop, Retry On Fail after a stop or a
 		// return it tries again on (../n8nInternals.ts).
 		if (stop.size || signal?.aborted || (node.retryOnFail === true && triedAgainAfter(output)))
@@ -179,10 +184,6 @@ export function sendLoop(description: INodeTypeDescription) {
 		if (signal?.aborted && !failures.size)
 			throw new NodeOperationError(node, 'The execution was cancelled while sending');
 		if (stop.size) throw stopError(this, stop, done, items.length);
-		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context without hints shows none.
-		const hints = [summary.hint(run.lane.outageMs), countries.hint()].filter(
-			(hint) => hint !== undefined,
-		);
 		if (hints.length && typeof this.addExecutionHints === 'function')
 			this.addExecutionHints(...hints);
 		return output;

@@ -7,8 +7,8 @@ import { executionIdOf, sentEarlier } from './runMemory';
 import type { NodeError } from './send';
 
 /**
- * The error a stop throws: the first stopping item's, copied (a remembered error is thrown again on
- * the next try, and says its own stop), marked as RoutingNode marks the error it throws (the item
+ * The error a stop throws: the first stopping item's, copied (an error the run's memory gives again
+ * says its own stop), marked as RoutingNode marks the error it throws (the item
  * and the run, for n8n's error view), with what became of every item first.
  */
 export function stopError(

@@ -3,6 +3,8 @@
  * checked before, and when the execution does not wait. The answer itself (the webhook, in real
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
+import { ExecuteContext } from 'n8n-core';
+
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/webhook';
 import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/description';
@@ -126,7 +128,7 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
-	it('with Retry On Fail, a try after a refused question sends it with the short link the first try made, and keeps nothing once it waits', async () => {
+	it('with Retry On Fail, a try after a refused question sends it once, with a link to this execution, and keeps nothing once it waits', async () => {
 		suite.sandbox.injectFault({
 			kind: 'status',
 			status: 500,
@@ -139,10 +141,11 @@ describe('Send and Wait for Response', () => {
 			expect(result.requests.map((request) => [request.path, request.status])).toEqual([
 				['/v1/short', 200],
 				['/v1/sms', 500],
+				['/v1/short', 200],
 				['/v1/sms', 200],
 			]);
-			const [, first, second] = result.requests.map(sentBody);
-			expect(second.body).toBe(first.body);
+			const [first, , second] = result.requests.map(sentBody);
+			expect(second.longUrl).toBe(first.longUrl);
 			expect(result.run.data.waitTill).toBeInstanceOf(Date);
 			const context = result.run.data.executionData?.contextData['node:Conversational Messaging'];
 			expect(Object.keys(context ?? {})).toEqual(['sendAndWait']);
@@ -151,21 +154,71 @@ describe('Send and Wait for Response', () => {
 		}
 	});
 
-	it("n8n's Retry of an execution whose question the service may have (an unreadable 2xx answer) sends nothing and says so", async () => {
-		suite.sandbox.injectFault({ kind: 'malformed', match: { operationId: 'smsSend' }, times: 1 });
+	it("n8n's Retry of an execution whose question was refused shortens a link to its own page and asks", async () => {
+		suite.sandbox.injectFault({
+			kind: 'status',
+			status: 500,
+			match: { operationId: 'smsSend' },
+			times: 1,
+		});
 		try {
-			const failed = await suite.run({ ...sms, shortenLink: false });
-			expect(failed.requests.map((request) => request.path)).toEqual(['/v1/sms']);
+			const failed = await suite.run(sms);
+			expect(failed.requests.map((request) => request.status)).toEqual([200, 500]);
 			const before = suite.sandbox.requests.length;
 			const retried = await failed.retry();
-			expect(suite.sandbox.requests.length).toBe(before);
-			expect(retried.error?.message).toBe(
-				`Execution ${failed.executionId} may have carried this item out already: it is not sent again`,
-			);
-			expect(retried.run.data.waitTill).toBeUndefined();
+			expect(retried.error).toBeUndefined();
+			expect(retried.run.data.waitTill).toBeInstanceOf(Date);
+			const requests = suite.sandbox.requests.slice(before);
+			expect(requests.map((request) => request.path)).toEqual(['/v1/short', '/v1/sms']);
+			const [shorten] = requests.map(sentBody);
+			expect(shorten.longUrl).toContain(`/webhookWaiting/${retried.executionId}/`);
 		} finally {
 			suite.sandbox.clearFaults();
 		}
+	});
+
+	it("n8n's Retry of an execution whose question the service may have (an unreadable 2xx answer) sends nothing, no short link either, and says so", async () => {
+		suite.sandbox.injectFault({ kind: 'malformed', match: { operationId: 'smsSend' }, times: 1 });
+		try {
+			const failed = await suite.run(sms);
+			expect(failed.requests.map((request) => request.path)).toEqual(['/v1/short', '/v1/sms']);
+			const before = suite.sandbox.requests.length;
+			const carried = `Execution ${failed.executionId} may have carried this item out already: it is not sent again`;
+			const retried = await failed.retry();
+			expect(retried.error?.message).toBe(carried);
+			// A Retry of that Retry says the same: the record is this execution's now.
+			const again = await retried.retry();
+			expect(again.error?.message).toBe(carried);
+			expect(suite.sandbox.requests.length).toBe(before);
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
+	it('with Retry On Fail, a question sent before the wait failed is not sent again on the next try', async () => {
+		const wait = jest.spyOn(ExecuteContext.prototype, 'putExecutionToWait');
+		wait.mockRejectedValueOnce(new Error('the database did not answer'));
+		const result = await suite.run(
+			{ ...sms, shortenLink: false },
+			{ retryOnFail: { maxTries: 2, waitBetweenTries: 10 } },
+		);
+		wait.mockRestore();
+		expect(result.error).toBeUndefined();
+		expect(result.requests.map((request) => request.path)).toEqual(['/v1/sms']);
+		expect(result.run.data.waitTill).toBeInstanceOf(Date);
+	});
+
+	it("n8n's Retry of an execution that sent its question but could not wait asks nothing again: the link leads to that execution", async () => {
+		const wait = jest.spyOn(ExecuteContext.prototype, 'putExecutionToWait');
+		wait.mockRejectedValueOnce(new Error('the database did not answer'));
+		const failed = await suite.run({ ...sms, shortenLink: false });
+		wait.mockRestore();
+		expect(failed.error?.message).toBe('the database did not answer');
+		const before = suite.sandbox.requests.length;
+		const retried = await failed.retry();
+		expect(suite.sandbox.requests.length).toBe(before);
+		expect(retried.error?.message).toBe(`Execution ${failed.executionId} asked already`);
+		expect(retried.run.data.waitTill).toBeUndefined();
 	});
 
 	it('a service that cannot be reached is waited for as a bulk send waits (the first contact: 10 s), and nothing is sent', async () => {
