@@ -173,8 +173,8 @@ const reviewWorkflow = agentWorkflow(
 				message:
 					'=The agent wants to run {{ $tool.name }} on {{ $tool.parameters.longUrl }}. Approve?',
 				sendAndWaitChannel: 'sms',
-				sendAndWaitSmsInstance: 'line-1',
-				sendAndWaitSmsRecipient: REVIEWER_PHONE,
+				instance: 'line-1',
+				to: REVIEWER_PHONE,
 				approvalOptions: { values: { approvalType: 'double' } },
 			}),
 			credentials: cmCredentials,
@@ -423,10 +423,10 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		return { id, sms: sms[0], url: newLinks[0].longUrl, linksBefore };
 	}
 
-	/** As n8n's form page posts it: Approve and Decline is a choice of the two labels. */
+	/** As n8n's form page posts a tap on one of Approve and Decline's two buttons. */
 	async function answer(url: string, decision: 'approve' | 'decline') {
 		const body = new FormData();
-		body.append('field-0', JSON.stringify([decision === 'approve' ? 'Approve' : 'Decline']));
+		body.append('approved', String(decision === 'approve'));
 		const response = await fetch(url, { method: 'POST', body });
 		const html = await response.text();
 		expect(response.status).toBe(200);

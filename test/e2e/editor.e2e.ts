@@ -514,6 +514,48 @@ describe('the editor', () => {
 		});
 	});
 
+	it('keeps Instance and the message, and the phone where both have one, when the operation changes between Send SMS, Send and Wait and Send Socialnet Message', async () => {
+		const value = async (name: string) =>
+			await params()
+				.locator(`[data-test-id="parameter-input-${name}"]`)
+				.locator('input, textarea')
+				.first()
+				.inputValue();
+		const typed = {
+			instance: 'sms-line-1',
+			to: '+57 300 123 4567',
+			message: 'Your order has shipped',
+		};
+		// As the Send SMS test left it.
+		expect({
+			instance: await value('instance'),
+			to: await value('to'),
+			message: await value('message'),
+		}).toEqual(typed);
+		await choose('operation', 'Send and Wait for Response');
+		expect({
+			instance: await value('instance'),
+			to: await value('to'),
+			message: await value('message'),
+		}).toEqual(typed);
+		await choose('operation', 'Send SMS');
+		expect({
+			instance: await value('instance'),
+			to: await value('to'),
+			message: await value('message'),
+		}).toEqual(typed);
+		await choose('operation', 'Send Socialnet Message');
+		expect({ instance: await value('instance'), message: await value('message') }).toEqual({
+			instance: typed.instance,
+			message: typed.message,
+		});
+		await choose('operation', 'Send SMS');
+		expect({ instance: await value('instance'), message: await value('message') }).toEqual({
+			instance: typed.instance,
+			message: typed.message,
+		});
+	});
+
 	it('shows, for every operation, the fields its description shows', async () => {
 		const resources = optionsOf(propertyNamed('resource'));
 		let walked = 0;
@@ -555,12 +597,8 @@ describe('the editor', () => {
 		await choose('operation', 'Send and Wait for Response');
 		await choose('sendAndWaitChannel', 'SMS');
 		await choose('responseType', 'Approval');
-		await params()
-			.locator('[data-test-id="parameter-input-sendAndWaitSmsInstance"] input')
-			.fill('sms-line-1');
-		await params()
-			.locator('[data-test-id="parameter-input-sendAndWaitSmsRecipient"] input')
-			.fill('+57 300 555 0101');
+		await params().locator('[data-test-id="parameter-input-instance"] input').fill('sms-line-1');
+		await params().locator('[data-test-id="parameter-input-to"] input').fill('+57 300 555 0101');
 		const question = 'Refund of 400 USD for order 17: approve?';
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
 		await addFixedCollection('approvalOptions');
@@ -600,9 +638,9 @@ describe('the editor', () => {
 		expect(await page.locator('[data-test-id="output-panel"]').innerText()).not.toContain(
 			'approved',
 		);
-		// n8n's own form page: Approve and Decline is a choice of the two labels, then Submit.
-		await recipient.getByLabel('Refund it').check();
-		await recipient.getByRole('button', { name: 'Submit' }).click();
+		// n8n's own form page with two buttons: one tap on a label answers.
+		expect(await recipient.getByRole('button', { name: 'Submit' }).isVisible()).toBe(false);
+		await recipient.getByRole('button', { name: 'Refund it' }).click();
 		await recipient.getByText('Your answer was recorded').waitFor();
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-answered.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
@@ -645,8 +683,8 @@ describe('the editor', () => {
 			instance: 'web-1',
 			name: 'Visitor',
 		});
-		await fill('sendAndWaitLiveChatInstance', 'web-1');
-		await fill('sendAndWaitLiveChatSession', 'lcs-editor-1');
+		await fill('instance', 'web-1');
+		await fill('sessionId', 'lcs-editor-1');
 		const question = 'Which day suits you for the delivery?';
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
 
@@ -668,8 +706,8 @@ describe('the editor', () => {
 	it('collects a Custom Form over SMS: a required field left empty is refused on the page, then the answers and respondedAt reach the output', async () => {
 		await choose('sendAndWaitChannel', 'SMS');
 		await choose('responseType', 'Custom Form');
-		await fill('sendAndWaitSmsInstance', 'sms-line-1');
-		await fill('sendAndWaitSmsRecipient', '+57 300 555 0142');
+		await fill('instance', 'sms-line-1');
+		await fill('to', '+57 300 555 0142');
 		const question = 'Where and when should we deliver order 21?';
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
 		// The form starts with one required text field; a second, optional one is added.
@@ -800,56 +838,65 @@ describe('the editor', () => {
 			expect(chat.labels).not.toContain(hidden);
 	});
 
-	it('shows in the output panel how the service slowed a bulk send down, and the countries its numbers went to', async () => {
+	it('shows in the output panel how the service slowed a bulk send down, and the countries its numbers went to: information for a correct list, a warning naming a number that went elsewhere', async () => {
 		const { data: credentials } = await session.request<{
 			data: Array<{ id: string; name: string }>;
 		}>('GET', '/rest/credentials');
-		// Two US numbers typed without +1, as at home: without a Default Country, they read as Egypt's (+20).
-		const phones = [
-			...Array.from(
-				{ length: BULK_SIZE - 2 },
-				(_, index) => `57300${String(index + 1).padStart(7, '0')}`,
-			),
-			'201 555 0123',
-			'201 555 0124',
-		];
-		const { data: workflow } = await session.request<{ data: { id: string } }>(
-			'POST',
-			'/rest/workflows',
-			bulkSmsWorkflow(phones, credentials[0]),
+		// Written as the service writes them (country code first, no +): correct, no advice to give.
+		const colombian = Array.from(
+			{ length: BULK_SIZE },
+			(_, index) => `57300${String(index + 1).padStart(7, '0')}`,
 		);
+		/** Runs the phones as a bulk send in a tab of its own; the hints above its output. */
+		const runBulk = async (phones: string[], shot?: string) => {
+			const { data: workflow } = await session.request<{ data: { id: string } }>(
+				'POST',
+				'/rest/workflows',
+				bulkSmsWorkflow(phones, credentials[0]),
+			);
+			const sentBefore = sandbox.state.sentMessages.size;
+			// A tab of its own: the form on the first one is unsaved.
+			const bulk = await page.context().newPage();
+			try {
+				await bulk.goto(`${server.url}/workflow/${workflow.id}`);
+				await bulk.locator('[data-test-id="execute-workflow-button"]').click({ timeout: 60_000 });
+				await until('every SMS of the bulk send to be accepted', () =>
+					sandbox.state.sentMessages.size - sentBefore >= phones.length ? true : undefined,
+				);
+				await bulk.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
+				const hint = bulk.locator('[data-test-id="output-panel"] [data-test-id="node-hint"]');
+				await hint.filter({ hasText: 'Phone numbers:' }).first().waitFor({ timeout: 60_000 });
+				const texts = await hint.allInnerTexts();
+				if (shot) await bulk.screenshot({ path: join(SHOTS, shot) });
+				return texts;
+			} finally {
+				await bulk.close();
+			}
+		};
 		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
 		const before = sandbox.stats();
-		const sentBefore = sandbox.state.sentMessages.size;
-		// A tab of its own: the form on the first one is unsaved.
-		const bulk = await page.context().newPage();
+		let correct: string[];
 		try {
-			await bulk.goto(`${server.url}/workflow/${workflow.id}`);
-			await bulk.locator('[data-test-id="execute-workflow-button"]').click({ timeout: 60_000 });
-			await until('every SMS of the bulk send to be accepted', () =>
-				sandbox.state.sentMessages.size - sentBefore >= BULK_SIZE ? true : undefined,
-			);
-			const refused = sandbox.stats().rateLimited - before.rateLimited;
-			expect(refused).toBeGreaterThan(0);
-			await bulk.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
-			const hint = bulk.locator('[data-test-id="output-panel"] [data-test-id="node-hint"]');
-			await hint.first().waitFor({ timeout: 60_000 });
-			const text = await hint.first().innerText();
-			expect(text).toContain(`The service pushed back ${refused} times (rate limit)`);
-			expect(text).toContain('No item failed.');
-			// Issue 30: the countries the numbers went to, and what to set when they were typed without their code.
-			const countries = await hint
-				.filter({ hasText: 'Phone numbers:' })
-				.first()
-				.innerText({ timeout: 30_000 });
-			expect(countries).toContain(
-				`Phone numbers: ${BULK_SIZE - 2} to Colombia (+57), 2 to Egypt (+20): set the Default Country in the credential if numbers are typed without their country code.`,
-			);
-			await bulk.screenshot({ path: join(SHOTS, 'bulk-send-hint.png') });
+			correct = await runBulk(colombian);
 		} finally {
 			sandbox.setRateLimit(null);
-			await bulk.close();
 		}
+		const refused = sandbox.stats().rateLimited - before.rateLimited;
+		expect(refused).toBeGreaterThan(0);
+		const pushedBack = correct.find((text) => text.includes('The service pushed back'));
+		expect(pushedBack).toContain(`The service pushed back ${refused} times (rate limit)`);
+		expect(pushedBack).toContain('No item failed.');
+		expect(correct.filter((text) => text.includes('Phone numbers:'))).toEqual([
+			`Phone numbers: ${BULK_SIZE} to Colombia (+57).`,
+		]);
+		// A US number typed without its country code among them reaches Egypt (+20): named, as a warning.
+		const mixed = [...colombian.slice(0, 6), '201 555 0123', ...colombian.slice(6, 12)];
+		const warned = await runBulk(mixed, 'bulk-send-hint.png');
+		expect(warned.filter((text) => text.includes('Phone numbers:'))).toEqual([
+			expect.stringContaining(
+				"Phone numbers: 12 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 7 went to Egypt (+20)",
+			),
+		]);
 	});
 
 	it('picks a campaign From list in Campaign > Get, searched by name, and executes it', async () => {

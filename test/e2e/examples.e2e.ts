@@ -387,6 +387,17 @@ describe('example workflows', () => {
 
 		const { run: bulk, calls, sent } = await run('bulk-send-sms-and-chatapp');
 		expect(calls).toEqual({ contactGetMany: 1, smsSend: 6, legacyMessageSend: 6 });
+		// Its numbers are right: where they went is information, with no advice (issue 40).
+		const phoneHints = (node: string) =>
+			(bulk.data.resultData.runData[node]?.[0]?.hints ?? []).filter((hint) =>
+				hint.message.startsWith('Phone numbers:'),
+			);
+		expect(phoneHints('Send SMS')).toEqual([
+			{ message: 'Phone numbers: 6 to Colombia (+57).', type: 'info', location: 'outputPane' },
+		]);
+		expect(phoneHints('Send Chatapp Message')).toEqual([
+			{ message: 'Phone numbers: 5 to Colombia (+57).', type: 'info', location: 'outputPane' },
+		]);
 		expect(
 			sent
 				.filter((message) => message.channel === 'sms')

@@ -76,13 +76,13 @@ const pages: string[] = [];
 function recipientParameters(channel: Channel, recipient: string): Record<string, string> {
 	switch (channel) {
 		case 'sms':
-			return { sendAndWaitSmsInstance: 'line-1', sendAndWaitSmsRecipient: recipient };
+			return { instance: 'line-1', to: recipient };
 		case 'socialnet':
-			return { sendAndWaitSocialnetInstance: 'line-1', sendAndWaitSocialnetRecipient: recipient };
+			return { instance: 'line-1', recipientId: recipient };
 		case 'chatapp':
-			return { sendAndWaitChatappInstance: 'qr-1', sendAndWaitChatappRecipient: recipient };
+			return { instance: 'qr-1', recipient: recipient };
 		case 'liveChat':
-			return { sendAndWaitLiveChatInstance: 'web-1', sendAndWaitLiveChatSession: recipient };
+			return { instance: 'web-1', sessionId: recipient };
 	}
 }
 
@@ -420,7 +420,8 @@ describe('Send and Wait for Response in real n8n', () => {
 			const missing = await submit(url, {});
 			expect(missing.status).toBe(400);
 			expect(await statusOf(id)).toBe('waiting');
-			const answered = await submit(url, { 'field-0': choice('Refund it') });
+			// The tap on Refund it, as the page posts it.
+			const answered = await submit(url, { approved: 'true' });
 			expect(answered.status).toBe(200);
 			expect(answered.html).toContain('Your answer was recorded');
 			const { status, run, raw } = await settled(id);
@@ -434,7 +435,7 @@ describe('Send and Wait for Response in real n8n', () => {
 			expect(outputOf(run, 'Done')).toHaveLength(1);
 			expect(raw).not.toContain(token);
 
-			const again = await submit(url, { 'field-0': choice('Keep it') });
+			const again = await submit(url, { approved: 'false' });
 			expect(again.html).not.toContain('Your answer was recorded');
 			const after = await settled(id);
 			expect(outputOf(after.run, 'Ask')[0]?.json.data).toEqual({
@@ -452,9 +453,9 @@ describe('Send and Wait for Response in real n8n', () => {
 			question,
 			RECIPIENT[channel](),
 		);
-		// A choice the page does not offer is no answer.
-		expect((await submit(url, { 'field-0': choice('Maybe') })).status).toBe(400);
-		await submit(url, { 'field-0': choice('Keep it') });
+		// An answer that is neither button is no answer.
+		expect((await submit(url, { approved: 'maybe' })).status).toBe(400);
+		await submit(url, { approved: 'false' });
 		const { status, run } = await settled(id);
 		expect(status).toBe('success');
 		expect(outputOf(run, 'Ask')[0]?.json.data).toEqual({
@@ -605,7 +606,7 @@ describe('Send and Wait for Response in real n8n', () => {
 			);
 			const page = await open(target(link), BROWSER_AGENT);
 			expect(page.html).toContain('Approve refund');
-			await submit(target(link), { 'field-0': choice('Approve refund') });
+			await submit(target(link), { approved: 'true' });
 			const id = await executionId();
 			const { status } = await settled(id);
 			expect(status).toBe('success');

@@ -186,13 +186,13 @@ export const OPERATIONS: OperationCase[] = [
 			socialnetType: 'text',
 			recipientId: 'psid-1',
 			instance: 'page-1',
-			socialnetText: 'Hi',
+			message: 'Hi',
 		},
 		mainFields: {
 			socialnetType: 'Message Type',
 			recipientId: 'Recipient ID',
 			instance: 'Instance',
-			socialnetText: 'Message',
+			message: 'Message',
 		},
 	},
 	{

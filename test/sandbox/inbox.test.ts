@@ -436,8 +436,8 @@ describe('the inbox page', () => {
 			message: question,
 			responseType: 'approval',
 			sendAndWaitChannel: 'sms',
-			sendAndWaitSmsInstance: 'line-1',
-			sendAndWaitSmsRecipient: '+57 300 555 0199',
+			instance: 'line-1',
+			to: '+57 300 555 0199',
 		});
 		expect(run.error).toBeUndefined();
 		const [link] = [...sandbox().state.shortLinks.values()].slice(-1);

@@ -13,17 +13,17 @@ interface Channel {
 	send: PlainSend;
 	/** The Message Type of a text, where the plain send has a Message Type field. */
 	body?: IDataObject;
-	/** The plain send's instance and recipient fields, and their names here. */
-	instance: [plain: string, name: string];
-	recipient: [plain: string, name: string];
+	/** The plain send's instance and recipient fields: here Instance and the recipient's own name. */
+	instance: string;
+	recipient: string;
 	shortensLink?: true;
 }
 
 /**
  * Send and Wait reaches a person through a channel's plain send: its request and answer reader,
- * and its instance and recipient fields with their checks. Those fields are shown here under
- * names of their own: n8n fills a hidden Channel with its default when it decides what is shown,
- * so one field could not be both hidden by Channel and shown without it.
+ * and its instance and recipient fields with their checks, each shown for its channel only. They
+ * keep the names the messaging operations give the same things (`instance`, `to`, `recipientId`),
+ * so switching operation keeps what was typed, as one field name shown in one place at a time.
  */
 export const CHANNELS: Record<string, Channel> = {
 	chatapp: {
@@ -31,22 +31,22 @@ export const CHANNELS: Record<string, Channel> = {
 		description: 'A chatapp message through a QR-paired instance',
 		send: ['legacyMessage', 'send'],
 		body: { type: 'chat' },
-		instance: ['legacyInstance', 'sendAndWaitChatappInstance'],
-		recipient: ['recipient', 'sendAndWaitChatappRecipient'],
+		instance: 'legacyInstance',
+		recipient: 'recipient',
 	},
 	liveChat: {
 		displayName: 'Live Chat',
 		description: 'A message in a live chat session',
 		send: ['liveChat', 'sendMessage'],
-		instance: ['liveChatInstance', 'sendAndWaitLiveChatInstance'],
-		recipient: ['sessionId', 'sendAndWaitLiveChatSession'],
+		instance: 'liveChatInstance',
+		recipient: 'sessionId',
 	},
 	sms: {
 		displayName: 'SMS',
 		description: 'A text message to a phone number',
 		send: ['messaging', 'sendSms'],
-		instance: ['instance', 'sendAndWaitSmsInstance'],
-		recipient: ['to', 'sendAndWaitSmsRecipient'],
+		instance: 'instance',
+		recipient: 'to',
 		shortensLink: true,
 	},
 	socialnet: {
@@ -54,8 +54,8 @@ export const CHANNELS: Record<string, Channel> = {
 		description: 'A message on the socialnet messenger',
 		send: ['messaging', 'sendSocialnet'],
 		body: { type: 'text' },
-		instance: ['instance', 'sendAndWaitSocialnetInstance'],
-		recipient: ['recipientId', 'sendAndWaitSocialnetRecipient'],
+		instance: 'instance',
+		recipient: 'recipientId',
 	},
 };
 
@@ -127,7 +127,10 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		description: 'Where the question goes',
 	};
 	const fields = Object.entries(CHANNELS).flatMap(([channel, { send, instance, recipient }]) =>
-		[instance, recipient].map(([plainName, name]) => ({
+		[
+			[instance, 'instance'],
+			[recipient, recipient],
+		].map(([plainName, name]) => ({
 			...plainProperty(plain, plainName, send),
 			name,
 			displayOptions: show({ sendAndWaitChannel: [channel] }),
@@ -408,7 +411,7 @@ const pageOptions: INodeProperties[] = [
 		name: 'responseFormButtonLabel',
 		default: 'Submit',
 		description:
-			"Text of the answer page's submit button (with Approve Only, the button is the Approve Button Label)",
+			"Text of the answer page's submit button (an approval's buttons carry its Approval Options' labels)",
 	}),
 	field({
 		displayName: 'Response Form Custom Styling',
@@ -444,7 +447,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: show(),
 		choices: [
-			['Approval', 'approval', 'The recipient approves, or approves or declines, on the page'],
+			['Approval', 'approval', 'The recipient taps Approve, or Approve or Decline, on the page'],
 			['Custom Form', 'customForm', 'The recipient fills in a form of the fields you define'],
 			['Free Text', 'freeText', 'The recipient types an answer'],
 		],
@@ -468,24 +471,23 @@ export const sendAndWaitFields: INodeProperties[] = [
 				name: 'approvalType',
 				default: 'single',
 				description:
-					'Whether the recipient can also decline: the page then offers the two labels to choose from, and a Submit button',
+					'Whether the recipient can also decline: the page then shows two buttons, and one tap on either answers',
 				choices: [
 					['Approve Only', 'single', 'One button: the answer is always an approval'],
-					['Approve and Decline', 'double', 'The recipient picks one of the two labels'],
+					['Approve and Decline', 'double', 'Two buttons: the one tapped is the answer'],
 				],
 			}),
 			field({
 				displayName: 'Approve Button Label',
 				name: 'approveLabel',
 				default: 'Approve',
-				description:
-					'What approving is called: the button with Approve Only, the first choice with Approve and Decline',
+				description: 'The text of the button that approves',
 			}),
 			field({
 				displayName: 'Decline Button Label',
 				name: 'disapproveLabel',
 				default: 'Decline',
-				description: 'What declining is called: the second choice on the page',
+				description: 'The text of the button that declines',
 				displayOptions: { show: { approvalType: ['double'] } },
 			}),
 		],

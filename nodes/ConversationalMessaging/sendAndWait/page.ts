@@ -23,11 +23,11 @@ type Read = (name: string, fallback: unknown) => unknown;
 /** JSON that does not parse. */
 const UNREADABLE = Symbol('unreadable');
 
-/** What the answer must hold; Approve Only's one button has its own label. */
+/** What the answer must hold; an approval's buttons: Approve Only's one, or Approve and Decline's two. */
 interface Asked {
 	responseType: 'approval' | 'customForm' | 'freeText';
 	fields: FormField[];
-	button?: string;
+	buttons?: string[];
 }
 
 /** Custom Form's fields as the node stores them, checked; `problem` names the field and the fix. */
@@ -111,19 +111,35 @@ function fieldsAsked(read: Read): Asked | Problem {
 	const approval = read('approvalOptions.values', {}) as IDataObject;
 	const approve = String(approval.approveLabel || 'Approve');
 	if (approval.approvalType !== 'double')
-		return { responseType: 'approval', fields: [], button: approve };
+		return { responseType: 'approval', fields: [], buttons: [approve] };
 	const decline = String(approval.disapproveLabel || 'Decline');
 	if (approve === decline)
 		return {
 			problem: 'Approval Options: the two buttons have the same label',
-			fix: 'Give Approve Button Label and Decline Button Label different texts: the answer is told by them.',
+			fix: 'Give Approve Button Label and Decline Button Label different texts: the recipient tells them apart.',
 		};
-	const fieldOptions = { values: [{ option: approve }, { option: decline }] };
-	return { responseType: 'approval', fields: [required('Your answer', 'radio', { fieldOptions })] };
+	return { responseType: 'approval', fields: [], buttons: [approve, decline] };
+}
+
+/** The parameter an approval's answer posts: `true` or `false`, as n8n's own approval links say it. */
+export const APPROVED = 'approved';
+
+/**
+ * Approve and Decline as two buttons in n8n's form, one tap each: a tap sets `approved` and the
+ * view's own script posts the form (a GET, a link preview, decides nothing). The view's one submit
+ * button gives way to them; they take its look.
+ */
+function decisionButtons([approve, decline]: string[]): { field: IDataObject; css: string } {
+	const button = (label: string, value: boolean) =>
+		`<button type="submit" name="tap" class="${value ? 'approve' : 'decline'}" onclick="this.form.elements.${APPROVED}.value='${value}'">${escapeHtml(label)}</button>`;
+	const html = `<div class="decision"><input type="hidden" name="${APPROVED}" value="">${button(approve, true)}${button(decline, false)}</div>`;
+	const color = 'var(--color-submit-btn-bg, #ff6d5a)';
+	const css = `#submit-btn { display: none; } .decision { display: flex; gap: 12px; } .decision button { flex: 1; height: var(--submit-btn-height, 48px); border-radius: var(--border-radius-input, 6px); border: 1px solid ${color}; font-size: var(--font-size-input, 14px); font-weight: 600; font-family: var(--font-family, inherit); cursor: pointer; } .decision .approve { background-color: ${color}; color: var(--color-submit-btn-text, #fff); } .decision .decline { background-color: transparent; color: ${color}; } .decision button:hover { opacity: 0.7; }`;
+	return { field: { id: 'field-0', errorId: 'error-field-0', isHtml: true, html }, css };
 }
 
 /** The page as the question asks it, read when it is sent, and kept for the webhook (./webhook.ts). */
-export interface Page extends Omit<Asked, 'button'> {
+export interface Page extends Asked {
 	question: string;
 	/** What n8n's view draws (n8n-nodes-base Form utils, prepareFormData). */
 	view: IDataObject;
@@ -202,9 +218,10 @@ export function pageOf(fns: IExecuteFunctions): Page | Problem {
 		};
 	const asked = fieldsAsked(read);
 	if ('problem' in asked) return asked;
-	const { button, ...answer } = asked;
 	const options = read('options', {}) as IDataObject;
 	const description = String(options.responseFormDescription || question);
+	const decision = asked.buttons?.length === 2 ? decisionButtons(asked.buttons) : undefined;
+	const customCss = String(options.responseFormCustomCss || '').replace(/</g, '');
 	const view = {
 		testRun: false,
 		formTitle: String(options.responseFormTitle ?? ''),
@@ -213,13 +230,13 @@ export function pageOf(fns: IExecuteFunctions): Page | Problem {
 		formSubmittedHeader: 'Got it, thanks',
 		formSubmittedText: ANSWERED_PAGE,
 		n8nWebsiteLink: 'https://n8n.io/?utm_source=n8n-internal&utm_medium=form-trigger',
-		formFields: answer.fields.map(viewField),
+		formFields: decision ? [decision.field] : asked.fields.map(viewField),
 		useResponseData: false,
 		appendAttribution: options.appendAttribution !== false,
-		buttonLabel: button ?? String(options.responseFormButtonLabel || 'Submit'),
-		dangerousCustomCss: String(options.responseFormCustomCss || '').replace(/</g, '') || undefined,
+		buttonLabel: asked.buttons?.[0] ?? String(options.responseFormButtonLabel || 'Submit'),
+		dangerousCustomCss: [decision?.css, customCss].filter(Boolean).join(' ') || undefined,
 	};
-	return { ...answer, question, view };
+	return { ...asked, question, view };
 }
 
 /**

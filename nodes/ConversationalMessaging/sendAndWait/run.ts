@@ -195,8 +195,8 @@ export function sendAndWait(description: INodeTypeDescription) {
 			);
 			question = {
 				channel: channelName,
-				instance: sentValue(ready, channel.instance[1]),
-				recipient: sentValue(ready, channel.recipient[1]),
+				instance: sentValue(ready, 'instance'),
+				recipient: sentValue(ready, channel.recipient),
 				messageId: messageId === undefined ? undefined : String(messageId),
 			};
 		} catch (error) {

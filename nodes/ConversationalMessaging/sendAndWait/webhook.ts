@@ -14,7 +14,7 @@ import { isBlank } from '../checks/checks';
 import { nodeContextInWebhook, setTimeoutOutput } from '../n8nInternals';
 import { CHOICE_TYPES } from './description';
 import type { FormField, Page } from './page';
-import { ANSWERED_PAGE, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from './page';
+import { ANSWERED_PAGE, APPROVED, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from './page';
 
 /** What the webhook draws and answers with, as execute read and sent it. */
 export interface Kept {
@@ -135,11 +135,13 @@ async function answerOf(
 		}
 		json[field.fieldLabel] = value as IDataObject[string];
 	}
-	// Approve Only has no field; Approve and Decline's first choice approves.
-	const [decision] = page.fields;
-	const approve = decision?.fieldOptions?.values?.[0]?.option;
+	// Approve Only's one button approves; Approve and Decline's two post which was tapped.
+	const tapped = [posted[APPROVED]].flat()[0];
+	const twoButtons = page.buttons?.length === 2;
+	if (page.responseType === 'approval' && twoButtons && tapped !== 'true' && tapped !== 'false')
+		return undefined;
 	const data: IDataObject = {
-		approval: { approved: !decision || json[decision.fieldLabel] === approve },
+		approval: { approved: !twoButtons || tapped === 'true' },
 		customForm: json,
 		freeText: { text: json.Response },
 	}[page.responseType];

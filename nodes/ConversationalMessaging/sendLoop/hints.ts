@@ -144,22 +144,24 @@ const seconds = (ms: number) => (ms < 100 ? 'less than 0.1 s' : `${(ms / 1000).t
 const NAMED_ITEMS = 5;
 
 /** "item 4", "items 2, 5 and 9", "items 1, 2, 3, 4, 5 and 12 more": counted from 1, as the output panel's rows. */
-function itemList(indexes: number[]): string {
+function itemList(indexes: number[], capital = false): string {
 	const numbers = indexes.sort((a, b) => a - b).map((index) => count(index + 1));
 	const named = numbers.slice(0, NAMED_ITEMS);
 	if (numbers.length > NAMED_ITEMS) named.push(`${count(numbers.length - NAMED_ITEMS)} more`);
-	return `${numbers.length === 1 ? 'item' : 'items'} ${joinAnd(named)}`;
+	return `${capital ? 'I' : 'i'}tem${numbers.length === 1 ? '' : 's'} ${joinAnd(named)}`;
 }
 
 /** How many countries the hint names; the others are counted together. */
 const NAMED_COUNTRIES = 20;
 
 /**
- * The countries a bulk send's numbers went to, as a hint above the output when they are not all
- * one country, or when a number was read without + and no Default Country was set: a number
- * typed without its country code may have reached another country (201 555 0123 is Egypt's).
- * Numbers read as the Default Country's that another country's plan also fits, written country
- * code first, are named too: a warning, as is a country guessed without a Default Country.
+ * The countries a bulk send's numbers went to, as a hint above the output, by likelihood. A number
+ * typed without + and read country code first (no Default Country) that went to another country
+ * than most of the run's numbers is a warning naming its items: `201 555 0123` among Colombian
+ * numbers went to Egypt (+20). A number read as the Default Country's that also fits another
+ * country written country code first is named in plain words; a warning when the run also had
+ * numbers without + read country code first. Numbers that all went to one country read from
+ * their first digits: information, no advice. Nothing when every number was written with +.
  */
 export class CountriesReached {
 	private readonly byItem = new Map<number, PhoneReading>();
@@ -170,20 +172,22 @@ export class CountriesReached {
 	}
 
 	hint(): NodeExecutionHint | undefined {
-		const readings = [...this.byItem.values()];
-		const guessed = readings.some((reading) => !reading.international && !reading.home);
+		const readings = [...this.byItem];
+		const firstDigits = readings.filter(([, reading]) => !reading.international && !reading.atHome);
+		const doubtful = readings.filter(([, reading]) => reading.alsoAbroad);
 		const byCode = new Map<string, { count: number; home?: string }>();
-		for (const { code, home, atHome } of readings) {
+		for (const [, { code, home, atHome }] of readings) {
 			const country = byCode.get(code) ?? { count: 0 };
 			country.count++;
 			if (atHome) country.home = home;
 			byCode.set(code, country);
 		}
-		const abroad = new Map<string, number>();
-		for (const { alsoAbroad } of readings)
-			if (alsoAbroad) abroad.set(alsoAbroad, (abroad.get(alsoAbroad) ?? 0) + 1);
-		if (byCode.size < 2 && !guessed && !abroad.size) return undefined;
 		const counted = [...byCode].sort(([, a], [, b]) => b.count - a.count);
+		const [main] = counted[0] ?? [];
+		// Read from their first digits, without a Default Country, to another country than most.
+		const guessed = firstDigits.filter(([, reading]) => !reading.home);
+		const astray = guessed.filter(([, reading]) => reading.code !== main);
+		if (byCode.size < 2 && !guessed.length && !doubtful.length) return undefined;
 		const named = counted
 			.slice(0, NAMED_COUNTRIES)
 			.map(([code, { count, home }]) => `${count} to ${countryLabel(code, home)}`);
@@ -192,24 +196,54 @@ export class CountriesReached {
 			named.push(
 				`${others.reduce((sum, [, { count }]) => sum + count, 0)} to ${others.length} other countries`,
 			);
-		const advice = guessed
-			? ': set the Default Country in the credential if numbers are typed without their country code'
-			: '';
-		const doubtful = [...abroad.values()].reduce((sum, count) => sum + count, 0);
-		const also = [...abroad]
-			.sort(([, a], [, b]) => b - a)
-			.slice(0, NAMED_COUNTRIES)
-			.map(([code]) => countryLabel(code))
-			.join(', ');
-		const doubt = doubtful
-			? ` ${doubtful === 1 ? "1 number read as the Default Country's is" : `${doubtful} numbers read as the Default Country's are`} also, written country code first, a number of ${also}: write other countries' numbers with +.`
-			: '';
-		// Numbers of other countries without + in the same run make a home reading doubtful.
-		const writtenAbroad = readings.some((reading) => !reading.international && !reading.atHome);
+		const sentences = [`Phone numbers: ${joinAnd(named)}.`];
+		if (astray.length) {
+			const groups = [...byCountry(astray, (reading) => reading.code)];
+			const went = groups
+				.slice(0, NAMED_COUNTRIES)
+				.map(
+					([code, items], index) =>
+						`${itemList(items)}${index ? '' : ' went'} to ${countryLabel(code)}`,
+				);
+			if (groups.length > NAMED_COUNTRIES)
+				went.push(`others to ${groups.length - NAMED_COUNTRIES} more countries`);
+			const one = astray.length === 1;
+			sentences.push(
+				`Unlike most of the run's numbers, ${joinAnd(went)}: with no Default Country set, ${one ? 'its' : 'their'} first digits were read as the country code. If ${one ? 'it was' : 'any was'} typed without ${one ? 'its' : 'the'} country code, ${one ? 'it' : 'that one'} reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).`,
+			);
+		}
+		for (const [home, items] of byCountry(doubtful, (reading) =>
+			countryLabel(reading.code, reading.home),
+		)) {
+			const abroad = [
+				...byCountry(
+					doubtful.filter(([index]) => items.includes(index)),
+					(reading) => reading.alsoAbroad,
+				),
+			];
+			const one = items.length === 1;
+			sentences.push(
+				`${itemList(items, true)} ${one ? 'was' : 'were'} sent as ${one ? 'a number' : 'numbers'} of ${home}; written with the country code first, ${one ? 'it' : 'they'} would be ${one ? 'a number' : 'numbers'} of ${joinAnd(abroad.slice(0, NAMED_COUNTRIES).map(([code]) => countryLabel(code)))}. Write numbers of other countries with + and their country code.`,
+			);
+		}
+		const warn = astray.length > 0 || (doubtful.length > 0 && firstDigits.length > 0);
 		return {
-			message: `Phone numbers: ${named.join(', ')}${advice}.${doubt}`,
-			type: (guessed && byCode.size > 1) || (doubtful && writtenAbroad) ? 'warning' : 'info',
+			message: sentences.join(' '),
+			type: warn ? 'warning' : 'info',
 			location: 'outputPane',
 		};
 	}
+}
+
+/** The items of `readings` by what `key` gives (undefined: left out), in item order. */
+function byCountry(
+	readings: Array<[number, PhoneReading]>,
+	key: (reading: PhoneReading) => string | undefined,
+): Map<string, number[]> {
+	const groups = new Map<string, number[]>();
+	for (const [index, reading] of readings.sort(([a], [b]) => a - b)) {
+		const value = key(reading);
+		if (value !== undefined) groups.set(value, [...(groups.get(value) ?? []), index]);
+	}
+	return groups;
 }

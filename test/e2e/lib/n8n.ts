@@ -205,6 +205,8 @@ export interface ExecutedRun {
 				Array<{
 					data?: { main: Array<Array<{ json: Record<string, unknown>; error?: unknown }>> };
 					error?: { message: string };
+					/** The hints the node left above its output (n8n's execution hints). */
+					hints?: Array<{ message: string; type?: string; location?: string }>;
 				}>
 			>;
 			error?: { message: string };

@@ -158,9 +158,9 @@ describe("n8n's AI builders", () => {
 		const ours = (copy: typeof workflow) => copy.nodes.find((node) => node.type === NODE)!;
 		const misspelled = structuredClone(workflow);
 		const ask = ours(misspelled).parameters;
-		ask.sendAndWaitSmsRecipent = ask.sendAndWaitSmsRecipient;
-		delete ask.sendAndWaitSmsRecipient;
-		expect(problemsOf(misspelled).join('\n')).toMatch(/sendAndWaitSmsRecipient/);
+		ask.recipent = ask.to;
+		delete ask.to;
+		expect(problemsOf(misspelled).join('\n')).toMatch(/\bto\b/);
 		const wrongValue = structuredClone(workflow);
 		ours(wrongValue).parameters.responseType = 'customFrom';
 		expect(problemsOf(wrongValue).join('\n')).toMatch(/responseType/);

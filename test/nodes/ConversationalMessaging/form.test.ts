@@ -439,7 +439,7 @@ describe('the whole description, form by form', () => {
 		const choices = (await load?.call({} as never)) ?? [];
 		expect(choices.slice(0, 2)).toEqual([
 			{ name: 'From Credential', value: '' },
-			{ name: 'None (Country Code Required)', value: 'none' },
+			{ name: 'None (First Digits Are the Country Code)', value: 'none' },
 		]);
 		expect(choices).toHaveLength(2 + 245);
 		expect(choices).toContainEqual({ name: 'Colombia (+57)', value: 'CO' });

@@ -83,11 +83,11 @@ describe('the numbering plans', () => {
 		expect(SHORTEST_NUMBER).toBe(Math.min(...shortest));
 		expect(Math.max(...shortest)).toBeLessThanOrEqual(15);
 		expect(check('1'.repeat(SHORTEST_NUMBER - 1))).toMatchObject({
-			problem: `"${'1'.repeat(SHORTEST_NUMBER - 1)}" has ${SHORTEST_NUMBER - 1} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			problem: `"${'1'.repeat(SHORTEST_NUMBER - 1)}" has ${SHORTEST_NUMBER - 1} digits: no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
 		});
 		expect(check('1234567890123456')).toMatchObject({
 			problem:
-				'"1234567890123456" has 16 digits, and a phone number has at most 15, country code included (E.164)',
+				'"1234567890123456" has 16 digits: a phone number has at most 15, country code included (E.164)',
 		});
 		// The sandbox must not refuse what the node sends (the service's own document gives no length).
 		const contract = readFileSync(join(root, 'sandbox/openapi.yaml'), 'utf8');
@@ -130,7 +130,7 @@ describe('the numbering plans', () => {
 		expect(check('300 123 4567')).toEqual({
 			problem:
 				'"300 123 4567" fits no country\'s numbering plan: it looks like a number without its country code',
-			fix: "Write the country code first, then the number: e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are typed as at home, set Default Country (in the credential, or in the node's Settings).",
+			fix: "Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are typed as at home, set the Default Country (in the credential, or in the node's Settings).",
 		});
 		expect(check('+57 300 123 456')).toEqual({
 			problem:
@@ -146,7 +146,7 @@ describe('the numbering plans', () => {
 			problem: expect.stringContaining('it starts with no country calling code'),
 		});
 		expect(check('+44 (0)20 7946 0958')).toMatchObject({
-			fix: 'Leave out the 0 after the country code 44: it is dialled only within the country.',
+			fix: 'Leave out the 0 after the country code 44: it is dialled only within the country (e.g. +442079460958).',
 		});
 		expect(check('+44 20 7946 0958')).toEqual({ digits: '442079460958' });
 	});
@@ -315,8 +315,8 @@ const fields: Array<[string, string, INodeParameters]> = [
 			message: 'OK?',
 			responseType: 'approval',
 			sendAndWaitChannel: 'sms',
-			sendAndWaitSmsInstance: 'line-1',
-			sendAndWaitSmsRecipient: nationalOnly,
+			instance: 'line-1',
+			to: nationalOnly,
 		},
 	],
 	[
@@ -328,8 +328,8 @@ const fields: Array<[string, string, INodeParameters]> = [
 			message: 'OK?',
 			responseType: 'approval',
 			sendAndWaitChannel: 'chatapp',
-			sendAndWaitChatappInstance: 'qr-1',
-			sendAndWaitChatappRecipient: nationalOnly,
+			instance: 'qr-1',
+			recipient: nationalOnly,
 		},
 	],
 ];
@@ -345,7 +345,7 @@ describe('every phone field', () => {
 			expect(run.requests).toHaveLength(0);
 			expect(run.error?.message).toBe(refusal(label));
 			expect(run.error?.description).toMatch(
-				/^Write the country code first, then the number: e\.g\. \+1 201 555 0123 for the United States or \+44 7400 123456 for the United Kingdom\./,
+				/^Write it with \+ and its country code, e\.g\. \+1 201 555 0123 for the United States or \+44 7400 123456 for the United Kingdom\./,
 			);
 		},
 	);
@@ -488,15 +488,15 @@ describe('a Default Country', () => {
 	it("gives its own country's example when a number fits neither reading", () => {
 		expect(check('12345678901234', 'CO')).toEqual({
 			problem:
-				'"12345678901234" is not a number of Colombia (+57), and fits no country\'s numbering plan with its first digits as the country code',
-			fix: 'Write the country code first, then the number: e.g. 321 1234567 or +57 321 1234567 for Colombia. If 1 is its country code, check the digits: a number of United States and others (+1) has 7 or 10 digits after the country code, not 13.',
+				'"12345678901234" is not a number of Colombia (+57) as dialled there, and fits no country\'s numbering plan with its first digits as the country code',
+			fix: 'Write a number of Colombia as dialled there (e.g. 321 1234567), or any number with + and its country code (e.g. +57 321 1234567). If 1 is its country code, check the digits: a number of United States and others (+1) has 7 or 10 digits after the country code, not 13.',
 		});
 		expect(check('0300', 'GB')).toMatchObject({
-			problem: `"0300" is not a number of United Kingdom (+44), and has no country code (it starts with 0)`,
+			problem: `"0300" is not a number of United Kingdom (+44) as dialled there, and has no country code (it starts with 0)`,
 		});
 		expect(check('+57 300', 'CO')).toEqual({
-			problem: `"+57 300" has 5 digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
-			fix: 'Write the country code first, then the number: e.g. 321 1234567 or +57 321 1234567 for Colombia.',
+			problem: `"+57 300" has 5 digits: no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			fix: 'Write a number of Colombia as dialled there (e.g. 321 1234567), or any number with + and its country code (e.g. +57 321 1234567).',
 		});
 	});
 });
@@ -641,8 +641,11 @@ describe('a bulk send names the countries its numbers went to', () => {
 		}
 		for (const [code, count] of counts)
 			expect(phoneHints[0].message).toMatch(new RegExp(`${count} to [^,]+\\(\\+${code}\\)`));
+		// Numbers that went elsewhere than most, read from their first digits: a warning naming them.
+		expect(phoneHints[0]).toMatchObject({ type: 'warning' });
+		expect(phoneHints[0].message).toContain("Unlike most of the run's numbers, item");
 		expect(phoneHints[0].message).toContain(
-			'set the Default Country in the credential if numbers are typed without their country code',
+			"If any was typed without the country code, that one reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).",
 		);
 		console.log(`hint: ${phoneHints[0].message}`);
 	});
@@ -657,13 +660,45 @@ describe('a bulk send names the countries its numbers went to', () => {
 		expect(hintsOf(run)).toEqual([
 			{
 				message:
-					"Phone numbers: 2 to United States (+1). 1 number read as the Default Country's is also, written country code first, a number of Egypt (+20): write other countries' numbers with +.",
+					'Phone numbers: 2 to United States (+1). Item 1 was sent as a number of United States (+1); written with the country code first, it would be a number of Egypt (+20). Write numbers of other countries with + and their country code.',
 				type: 'info',
 				location: 'outputPane',
 			},
 		]);
 		// Without a Default Country, numbers all with + give no hint.
 		expect(hintsOf(await bulk(['+57 300 123 4567', '+57 300 123 4568']))).toEqual([]);
+	});
+
+	it('without a Default Country, numbers written country code first to one country: information, no advice; one that went elsewhere: a warning naming its item', async () => {
+		const colombian = ['573001234567', '573001234568', '573001234569', '573001234570'];
+		const correct = await bulk(colombian);
+		expect(hintsOf(correct)).toEqual([
+			{ message: 'Phone numbers: 4 to Colombia (+57).', type: 'info', location: 'outputPane' },
+		]);
+		// A US number typed without its country code among them: Egypt's, as the first digits say.
+		const mixed = await bulk([...colombian.slice(0, 2), '201 555 0123', ...colombian.slice(2)]);
+		expect(mixed.requests.map((request) => sentBody(request).to)).toContain('2015550123');
+		expect(hintsOf(mixed)).toEqual([
+			{
+				message:
+					"Phone numbers: 4 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 3 went to Egypt (+20): with no Default Country set, its first digits were read as the country code. If it was typed without its country code, it reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).",
+				type: 'warning',
+				location: 'outputPane',
+			},
+		]);
+	});
+
+	it("without a Default Country, a number written as within its country is refused before sending, never sent as another country's", async () => {
+		for (const typed of ['(201) 555-0123', '0300 123 4567']) {
+			const run = await bulk([typed]);
+			expect(run.requests).toEqual([]);
+			expect(run.items[0].json.error).toBe(
+				`Recipient Phone: "${typed}" is written as within its country (${typed.startsWith('(') ? 'the area code in brackets' : 'it starts with 0'}), and no Default Country says which country`,
+			);
+		}
+		// With a Default Country, the same number is that country's.
+		const us = await bulk(['(201) 555-0123'], 'US');
+		expect(us.requests.map((request) => sentBody(request).to)).toEqual(['12015550123']);
 	});
 
 	it('with a Default Country: a hint only when the numbers went to more than one country', async () => {
@@ -673,7 +708,7 @@ describe('a bulk send names the countries its numbers went to', () => {
 		const abroad = await bulk(['300 123 4567', '301 123 4567', '+20 10 01234567'], 'CO');
 		expect(hintsOf(abroad)).toEqual([
 			{
-				message: 'Phone numbers: 2 to Colombia (+57), 1 to Egypt (+20).',
+				message: 'Phone numbers: 2 to Colombia (+57) and 1 to Egypt (+20).',
 				type: 'info',
 				location: 'outputPane',
 			},

@@ -74,12 +74,17 @@ export interface PhoneReading {
 
 export type PhoneProblem = { problem: string; fix: string };
 
-/** "321 1234567 or +57 321 1234567 for Colombia"; without a Default Country, two well-known forms. */
-function example(home: string | undefined): string {
+/**
+ * How to write a number, each example obeying the words before it: with a Default Country, as
+ * dialled there or with +; without one, country code first (two well-known countries).
+ */
+function howToWrite(home: string | undefined, more = ''): string {
 	if (!home)
-		return 'e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom';
-	const [code, name, , , , , international] = COUNTRIES[home];
-	return `e.g. ${international.slice(code.length + 2)} or ${international} for ${name}`;
+		return `Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom.${more} If your numbers are typed as at home, set the Default Country (in the credential, or in the node's Settings).`;
+	const [code, name, prefix, , , , international] = COUNTRIES[home];
+	// As dialled there: with the national prefix where numbers are written with it (0 in Germany).
+	const national = (PREFIX_WRITTEN.has(home) ? prefix : '') + international.slice(code.length + 2);
+	return `Write a number of ${name} as dialled there (e.g. ${national}), or any number with + and its country code (e.g. ${international}).${more}`;
 }
 
 const patterns = new Map<string, RegExp>();
@@ -119,18 +124,14 @@ function readAtHome(digits: string, home: string): string | undefined {
 /**
  * Country code then number, digits only, fitting a numbering plan. With a Default Country
  * (`home`), a number typed without + or 00 that is a number of that country is read as typed
- * there; otherwise, and without one, it must start with its country code: a number typed without
+ * there; otherwise, and without one, its first digits are its country code: a number typed without
  * it (`300 123 4567` for +57 ...) would go out as another number.
  */
 export function readPhone(typed: string, home?: string): PhoneReading | PhoneProblem {
 	let digits = typed.replace(/[\s\-.()/]/g, '');
 	const international = /^(\+|00)/.test(digits);
 	digits = digits.replace(/^(\+|00)/, '');
-	const setHome = home
-		? ''
-		: " If your numbers are typed as at home, set Default Country (in the credential, or in the node's Settings).";
-	const codeFirst = `Write the country code first, then the number: ${example(home)}.`;
-	const fix = codeFirst + setHome;
+	const fix = howToWrite(home);
 	if (!/^[0-9]+$/.test(digits))
 		return {
 			problem: `"${typed}" is not a phone number (only digits, +, spaces, dashes, dots and brackets are allowed)`,
@@ -171,30 +172,38 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 	}
 	const atHomeToo =
 		home && !international
-			? `is not a number of ${countryLabel(COUNTRIES[home][0], home)}, and `
+			? `is not a number of ${countryLabel(COUNTRIES[home][0], home)} as dialled there, and `
 			: '';
+	// "0300 123 4567", "(201) 555-0123": how a number is written within its country.
+	const national = digits.startsWith('0')
+		? 'it starts with 0'
+		: /^\s*\(/.test(typed) && 'the area code in brackets';
+	if (national && !home)
+		return {
+			problem: `"${typed}" is written as within its country (${national}), and no Default Country says which country`,
+			fix,
+		};
 	if (digits.startsWith('0'))
 		return { problem: `"${typed}" ${atHomeToo}has no country code (it starts with 0)`, fix };
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
 	if (digits.length < SHORTEST_NUMBER)
 		return {
-			problem: `"${typed}" ${atHomeToo}has ${digits.length} digits, and no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			problem: `"${typed}" ${atHomeToo}has ${digits.length} digits: no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
 			fix,
 		};
 	if (digits.length > E164_MAX_DIGITS)
 		return {
-			problem: `"${typed}" ${atHomeToo}has ${digits.length} digits, and a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
+			problem: `"${typed}" ${atHomeToo}has ${digits.length} digits: a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
 			fix,
 		};
 	const plan = fitPlan(digits);
 	if (plan.fits) return { digits, code: plan.code, international, home, atHome: false };
 	// "+44 (0)20 ...": the national prefix 0 is dialled only within the country.
 	const { code } = plan;
+	const withoutZero = code === undefined ? '' : code + digits.slice(code.length + 1);
 	const prefixFix =
-		code !== undefined &&
-		digits[code.length] === '0' &&
-		fitPlan(code + digits.slice(code.length + 1)).fits
-			? `Leave out the 0 after the country code ${code}: it is dialled only within the country.`
+		code !== undefined && digits[code.length] === '0' && fitPlan(withoutZero).fits
+			? `Leave out the 0 after the country code ${code}: it is dialled only within the country (e.g. +${withoutZero}).`
 			: undefined;
 	if (international)
 		return {
@@ -209,7 +218,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 			prefixFix ??
 			(code === undefined
 				? fix
-				: `${codeFirst} If ${code} is its country code, check the digits: ${plan.reason}.${setHome}`),
+				: howToWrite(home, ` If ${code} is its country code, check the digits: ${plan.reason}.`)),
 	};
 }
 
@@ -217,17 +226,22 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 export const DEFAULT_COUNTRY = 'defaultCountry';
 const NO_COUNTRY = 'none';
 
+/** What None does, in its label and in words. */
+const NONE = 'None (First Digits Are the Country Code)';
+const WITH_NONE =
+	'With None, a number typed without + is read with its first digits as its country code (201 555 0123 goes to Egypt, +20), and one written as within a country (a leading 0, an area code in brackets) is refused.';
+
 const READING =
-	'A number typed without + or 00 that is a number of this country, as typed there (300 123 4567, 0300 ..., with its national prefix or without), is sent with its country code; other numbers must start with their country code.';
+	'A number typed without + or 00 that is a number of this country, as typed there (300 123 4567, 0300 ..., with its national prefix or without), is sent with its country code; other numbers are read with their country code first.';
 
 /** Set once for the account: an account usually sends from one country. */
 export const credentialDefaultCountry: INodeProperties = {
 	displayName: 'Default Country',
 	name: DEFAULT_COUNTRY,
 	type: 'options',
-	options: [{ name: 'None (Country Code Required)', value: '' }, ...COUNTRY_OPTIONS],
+	options: [{ name: NONE, value: '' }, ...COUNTRY_OPTIONS],
 	default: '',
-	description: `The country of phone numbers typed without their country code. ${READING} With None, every number must start with its country code.`,
+	description: `The country of phone numbers typed without their country code. ${READING} ${WITH_NONE}`,
 };
 
 /** The node setting's list, loaded when opened (./countryList.ts). */
@@ -235,7 +249,7 @@ export const LOAD_DEFAULT_COUNTRIES = 'defaultCountries';
 
 const NODE_CHOICES: INodePropertyOptions[] = [
 	{ name: 'From Credential', value: '' },
-	{ name: 'None (Country Code Required)', value: NO_COUNTRY },
+	{ name: NONE, value: NO_COUNTRY },
 	...COUNTRY_OPTIONS,
 ];
 

@@ -27,7 +27,7 @@ export const sendSmsFields: INodeProperties[] = [
 		displayOptions: show,
 		sendTo: 'body.to',
 	}),
-	// Send and Wait's question shares its name (`message`, n8n's name for it), not its meaning.
+	// One name with the socialnet text and Send and Wait's question (n8n's): switching keeps it.
 	messageTextField({
 		name: 'message',
 		displayOptions: show,

@@ -44,7 +44,7 @@ export const sendSocialnetFields: INodeProperties[] = [
 	}),
 	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
 		{
-			name: 'socialnetText',
+			name: 'message',
 			types: ['text'],
 			displayName: 'Message',
 			description: 'Text of the message',

@@ -41,7 +41,7 @@ describe('Messaging', () => {
 			socialnetType: 'text',
 			recipientId: 'psid-778899',
 			instance: 'page-1',
-			socialnetText: 'Hi!',
+			message: 'Hi!',
 		});
 		const request = onlyRequest(run, suite.sandbox.token);
 		expect([request.method, request.path]).toEqual(['POST', '/v1/socialnet/send-chat']);
@@ -76,7 +76,7 @@ describe('Messaging', () => {
 			socialnetType: 'text',
 			recipientId: 'psid-1',
 			instance: 'page-1',
-			socialnetText: 'Hi',
+			message: 'Hi',
 			socialnetFields: { caption: 'stale' },
 		});
 		expect(sentBody(onlyRequest(text, suite.sandbox.token))).not.toHaveProperty('caption');

@@ -23,8 +23,8 @@ const ask = {
 const sms = {
 	...ask,
 	sendAndWaitChannel: 'sms',
-	sendAndWaitSmsInstance: 'line-1',
-	sendAndWaitSmsRecipient: '+57 300 555 0199',
+	instance: 'line-1',
+	to: '+57 300 555 0199',
 };
 /** What the node kept in its context for the webhook (sendAndWait/webhook.ts). */
 function keptOf(result: Awaited<ReturnType<typeof suite.run>>): Kept {
@@ -57,8 +57,8 @@ describe('Send and Wait for Response', () => {
 		const result = await suite.run({
 			...ask,
 			sendAndWaitChannel: 'socialnet',
-			sendAndWaitSocialnetInstance: 'line-1',
-			sendAndWaitSocialnetRecipient: 'psid-9',
+			instance: 'line-1',
+			recipientId: 'psid-9',
 		});
 		const body = sentBody(onlyRequest(result, suite.sandbox.token));
 		expect(body).toEqual({
@@ -75,14 +75,14 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it('fails before anything is sent on a bad recipient or a missing instance, naming the field', async () => {
-		const badPhone = await suite.run({ ...sms, sendAndWaitSmsRecipient: 'call me maybe' });
+		const badPhone = await suite.run({ ...sms, to: 'call me maybe' });
 		expect(badPhone.error?.message).toMatch(/Recipient Phone/);
 		expect(badPhone.requests).toEqual([]);
 		const noInstance = await suite.run({
 			...ask,
 			sendAndWaitChannel: 'chatapp',
-			sendAndWaitChatappInstance: '={{ "" }}',
-			sendAndWaitChatappRecipient: '573005550102',
+			instance: '={{ "" }}',
+			recipient: '573005550102',
 		});
 		expect(noInstance.error?.message).toMatch(/Instance/);
 		expect(noInstance.requests).toEqual([]);
@@ -330,14 +330,24 @@ describe('Send and Wait for Response', () => {
 	it("derives each channel's fields from its plain send: same labels, place in the request and checks, shown for that channel only", () => {
 		const { properties } = new ConversationalMessaging().description;
 		for (const [channel, { send, instance, recipient }] of Object.entries(CHANNELS)) {
-			for (const [plainName, name] of [instance, recipient]) {
+			for (const [plainName, name] of [
+				[instance, 'instance'],
+				[recipient, recipient],
+			]) {
 				const plain = properties.find(
 					(property) =>
 						property.name === plainName &&
 						(property.displayOptions?.show?.resource as string[]).includes(send[0]) &&
 						(property.displayOptions?.show?.operation as string[]).includes(send[1]),
 				);
-				const derived = properties.find((property) => property.name === name);
+				// The one shown for this channel (the plain send's own has the same name).
+				const derived = properties.find(
+					(property) =>
+						property.name === name &&
+						(property.displayOptions?.show?.sendAndWaitChannel as string[] | undefined)?.includes(
+							channel,
+						),
+				);
 				expect([
 					derived?.displayName,
 					derived?.required,
