@@ -226,11 +226,6 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 export const DEFAULT_COUNTRY = 'defaultCountry';
 const NO_COUNTRY = 'none';
 
-/** What None does, in its label and in words. */
-const NONE = 'None (First Digits Are the Country Code)';
-const WITH_NONE =
-	'With None, a number typed without + is read with its first digits as its country code (201 555 0123 goes to Egypt, +20), and one written as within a country (a leading 0, an area code in brackets) is refused.';
-
 const READING =
 	'A number typed without + or 00 that is a number of this country, as typed there (300 123 4567, 0300 ..., with its national prefix or without), is sent with its country code; other numbers are read with their country code first.';
 
@@ -239,9 +234,10 @@ export const credentialDefaultCountry: INodeProperties = {
 	displayName: 'Default Country',
 	name: DEFAULT_COUNTRY,
 	type: 'options',
-	options: [{ name: NONE, value: '' }, ...COUNTRY_OPTIONS],
+	// None says what it does: the first digits are the country code.
+	options: [{ name: 'None (First Digits Are the Country Code)', value: '' }, ...COUNTRY_OPTIONS],
 	default: '',
-	description: `The country of phone numbers typed without their country code. ${READING} ${WITH_NONE}`,
+	description: `The country of phone numbers typed without their country code. ${READING} With None, a number typed without + is read with its first digits as its country code (201 555 0123 goes to Egypt, +20), and one written as within a country (a leading 0, an area code in brackets) is refused.`,
 };
 
 /** The node setting's list, loaded when opened (./countryList.ts). */
@@ -249,7 +245,7 @@ export const LOAD_DEFAULT_COUNTRIES = 'defaultCountries';
 
 const NODE_CHOICES: INodePropertyOptions[] = [
 	{ name: 'From Credential', value: '' },
-	{ name: NONE, value: NO_COUNTRY },
+	{ name: (credentialDefaultCountry.options as INodePropertyOptions[])[0].name, value: NO_COUNTRY },
 	...COUNTRY_OPTIONS,
 ];
 
