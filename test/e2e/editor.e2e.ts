@@ -866,7 +866,7 @@ describe('the editor', () => {
 				await bulk.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
 				const hint = bulk.locator('[data-test-id="output-panel"] [data-test-id="node-hint"]');
 				await hint.filter({ hasText: 'Phone numbers:' }).first().waitFor({ timeout: 60_000 });
-				const texts = await hint.allInnerTexts();
+				const texts = (await hint.allInnerTexts()).map((text) => text.trim());
 				if (shot) await bulk.screenshot({ path: join(SHOTS, shot) });
 				return texts;
 			} finally {
