@@ -70,7 +70,7 @@ const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleRespons
 		properties: {
 			key: 'body.err',
 			value: true,
-			message: 'The service answered with an error envelope. Check the Base URL and the API token.',
+			message: 'The service answered with an error. Check the Base URL and the API token.',
 		},
 	},
 	{
@@ -79,7 +79,7 @@ const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleRespons
 			key: 'body.err',
 			value: undefined,
 			// Also what n8n 1.x says of a redirect: its credential test cannot keep 3xx apart.
-			message: `The Base URL did not answer like the Conversational Messaging API (no {statusCode, body} envelope). Check the Base URL. ${REDIRECT_ADVICE}`,
+			message: `The Base URL did not answer like the Conversational Messaging API. Check the Base URL: the API's address, not the dashboard's. ${REDIRECT_ADVICE}`,
 		},
 	},
 ];

@@ -639,8 +639,11 @@ describe('the editor', () => {
 			'approved',
 		);
 		// n8n's own form page with two buttons: one tap on a label answers.
-		expect(await recipient.getByRole('button', { name: 'Submit' }).isVisible()).toBe(false);
-		await recipient.getByRole('button', { name: 'Refund it' }).click();
+		// n8n's own Submit gives way to the two buttons.
+		expect(await recipient.locator('#submit-btn').isHidden()).toBe(true);
+		await recipient.getByRole('button', { name: 'Keep it' }).waitFor();
+		// A double tap answers once.
+		await recipient.getByRole('button', { name: 'Refund it' }).dblclick();
 		await recipient.getByText('Your answer was recorded').waitFor();
 		await recipient.screenshot({ path: join(SHOTS, 'send-and-wait-answered.png') });
 		expect(await recipient.locator('body').innerText()).not.toContain(sandbox.token);
@@ -683,7 +686,7 @@ describe('the editor', () => {
 			instance: 'web-1',
 			name: 'Visitor',
 		});
-		await fill('instance', 'web-1');
+		await fill('liveChatInstance', 'web-1');
 		await fill('sessionId', 'lcs-editor-1');
 		const question = 'Which day suits you for the delivery?';
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(question);
@@ -866,16 +869,22 @@ describe('the editor', () => {
 				await bulk.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
 				const hint = bulk.locator('[data-test-id="output-panel"] [data-test-id="node-hint"]');
 				await hint.filter({ hasText: 'Phone numbers:' }).first().waitFor({ timeout: 60_000 });
-				const texts = (await hint.allInnerTexts()).map((text) => text.trim());
+				// Each hint's words, and whether n8n draws it as a warning (its callout's theme).
+				const hints = await hint.evaluateAll((elements) =>
+					elements.map((element) => ({
+						text: (element as HTMLElement).innerText.trim(),
+						warning: /warning/i.test(element.outerHTML),
+					})),
+				);
 				if (shot) await bulk.screenshot({ path: join(SHOTS, shot) });
-				return texts;
+				return hints;
 			} finally {
 				await bulk.close();
 			}
 		};
 		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
 		const before = sandbox.stats();
-		let correct: string[];
+		let correct: Array<{ text: string; warning: boolean }>;
 		try {
 			correct = await runBulk(colombian);
 		} finally {
@@ -883,19 +892,22 @@ describe('the editor', () => {
 		}
 		const refused = sandbox.stats().rateLimited - before.rateLimited;
 		expect(refused).toBeGreaterThan(0);
-		const pushedBack = correct.find((text) => text.includes('The service pushed back'));
+		const pushedBack = correct.find(({ text }) => text.includes('The service pushed back'))?.text;
 		expect(pushedBack).toContain(`The service pushed back ${refused} times (rate limit)`);
 		expect(pushedBack).toContain('No item failed.');
-		expect(correct.filter((text) => text.includes('Phone numbers:'))).toEqual([
-			`Phone numbers: ${BULK_SIZE} to Colombia (+57).`,
+		expect(correct.filter(({ text }) => text.includes('Phone numbers:'))).toEqual([
+			{ text: `Phone numbers: ${BULK_SIZE} to Colombia (+57).`, warning: false },
 		]);
 		// A US number typed without its country code among them reaches Egypt (+20): named, as a warning.
 		const mixed = [...colombian.slice(0, 6), '201 555 0123', ...colombian.slice(6, 12)];
 		const warned = await runBulk(mixed, 'bulk-send-hint.png');
-		expect(warned.filter((text) => text.includes('Phone numbers:'))).toEqual([
-			expect.stringContaining(
-				"Phone numbers: 12 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 7 went to Egypt (+20)",
-			),
+		expect(warned.filter(({ text }) => text.includes('Phone numbers:'))).toEqual([
+			{
+				text: expect.stringContaining(
+					"Phone numbers: 12 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 7 went to Egypt (+20)",
+				),
+				warning: true,
+			},
 		]);
 	});
 

@@ -421,7 +421,9 @@ describe('example workflows', () => {
 		expect(summary['sms failed']).toMatchObject({
 			count_phone: 1,
 			concatenated_phone: '12345',
-			concatenated_error: expect.stringMatching(/^Recipient Phone: "12345" has 5 digits/),
+			concatenated_error: expect.stringMatching(
+				/^Recipient Phone: "12345" is too short for a phone number/,
+			),
 		});
 		expect(summary['chatapp sent'].count_phone).toBe(5);
 		const chatappFailed = summary['chatapp failed'];

@@ -80,9 +80,9 @@ function recipientParameters(channel: Channel, recipient: string): Record<string
 		case 'socialnet':
 			return { instance: 'line-1', recipientId: recipient };
 		case 'chatapp':
-			return { instance: 'qr-1', recipient: recipient };
+			return { legacyInstance: 'qr-1', recipient: recipient };
 		case 'liveChat':
-			return { instance: 'web-1', sessionId: recipient };
+			return { liveChatInstance: 'web-1', sessionId: recipient };
 	}
 }
 

@@ -7,7 +7,7 @@ import type { Fault } from '../../sandbox/server';
 import type { FaultRow } from './results';
 
 export const RETRY_HINT =
-	'Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted';
+	'Try again later; Retry On Fail (node settings) can do it for you, and operations with Send Options then skip the items already accepted';
 export const TOKEN_HINT = 'Update the credential with the current token';
 export const REDIRECT_HINT =
 	"Put the service's final address in the credential's Base URL (for example https:// instead of http://";

@@ -80,9 +80,9 @@ export function phoneField(spec: PhoneSpec & { sendTo: string }): INodePropertie
 		displayName: spec.displayName,
 		name: spec.name,
 		required: spec.required ?? true,
-		placeholder: '573001234567',
+		placeholder: 'e.g. +57 300 123 4567',
 		displayOptions: spec.displayOptions,
-		description: `${spec.description ?? ''}Country code followed by the number. Spaces, dashes and + are removed before sending.`,
+		description: `${spec.description ?? ''}With + and the country code (e.g. +57 300 123 4567), or as dialled in the Default Country. Spaces, dashes, dots and brackets are ignored.`,
 		builderHint: {
 			propertyHint:
 				'A phone number with its country code (+57 300 123 4567), usually mapped from the input item; without the code it needs a Default Country in the credential or the node settings.',

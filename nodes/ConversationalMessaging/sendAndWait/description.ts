@@ -13,7 +13,7 @@ interface Channel {
 	send: PlainSend;
 	/** The Message Type of a text, where the plain send has a Message Type field. */
 	body?: IDataObject;
-	/** The plain send's instance and recipient fields: here Instance and the recipient's own name. */
+	/** The plain send's instance and recipient fields, shown here under their own names. */
 	instance: string;
 	recipient: string;
 	shortensLink?: true;
@@ -22,8 +22,8 @@ interface Channel {
 /**
  * Send and Wait reaches a person through a channel's plain send: its request and answer reader,
  * and its instance and recipient fields with their checks, each shown for its channel only. They
- * keep the names the messaging operations give the same things (`instance`, `to`, `recipientId`),
- * so switching operation keeps what was typed, as one field name shown in one place at a time.
+ * keep their plain fields' names (`instance`, `to`, `recipientId`; a chatapp QR instance is
+ * `legacyInstance`), so switching operation keeps what was typed, one of them shown at a time.
  */
 export const CHANNELS: Record<string, Channel> = {
 	chatapp: {
@@ -127,12 +127,8 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		description: 'Where the question goes',
 	};
 	const fields = Object.entries(CHANNELS).flatMap(([channel, { send, instance, recipient }]) =>
-		[
-			[instance, 'instance'],
-			[recipient, recipient],
-		].map(([plainName, name]) => ({
-			...plainProperty(plain, plainName, send),
-			name,
+		[instance, recipient].map((name) => ({
+			...plainProperty(plain, name, send),
 			displayOptions: show({ sendAndWaitChannel: [channel] }),
 		})),
 	);
@@ -411,7 +407,7 @@ const pageOptions: INodeProperties[] = [
 		name: 'responseFormButtonLabel',
 		default: 'Submit',
 		description:
-			"Text of the answer page's submit button (an approval's buttons carry its Approval Options' labels)",
+			"Text of the answer page's submit button. Not used by Approval: its buttons show the Approve and Decline Button Labels.",
 	}),
 	field({
 		displayName: 'Response Form Custom Styling',

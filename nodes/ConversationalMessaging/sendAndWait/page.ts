@@ -38,7 +38,7 @@ function readFormFields(read: Read): FormField[] | Problem {
 		fromJson && typeof raw === 'string' ? jsonParse(raw, { fallbackValue: UNREADABLE }) : raw;
 	if (entries === UNREADABLE)
 		return { problem: 'Form Fields: the JSON cannot be read', fix: 'Check its syntax.' };
-	const where = fromJson ? 'the JSON' : 'Form Fields';
+	const where = fromJson ? 'Form Fields (JSON)' : 'Form Fields';
 	if (!Array.isArray(entries) || !entries.length)
 		return {
 			problem: `${where}: the form has no fields`,
@@ -72,7 +72,7 @@ function readFormFields(read: Read): FormField[] | Problem {
 		).trim();
 		if (!name)
 			return {
-				problem: `${at} has no ${field.fieldType === 'hiddenField' ? 'Field Name' : 'label'}`,
+				problem: `${at} has no ${field.fieldType === 'hiddenField' ? 'Field Name' : 'Field Label'}`,
 				fix: 'Name every field: its answer comes out under that name.',
 			};
 		if (names.has(name))
@@ -131,10 +131,11 @@ export const APPROVED = 'approved';
  */
 function decisionButtons([approve, decline]: string[]): { field: IDataObject; css: string } {
 	const button = (label: string, value: boolean) =>
-		`<button type="submit" name="tap" class="${value ? 'approve' : 'decline'}" onclick="this.form.elements.${APPROVED}.value='${value}'">${escapeHtml(label)}</button>`;
+		`<button type="submit" name="tap" class="${value ? 'approve' : 'decline'}" onclick="if (this.form.elements.${APPROVED}.value) return false; this.form.elements.${APPROVED}.value='${value}'">${escapeHtml(label)}</button>`;
 	const html = `<div class="decision"><input type="hidden" name="${APPROVED}" value="">${button(approve, true)}${button(decline, false)}</div>`;
 	const color = 'var(--color-submit-btn-bg, #ff6d5a)';
-	const css = `#submit-btn { display: none; } .decision { display: flex; gap: 12px; } .decision button { flex: 1; height: var(--submit-btn-height, 48px); border-radius: var(--border-radius-input, 6px); border: 1px solid ${color}; font-size: var(--font-size-input, 14px); font-weight: 600; font-family: var(--font-family, inherit); cursor: pointer; } .decision .approve { background-color: ${color}; color: var(--color-submit-btn-text, #fff); } .decision .decline { background-color: transparent; color: ${color}; } .decision button:hover { opacity: 0.7; }`;
+	// One answer: after a tap, the buttons take no other (the view disables only its own button).
+	const css = `#submit-btn { display: none; } form:has(#submit-btn:disabled) .decision button { pointer-events: none; opacity: 0.5; } .decision { display: flex; gap: 12px; } .decision button { flex: 1; height: var(--submit-btn-height, 48px); border-radius: var(--border-radius-input, 6px); border: 1px solid ${color}; font-size: var(--font-size-input, 14px); font-weight: 600; font-family: var(--font-family, inherit); cursor: pointer; } .decision .approve { background-color: ${color}; color: var(--color-submit-btn-text, #fff); } .decision .decline { background-color: transparent; color: ${color}; } .decision button:hover { opacity: 0.7; }`;
 	return { field: { id: 'field-0', errorId: 'error-field-0', isHtml: true, html }, css };
 }
 
@@ -265,4 +266,4 @@ export const PAGE_HEADERS: Record<string, string> = {
 /** The answers to the form's POST: the view's script shows its own "Got it, thanks" on a 200. */
 export const ANSWERED_PAGE = 'Your answer was recorded. You can close this page.';
 export const NOT_RECORDED =
-	'The answer is missing a required field, or a choice the form does not offer: nothing was recorded.';
+	'Your answer was not recorded: a required field is empty, or a choice is not one the form offers. Go back, check the form and send it again.';

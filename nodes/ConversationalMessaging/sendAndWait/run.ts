@@ -61,10 +61,13 @@ async function sendStep(
 	let outcome: Done | SendOutcome | undefined = memory?.get(0, input[0]);
 	const earlier = outcome && 'sent' in outcome && sentEarlier(outcome, executionIdOf(fns));
 	if (earlier)
-		throw new NodeOperationError(fns.getNode(), `Execution ${earlier.executionId} asked already`, {
-			description:
-				'It sent this question, which is not sent again. Its link leads to that execution, which no longer waits: ask in a new execution.',
-		});
+		throw new NodeOperationError(
+			fns.getNode(),
+			`Execution ${earlier.executionId} already sent this question`,
+			{
+				description: `It is not sent again. Its answer link leads to execution ${earlier.executionId}, which no longer waits: to ask again, run the workflow again instead of retrying.`,
+			},
+		);
 	if (!outcome) {
 		const stopped = () => Boolean(fns.getExecutionCancelSignal()?.aborted);
 		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs, stopped });
@@ -123,10 +126,7 @@ export function waitTill(fns: IExecuteFunctions): Date {
 	const amount = Number(limit.resumeAmount ?? 0);
 	const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
 	if (!(amount >= 0) || !unit)
-		throw refuse(
-			'the amount must be a number of 0 or more',
-			'Enter how long to wait, or remove Limit Wait Time.',
-		);
+		throw refuse('Amount must be 0 or more', 'Enter how long to wait, or remove Limit Wait Time.');
 	return new Date(Date.now() + amount * unit);
 }
 
@@ -195,7 +195,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 			);
 			question = {
 				channel: channelName,
-				instance: sentValue(ready, 'instance'),
+				instance: sentValue(ready, channel.instance),
 				recipient: sentValue(ready, channel.recipient),
 				messageId: messageId === undefined ? undefined : String(messageId),
 			};

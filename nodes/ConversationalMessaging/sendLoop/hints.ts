@@ -77,7 +77,7 @@ export class SendSummary {
 		if (earlier.length) {
 			const by = earlier.map(([id, n]) => `${plural(n, 'item')} by execution ${id}`);
 			sentences.push(
-				`This retry did not send again what the failed ${earlier.length === 1 ? 'execution' : 'executions'} had sent (${by.join(', ')}): their output is the service's answer then, with alreadySent.`,
+				`This retry did not send again what the failed ${earlier.length === 1 ? 'execution' : 'executions'} had sent (${by.join(', ')}): those items' output is the service's answer from that time, with an alreadySent field.`,
 			);
 		}
 		if (refusals) {
@@ -183,10 +183,17 @@ export class CountriesReached {
 			byCode.set(code, country);
 		}
 		const counted = [...byCode].sort(([, a], [, b]) => b.count - a.count);
-		const [main] = counted[0] ?? [];
-		// Read from their first digits, without a Default Country, to another country than most.
+		// The run's country: where the numbers that say theirs (+, or as dialled at home) went, else most.
+		const sure = readings.filter(([, reading]) => reading.international || reading.atHome);
+		const ranked = [...byCountry(sure.length ? sure : readings, (reading) => reading.code)].sort(
+			([, a], [, b]) => b.length - a.length,
+		);
+		const [[main, top] = ['', []], [, next] = ['', []]] = ranked;
+		// Read from their first digits, without a Default Country, to another country than the run's:
+		// all of them when the run has no one country.
+		const tie = !sure.length && next.length === top.length;
 		const guessed = firstDigits.filter(([, reading]) => !reading.home);
-		const astray = guessed.filter(([, reading]) => reading.code !== main);
+		const astray = guessed.filter(([, reading]) => tie || reading.code !== main);
 		if (byCode.size < 2 && !guessed.length && !doubtful.length) return undefined;
 		const named = counted
 			.slice(0, NAMED_COUNTRIES)
@@ -209,7 +216,7 @@ export class CountriesReached {
 				went.push(`others to ${groups.length - NAMED_COUNTRIES} more countries`);
 			const one = astray.length === 1;
 			sentences.push(
-				`Unlike most of the run's numbers, ${joinAnd(went)}: with no Default Country set, ${one ? 'its' : 'their'} first digits were read as the country code. If ${one ? 'it was' : 'any was'} typed without ${one ? 'its' : 'the'} country code, ${one ? 'it' : 'that one'} reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).`,
+				`${tie ? "With the run's numbers split between countries" : "Unlike most of the run's numbers"}, ${joinAnd(went)}: with no Default Country set, ${one ? 'its' : 'their'} first digits were read as the country code. If ${one ? 'it was' : 'any was'} typed without ${one ? 'its' : 'the'} country code, ${one ? 'it' : 'that one'} reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).`,
 			);
 		}
 		for (const [home, items] of byCountry(doubtful, (reading) =>
@@ -241,7 +248,7 @@ function byCountry(
 	key: (reading: PhoneReading) => string | undefined,
 ): Map<string, number[]> {
 	const groups = new Map<string, number[]>();
-	for (const [index, reading] of readings.sort(([a], [b]) => a - b)) {
+	for (const [index, reading] of [...readings].sort(([a], [b]) => a - b)) {
 		const value = key(reading);
 		if (value !== undefined) groups.set(value, [...(groups.get(value) ?? []), index]);
 	}

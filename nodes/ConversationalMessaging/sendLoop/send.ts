@@ -223,7 +223,7 @@ export function stoppedError(
 	return new NodeOperationError(fns.getNode(), 'The execution stopped before this item was sent', {
 		itemIndex,
 		description:
-			'It was cancelled, or another item failed (On Error: Stop) while this one waited for the service. Nothing was sent for it.',
+			'It was cancelled, or another item failed (On Error: "Stop Workflow") while this one waited for the service. Nothing was sent for it.',
 	});
 }
 

@@ -37,13 +37,13 @@ function hintFor(status: number, retryAfter?: string): string {
 	if (status === 401 || status === 403)
 		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
 	if (status === 404)
-		return 'Nothing exists with that identifier. Check the ID; the record may have been deleted.';
+		return 'Nothing exists with that identifier. Check the ID; the record may have been deleted. If every operation answers 404, check the Base URL of the credential.';
 	if (status === 429) {
 		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
-		return `${wait}Too many requests. Send operations wait and send again by themselves, within their Send Options; for others, run again after the wait, or space the requests with Settings > Request Options > Batching.`;
+		return `${wait}Too many requests: the service limits how fast requests may come. Run again after the wait, or space the requests with Settings > Request Options > Batching.`;
 	}
 	if (status >= 500)
-		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and Send operations then skip the items already accepted.';
+		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and operations with Send Options then skip the items already accepted.';
 	if (status >= 400)
 		return 'The service rejected the request. Check the field named in the message.';
 	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
@@ -99,7 +99,7 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	}
 	if (!isObject(raw) || !isObject(raw.body))
 		return failed(
-			`The service answered HTTP ${httpStatus} without its {statusCode, body} envelope`,
+			`The service answered HTTP ${httpStatus}, but not like the Conversational Messaging API`,
 			NOT_THE_API,
 		);
 	const body = raw.body;

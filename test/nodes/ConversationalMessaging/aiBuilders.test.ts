@@ -160,7 +160,7 @@ describe("n8n's AI builders", () => {
 		const ask = ours(misspelled).parameters;
 		ask.recipent = ask.to;
 		delete ask.to;
-		expect(problemsOf(misspelled).join('\n')).toMatch(/\bto\b/);
+		expect(problemsOf(misspelled).join('\n')).toMatch(/parameters\.to\b/);
 		const wrongValue = structuredClone(workflow);
 		ours(wrongValue).parameters.responseType = 'customFrom';
 		expect(problemsOf(wrongValue).join('\n')).toMatch(/responseType/);

@@ -83,11 +83,11 @@ describe('the numbering plans', () => {
 		expect(SHORTEST_NUMBER).toBe(Math.min(...shortest));
 		expect(Math.max(...shortest)).toBeLessThanOrEqual(15);
 		expect(check('1'.repeat(SHORTEST_NUMBER - 1))).toMatchObject({
-			problem: `"${'1'.repeat(SHORTEST_NUMBER - 1)}" has ${SHORTEST_NUMBER - 1} digits: no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			problem: `"${'1'.repeat(SHORTEST_NUMBER - 1)}" is too short for a phone number: ${SHORTEST_NUMBER - 1} digits, and at least ${SHORTEST_NUMBER} with the country code`,
 		});
 		expect(check('1234567890123456')).toMatchObject({
 			problem:
-				'"1234567890123456" has 16 digits: a phone number has at most 15, country code included (E.164)',
+				'"1234567890123456" is too long for a phone number: 16 digits, and at most 15 with the country code',
 		});
 		// The sandbox must not refuse what the node sends (the service's own document gives no length).
 		const contract = readFileSync(join(root, 'sandbox/openapi.yaml'), 'utf8');
@@ -130,7 +130,7 @@ describe('the numbering plans', () => {
 		expect(check('300 123 4567')).toEqual({
 			problem:
 				'"300 123 4567" fits no country\'s numbering plan: it looks like a number without its country code',
-			fix: "Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are typed as at home, set the Default Country (in the credential, or in the node's Settings).",
+			fix: "Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom. If 30 is its country code, check the digits: a number of Greece (+30) has 10 to 12 digits after the country code, not 8. If your numbers are written without their country code, set the Default Country (in the credential, or in the node's Settings).",
 		});
 		expect(check('+57 300 123 456')).toEqual({
 			problem:
@@ -328,7 +328,7 @@ const fields: Array<[string, string, INodeParameters]> = [
 			message: 'OK?',
 			responseType: 'approval',
 			sendAndWaitChannel: 'chatapp',
-			instance: 'qr-1',
+			legacyInstance: 'qr-1',
 			recipient: nationalOnly,
 		},
 	],
@@ -441,7 +441,7 @@ describe('a Default Country', () => {
 		expect(wrong).toEqual([]);
 		expect(check('4915123456789', 'DE')).toEqual({
 			problem:
-				'"4915123456789" could be a number of Germany (+49) typed as at home (+494915123456789) or with its country code first (+4915123456789)',
+				'"4915123456789" could be a number of Germany (+49) as dialled within the country (+494915123456789) or with its country code first (+4915123456789)',
 			fix: 'Write it with + and its country code, e.g. +4915123456789.',
 		});
 		expect(check('+49 1512 3456789', 'DE')).toEqual({ digits: '4915123456789' });
@@ -495,7 +495,7 @@ describe('a Default Country', () => {
 			problem: `"0300" is not a number of United Kingdom (+44) as dialled there, and has no country code (it starts with 0)`,
 		});
 		expect(check('+57 300', 'CO')).toEqual({
-			problem: `"+57 300" has 5 digits: no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			problem: `"+57 300" is too short for a phone number: 5 digits, and at least ${SHORTEST_NUMBER} with the country code`,
 			fix: 'Write a number of Colombia as dialled there (e.g. 321 1234567), or any number with + and its country code (e.g. +57 321 1234567).',
 		});
 	});
@@ -551,7 +551,7 @@ describe('the Default Country of the credential and of the node', () => {
 		]);
 		const unknown = await suite.run(sendSms('300 123 4567', { defaultCountry: '={{ "XX" }}' }));
 		expect(unknown.requests).toHaveLength(0);
-		expect(unknown.error?.message).toBe('Default Country: "XX" is not a country of the list');
+		expect(unknown.error?.message).toBe('Default Country: "XX" is not in the list of countries');
 	});
 
 	it('is a setting of exactly the operations with a phone field', () => {
@@ -688,17 +688,65 @@ describe('a bulk send names the countries its numbers went to', () => {
 		]);
 	});
 
+	it("the run's country is where its numbers with + went; with none and no majority, every number read from its first digits is named", async () => {
+		const warningOf = async (phones: string[]) =>
+			hintsOf(await bulk(phones)).find((hint) => hint.message.startsWith('Phone numbers:'));
+		// The + number says the run's country, whichever comes first.
+		for (const phones of [
+			['201 555 0123', '+57 300 123 4567'],
+			['+57 300 123 4567', '201 555 0123'],
+		])
+			expect(await warningOf(phones)).toMatchObject({
+				type: 'warning',
+				message: expect.stringContaining(
+					`item ${phones.indexOf('201 555 0123') + 1} went to Egypt (+20)`,
+				),
+			});
+		// Three read from their first digits to Egypt, two with + to Colombia: the three are named.
+		expect(
+			await warningOf([
+				'201 555 0123',
+				'201 555 0124',
+				'201 555 0125',
+				'+57 300 123 4567',
+				'+57 300 123 4568',
+			]),
+		).toMatchObject({
+			message: expect.stringContaining(
+				"Unlike most of the run's numbers, items 1, 2 and 3 went to Egypt (+20)",
+			),
+		});
+		// One each, none with +: both named.
+		expect(await warningOf(['201 555 0123', '573001234567'])).toMatchObject({
+			type: 'warning',
+			message: expect.stringContaining(
+				"With the run's numbers split between countries, item 1 went to Egypt (+20) and item 2 to Colombia (+57)",
+			),
+		});
+	});
+
 	it("without a Default Country, a number written as within its country is refused before sending, never sent as another country's", async () => {
 		for (const typed of ['(201) 555-0123', '0300 123 4567']) {
 			const run = await bulk([typed]);
 			expect(run.requests).toEqual([]);
 			expect(run.items[0].json.error).toBe(
-				`Recipient Phone: "${typed}" is written as within its country (${typed.startsWith('(') ? 'the area code in brackets' : 'it starts with 0'}), and no Default Country says which country`,
+				`Recipient Phone: "${typed}" is written as dialled within its country (${typed.startsWith('(') ? 'the area code in brackets' : 'it starts with 0'}), and no Default Country is set to say which one`,
 			);
 		}
-		// With a Default Country, the same number is that country's.
+		// With a Default Country, the same number is that country's; not one of it, it is refused.
 		const us = await bulk(['(201) 555-0123'], 'US');
 		expect(us.requests.map((request) => sentBody(request).to)).toEqual(['12015550123']);
+		const colombia = await bulk(['(201) 555-0123'], 'CO');
+		expect(colombia.requests).toEqual([]);
+		expect(colombia.items[0].json.error).toBe(
+			'Recipient Phone: "(201) 555-0123" is not a number of Colombia (+57) as dialled there, and has no country code (the area code in brackets)',
+		);
+		// Brackets around the country code are not an area code.
+		const withCode = await bulk(['(+57) 300 123 4567', '(+1) 201 555 0123']);
+		expect(withCode.requests.map((request) => sentBody(request).to)).toEqual([
+			'573001234567',
+			'12015550123',
+		]);
 	});
 
 	it('with a Default Country: a hint only when the numbers went to more than one country', async () => {

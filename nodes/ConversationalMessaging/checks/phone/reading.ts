@@ -80,7 +80,7 @@ export type PhoneProblem = { problem: string; fix: string };
  */
 function howToWrite(home: string | undefined, more = ''): string {
 	if (!home)
-		return `Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom.${more} If your numbers are typed as at home, set the Default Country (in the credential, or in the node's Settings).`;
+		return `Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom.${more} If your numbers are written without their country code, set the Default Country (in the credential, or in the node's Settings).`;
 	const [code, name, prefix, , , , international] = COUNTRIES[home];
 	// As dialled there: with the national prefix where numbers are written with it (0 in Germany).
 	const national = (PREFIX_WRITTEN.has(home) ? prefix : '') + international.slice(code.length + 2);
@@ -145,7 +145,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 		// "4915123456789" in Germany: a German number as typed there, or +49 1512 ... as the service writes it.
 		if (atHome && abroad === code && digits !== atHome)
 			return {
-				problem: `"${typed}" could be a number of ${countryLabel(code, home)} typed as at home (+${atHome}) or with its country code first (+${digits})`,
+				problem: `"${typed}" could be a number of ${countryLabel(code, home)} as dialled within the country (+${atHome}) or with its country code first (+${digits})`,
 				fix: `Write it with + and its country code, e.g. +${digits}.`,
 			};
 		// "447400123456" in Germany, where numbers are written with their 0: rather the UK's +44 7400 ...
@@ -175,25 +175,25 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 			? `is not a number of ${countryLabel(COUNTRIES[home][0], home)} as dialled there, and `
 			: '';
 	// "0300 123 4567", "(201) 555-0123": how a number is written within its country.
+	// "0300 123 4567", "(201) 555-0123" ("(+57) ..." has its code): written within a country.
 	const national = digits.startsWith('0')
 		? 'it starts with 0'
-		: /^\s*\(/.test(typed) && 'the area code in brackets';
+		: !international && /^\s*\(\s*\d/.test(typed) && 'the area code in brackets';
 	if (national && !home)
 		return {
-			problem: `"${typed}" is written as within its country (${national}), and no Default Country says which country`,
+			problem: `"${typed}" is written as dialled within its country (${national}), and no Default Country is set to say which one`,
 			fix,
 		};
-	if (digits.startsWith('0'))
-		return { problem: `"${typed}" ${atHomeToo}has no country code (it starts with 0)`, fix };
+	if (national) return { problem: `"${typed}" ${atHomeToo}has no country code (${national})`, fix };
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
 	if (digits.length < SHORTEST_NUMBER)
 		return {
-			problem: `"${typed}" ${atHomeToo}has ${digits.length} digits: no country's numbering plan has numbers of fewer than ${SHORTEST_NUMBER}, country code included`,
+			problem: `"${typed}" ${atHomeToo}is too short for a phone number: ${digits.length} digits, and at least ${SHORTEST_NUMBER} with the country code`,
 			fix,
 		};
 	if (digits.length > E164_MAX_DIGITS)
 		return {
-			problem: `"${typed}" ${atHomeToo}has ${digits.length} digits: a phone number has at most ${E164_MAX_DIGITS}, country code included (E.164)`,
+			problem: `"${typed}" ${atHomeToo}is too long for a phone number: ${digits.length} digits, and at most ${E164_MAX_DIGITS} with the country code`,
 			fix,
 		};
 	const plan = fitPlan(digits);
@@ -227,7 +227,7 @@ export const DEFAULT_COUNTRY = 'defaultCountry';
 const NO_COUNTRY = 'none';
 
 const READING =
-	'A number typed without + or 00 that is a number of this country, as typed there (300 123 4567, 0300 ..., with its national prefix or without), is sent with its country code; other numbers are read with their country code first.';
+	'A number written without + or 00 that is a number of this country as dialled there (for Colombia 300 123 4567, for Germany 01512 3456789) is sent with its country code; other numbers are read with their first digits as the country code.';
 
 /** Set once for the account: an account usually sends from one country. */
 export const credentialDefaultCountry: INodeProperties = {
@@ -292,7 +292,7 @@ export async function homeCountry(
 	const region = typeof chosen === 'string' ? chosen.trim().toUpperCase() : '';
 	if (Object.prototype.hasOwnProperty.call(COUNTRIES, region)) return region;
 	return fail(
-		`"${String(chosen)}" is not a country of the list`,
+		`"${String(chosen)}" is not in the list of countries`,
 		'Pick a country from the list, or give a two-letter country code such as CO (Colombia) or US.',
 	);
 }

@@ -48,7 +48,7 @@ export const injectCrmLeadFields: INodeProperties[] = [
 	// Not shown by channel: the channel can be an expression, the rule holds for both.
 	{
 		displayName:
-			"The service names a lead's contact by phone number on both channels: for a socialnet lead too, enter the contact's phone with its country code (e.g. 573001234567), not a socialnet recipient ID.",
+			"The service names a lead's contact by phone number on both channels: for a socialnet lead too, enter the contact's phone with its country code (e.g. +57 300 123 4567), not a socialnet recipient ID.",
 		name: 'contactPhoneNotice',
 		type: 'notice',
 		default: '',
@@ -58,10 +58,10 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		displayName: 'Contact Phone',
 		name: 'contactPhone',
 		required: true,
-		placeholder: '573001234567',
+		placeholder: 'e.g. +57 300 123 4567',
 		displayOptions: show,
 		description:
-			'Phone of the lead: country code followed by the number. The service identifies the contact by this number on both channels; it is sent as its digits followed by @c.us (added if missing).',
+			'Phone of the lead, with + and the country code, or as dialled in the Default Country. The service identifies the contact by this number on both channels (@c.us is added for you).',
 		sendTo: 'body.to',
 		checks: [chatappId('body.to', 'Contact Phone')],
 	}),

@@ -106,7 +106,7 @@ export async function waitForResearch(
 				`The researcher was still running after ${options.timeout ?? 30} min (progress ${String(researcher.progress ?? 'unknown')})`,
 				{
 					description:
-						'The run goes on in the service. Raise Timeout, or read the result later with Researcher > Get.',
+						'The run goes on in the service. Raise Give Up After (Minutes) under Options, or read the result later with Researcher > Get.',
 					itemIndex: this.getItemIndex(),
 				},
 			);

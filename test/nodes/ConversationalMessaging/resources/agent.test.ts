@@ -79,7 +79,7 @@ describe('Agent', () => {
 		});
 		expect(badPhone.requests).toHaveLength(0);
 		expect(badPhone.error?.message).toBe(
-			'Phone: "0300 123" is written as within its country (it starts with 0), and no Default Country says which country',
+			'Phone: "0300 123" is written as dialled within its country (it starts with 0), and no Default Country is set to say which one',
 		);
 	});
 });

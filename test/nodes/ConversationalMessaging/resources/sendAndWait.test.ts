@@ -81,7 +81,7 @@ describe('Send and Wait for Response', () => {
 		const noInstance = await suite.run({
 			...ask,
 			sendAndWaitChannel: 'chatapp',
-			instance: '={{ "" }}',
+			legacyInstance: '={{ "" }}',
 			recipient: '573005550102',
 		});
 		expect(noInstance.error?.message).toMatch(/Instance/);
@@ -217,7 +217,9 @@ describe('Send and Wait for Response', () => {
 		const before = suite.sandbox.requests.length;
 		const retried = await failed.retry();
 		expect(suite.sandbox.requests.length).toBe(before);
-		expect(retried.error?.message).toBe(`Execution ${failed.executionId} asked already`);
+		expect(retried.error?.message).toBe(
+			`Execution ${failed.executionId} already sent this question`,
+		);
 		expect(retried.run.data.waitTill).toBeUndefined();
 	});
 
@@ -330,13 +332,10 @@ describe('Send and Wait for Response', () => {
 	it("derives each channel's fields from its plain send: same labels, place in the request and checks, shown for that channel only", () => {
 		const { properties } = new ConversationalMessaging().description;
 		for (const [channel, { send, instance, recipient }] of Object.entries(CHANNELS)) {
-			for (const [plainName, name] of [
-				[instance, 'instance'],
-				[recipient, recipient],
-			]) {
+			for (const name of [instance, recipient]) {
 				const plain = properties.find(
 					(property) =>
-						property.name === plainName &&
+						property.name === name &&
 						(property.displayOptions?.show?.resource as string[]).includes(send[0]) &&
 						(property.displayOptions?.show?.operation as string[]).includes(send[1]),
 				);
