@@ -526,34 +526,22 @@ describe('the editor', () => {
 			to: '+57 300 123 4567',
 			message: 'Your order has shipped',
 		};
-		// As the Send SMS test left it.
-		expect({
-			instance: await value('instance'),
-			to: await value('to'),
-			message: await value('message'),
-		}).toEqual(typed);
-		await choose('operation', 'Send and Wait for Response');
-		expect({
-			instance: await value('instance'),
-			to: await value('to'),
-			message: await value('message'),
-		}).toEqual(typed);
-		await choose('operation', 'Send SMS');
-		expect({
-			instance: await value('instance'),
-			to: await value('to'),
-			message: await value('message'),
-		}).toEqual(typed);
-		await choose('operation', 'Send Socialnet Message');
-		expect({ instance: await value('instance'), message: await value('message') }).toEqual({
-			instance: typed.instance,
-			message: typed.message,
-		});
-		await choose('operation', 'Send SMS');
-		expect({ instance: await value('instance'), message: await value('message') }).toEqual({
-			instance: typed.instance,
-			message: typed.message,
-		});
+		/** The values of these fields as the form shows them. */
+		const shown = async (...names: Array<keyof typeof typed>) =>
+			Object.fromEntries(await Promise.all(names.map(async (name) => [name, await value(name)])));
+		// From Send SMS as the previous test left it, through the operations, and back.
+		const steps: Array<[string, Array<keyof typeof typed>]> = [
+			['Send SMS', ['instance', 'to', 'message']],
+			['Send and Wait for Response', ['instance', 'to', 'message']],
+			['Send SMS', ['instance', 'to', 'message']],
+			['Send Socialnet Message', ['instance', 'message']],
+			['Send SMS', ['instance', 'message']],
+		];
+		for (const [index, [operation, names]] of steps.entries()) {
+			if (index) await choose('operation', operation);
+			const expected = Object.fromEntries(names.map((name) => [name, typed[name]]));
+			expect({ operation, ...(await shown(...names)) }).toEqual({ operation, ...expected });
+		}
 	});
 
 	it('shows, for every operation, the fields its description shows', async () => {

@@ -31,6 +31,14 @@ function keptOf(result: Awaited<ReturnType<typeof suite.run>>): Kept {
 	const contextData = result.run.data.executionData?.contextData ?? {};
 	return (contextData['node:Conversational Messaging'] as { sendAndWait: Kept }).sendAndWait;
 }
+/** The service refuses the next SMS (HTTP 500): nothing was sent. */
+const refuseOneSms = () =>
+	suite.sandbox.injectFault({
+		kind: 'status',
+		status: 500,
+		match: { operationId: 'smsSend' },
+		times: 1,
+	});
 const SIGNED_LINK = /^http:\/\/127\.0\.0\.1:5678\/webhookWaiting\/\d+\/node\?signature=[\w-]+$/;
 
 describe('Send and Wait for Response', () => {
@@ -129,12 +137,7 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it('with Retry On Fail, a try after a refused question sends it once, with a link to this execution, and keeps nothing once it waits', async () => {
-		suite.sandbox.injectFault({
-			kind: 'status',
-			status: 500,
-			match: { operationId: 'smsSend' },
-			times: 1,
-		});
+		refuseOneSms();
 		try {
 			const result = await suite.run(sms, { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
 			expect(result.error).toBeUndefined();
@@ -155,12 +158,7 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it("n8n's Retry of an execution whose question was refused shortens a link to its own page and asks", async () => {
-		suite.sandbox.injectFault({
-			kind: 'status',
-			status: 500,
-			match: { operationId: 'smsSend' },
-			times: 1,
-		});
+		refuseOneSms();
 		try {
 			const failed = await suite.run(sms);
 			expect(failed.requests.map((request) => request.status)).toEqual([200, 500]);
