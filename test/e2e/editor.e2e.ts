@@ -461,6 +461,7 @@ describe('the editor', () => {
 			'Instance',
 			'Recipient Phone',
 			'Message',
+			'SMS Options',
 			'Send Options',
 		]);
 		expect(await page.locator('[data-test-id="credentials-label"]').innerText()).toContain(
@@ -542,6 +543,28 @@ describe('the editor', () => {
 			const expected = Object.fromEntries(names.map((name) => [name, typed[name]]));
 			expect({ operation, ...(await shown(...names)) }).toEqual({ operation, ...expected });
 		}
+	});
+
+	it('says what an SMS costs: SMS Options in the form, the hint above the output, the encoding and segments on the item', async () => {
+		// Send SMS as the switching test left it; the phone again, and a text pasted with a curly apostrophe.
+		await params().locator('[data-test-id="parameter-input-to"] input').fill('+57 300 123 4567');
+		const pasted =
+			'Our spring sale starts today. It’s 20 % off everything until Sunday, in every shop and online.';
+		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(pasted);
+		expect(await collectionOffers('smsOptions')).toEqual([
+			'Max Segments per Message',
+			'Replace Look-Alike Characters',
+		]);
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		const hint = output.locator('[data-test-id="node-hint"]', { hasText: 'SMS:' });
+		await hint.first().waitFor({ timeout: 60_000 });
+		expect((await hint.first().innerText()).trim()).toBe(
+			'SMS: 1 message, 2 segments: “’” made it Unicode (UCS-2: 70 characters a segment instead of 160). Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.',
+		);
+		await output.getByText('UCS-2').first().waitFor();
+		await expectTokenHidden();
+		await page.screenshot({ path: join(SHOTS, 'send-sms-cost.png') });
 	});
 
 	it('shows, for every operation, the fields its description shows', async () => {

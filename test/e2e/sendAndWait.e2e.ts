@@ -333,7 +333,9 @@ function questionFacts(channel: Channel, recipient: string, messageId: string) {
 	const instance = recipientParameters(channel, recipient);
 	const [instanceName] = Object.values(instance);
 	const sent = ['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient;
-	return { channel, instance: instanceName, recipient: sent, messageId };
+	// What an SMS question cost, as a Send SMS output says it (issue 41).
+	const sms = channel === 'sms' ? { sms: expect.objectContaining({ encoding: 'GSM-7' }) } : {};
+	return { channel, instance: instanceName, recipient: sent, messageId, ...sms };
 }
 
 /** Starts the workflow, checks the message and that opening the link decides nothing; gives the page's address. */

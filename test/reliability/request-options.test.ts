@@ -246,7 +246,10 @@ describe('Ignore SSL Issues', () => {
 		received = 0;
 		const run = await send({ allowUnauthorizedCerts: true });
 		expect(run.items[0].error).toBeUndefined();
-		expect(run.items[0].json).toEqual({ id: 'm-1' });
+		expect(run.items[0].json).toEqual({
+			id: 'm-1',
+			sms: { encoding: 'GSM-7', segments: 1, characters: 2 },
+		});
 		expect(received).toBe(1);
 	});
 });

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestContext } from '../service/envelope';
 import type { PhoneReading } from './phone/reading';
+import type { SmsReading } from './sms';
 import { homeCountry, readPhone } from './phone/reading';
 
 /** A bad item fails alone, naming its field and the fix, instead of reaching the service. */
@@ -39,8 +40,9 @@ export function isBlank(value: unknown): boolean {
 
 /** An item's context, as a check gets it: the send loop also hears how the item's phone was read. */
 export type ItemContext = RequestContext & {
-	/** Told how a check read the item's phone number: the send loop's, not RoutingNode's. */
+	/** Told how a check read the item's phone number, and its SMS text: the send loop's, not RoutingNode's. */
 	phoneRead?: (reading: PhoneReading) => void;
+	smsRead?: (reading: SmsReading) => void;
 };
 
 /**

@@ -98,7 +98,11 @@ export function messageTextField({
 	displayOptions,
 	sendTo,
 	description = 'Text of the message',
-}: Pick<FieldSpec, 'name' | 'displayOptions' | 'sendTo' | 'description'>): INodeProperties {
+	checks,
+}: Pick<
+	FieldSpec,
+	'name' | 'displayOptions' | 'sendTo' | 'description' | 'checks'
+>): INodeProperties {
 	return field({
 		displayName: 'Message',
 		name,
@@ -107,5 +111,6 @@ export function messageTextField({
 		displayOptions,
 		description,
 		sendTo,
+		checks,
 	});
 }

@@ -9,9 +9,11 @@ import type {
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { readAt } from '../checks/checks';
+import { readSms } from '../checks/sms';
 import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../sendLoop/clock';
+import { smsFacts } from '../sendLoop/hints';
 import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
@@ -41,7 +43,7 @@ const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 /** The parameters of a node set to Short Link > Create: its request form, built from the description. */
 const SHORTEN = { resource: 'shortLink', operation: 'create' };
 
-/** A request of Send and Wait's (the question, the short link), built from its form. */
+/** A request of Send and Wait's (the question, the short link). */
 type Built = { form: RequestForm; request: IHttpRequestOptions };
 
 /**
@@ -198,6 +200,8 @@ export function sendAndWait(description: INodeTypeDescription) {
 				instance: sentValue(ready, channel.instance),
 				recipient: sentValue(ready, channel.recipient),
 				messageId: messageId === undefined ? undefined : String(messageId),
+				// What the SMS cost, as a Send SMS output says it.
+				...(channelName === 'sms' && { sms: smsFacts(readSms(sentValue(ready, 'message') ?? '')) }),
 			};
 		} catch (error) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.

@@ -12,6 +12,7 @@ import { jsonParse, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { isBlank } from '../checks/checks';
 import { nodeContextInWebhook, setTimeoutOutput } from '../n8nInternals';
+import type { smsFacts } from '../sendLoop/hints';
 import { CHOICE_TYPES } from './description';
 import type { FormField, Page } from './page';
 import { ANSWERED_PAGE, APPROVED, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from './page';
@@ -20,7 +21,9 @@ import { ANSWERED_PAGE, APPROVED, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from '
 export interface Kept {
 	page: Page;
 	/** Who was asked, where, and the id the service gave the question's message: the answer's evidence. */
-	question: { channel: string; instance?: string; recipient?: string; messageId?: string };
+	question: { channel: string; instance?: string; recipient?: string; messageId?: string } & {
+		sms?: ReturnType<typeof smsFacts>;
+	};
 }
 
 const KEY = 'sendAndWait';

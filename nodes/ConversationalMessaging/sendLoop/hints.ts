@@ -2,6 +2,8 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 
 import { countryLabel } from '../checks/phone/countryList';
 import type { PhoneReading } from '../checks/phone/reading';
+import type { SmsReading } from '../checks/sms';
+import { lookAlikesIn, shown } from '../checks/sms';
 import { clock } from './clock';
 
 /**
@@ -253,4 +255,51 @@ function byCountry(
 		if (value !== undefined) groups.set(value, [...(groups.get(value) ?? []), index]);
 	}
 	return groups;
+}
+
+/** What an SMS cost, on its output item: the service's answer does not say. */
+export const smsFacts = ({ encoding, segments, characters }: SmsReading) => ({
+	encoding,
+	segments,
+	characters,
+});
+
+/**
+ * What a run's SMS cost, as a hint above the output when a message took more than one segment or
+ * UCS-2 (a warning then: a pasted `’` can double a bill); nothing when each was one GSM-7 segment.
+ */
+export class SegmentsSent {
+	private messages = 0;
+	private segments = 0;
+	private unicodeMessages = 0;
+	/** The characters that made messages UCS-2, and in how many messages. */
+	private readonly blamed = new Map<string, number>();
+
+	sent(reading: SmsReading | undefined): void {
+		if (!reading) return;
+		this.messages++;
+		this.segments += reading.segments;
+		if (reading.encoding === 'UCS-2') this.unicodeMessages++;
+		for (const c of reading.unicode) this.blamed.set(c, (this.blamed.get(c) ?? 0) + 1);
+	}
+
+	hint(): NodeExecutionHint | undefined {
+		if (this.segments === this.messages && !this.unicodeMessages) return undefined;
+		const chars = [...this.blamed]
+			.sort(([, a], [, b]) => b - a)
+			.slice(0, 10)
+			.map(([c]) => shown(c));
+		const them = this.messages === 1 ? 'it' : `${count(this.unicodeMessages)} of them`;
+		const unicode = this.unicodeMessages
+			? `: ${joinAnd(chars)} made ${them} Unicode (UCS-2: 70 characters a segment instead of 160)`
+			: '';
+		const fix = lookAlikesIn([...this.blamed.keys()]).length
+			? ' Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.'
+			: '';
+		return {
+			message: `SMS: ${plural(this.messages, 'message')}, ${plural(this.segments, 'segment')}${unicode}.${fix}`,
+			type: this.unicodeMessages ? 'warning' : 'info',
+			location: 'outputPane',
+		};
+	}
 }

@@ -16,6 +16,7 @@ import { deepCopy, NodeHelpers } from 'n8n-workflow';
 import type { Check, ItemContext } from '../checks/checks';
 import { setPath } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
+import type { SmsReading } from '../checks/sms';
 import { expressionMayRead } from '../n8nInternals';
 import type { AnswerReader } from '../service/envelope';
 import { clock } from './clock';
@@ -93,7 +94,7 @@ export function requestForm(description: INodeTypeDescription, node: INode): Req
 
 /**
  * The item's request, then its checks in order (they may normalise values, or fail the item), and
- * how they read its phone number, if one did (for the countries a send reached).
+ * how they read its phone number and its SMS text, if one did (for the output and the run's hints).
  */
 export async function buildRequest(
 	item: ItemContext,
@@ -101,9 +102,14 @@ export async function buildRequest(
 	defaults: INodeTypeDescription['requestDefaults'],
 	values: unknown[],
 	settings: Partial<IHttpRequestOptions> = {},
-): Promise<{ request: IHttpRequestOptions; phone?: PhoneReading }> {
+): Promise<{ request: IHttpRequestOptions; phone?: PhoneReading; sms?: SmsReading }> {
 	let phone: PhoneReading | undefined;
-	const checked: ItemContext = { ...item, phoneRead: (reading) => (phone = reading) };
+	let sms: SmsReading | undefined;
+	const checked: ItemContext = {
+		...item,
+		phoneRead: (reading) => (phone = reading),
+		smsRead: (reading) => (sms = reading),
+	};
 	let request: IHttpRequestOptions = {
 		...(defaults as Partial<IHttpRequestOptions>),
 		...settings,
@@ -115,7 +121,7 @@ export async function buildRequest(
 	};
 	form.fields.forEach((field, index) => setPath(request, field.to, values[index]));
 	for (const check of form.checks) request = await check.call(checked, request);
-	return { request, phone };
+	return { request, phone, sms };
 }
 
 /** The answer as items, through the form's envelope reader. */

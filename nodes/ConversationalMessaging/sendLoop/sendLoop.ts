@@ -10,7 +10,7 @@ import { clock } from './clock';
 import type { Reading } from './itemRequest';
 import { buildRequest, FieldValues, itemContext, READ_AHEAD, requestForm } from './itemRequest';
 import { joinLane } from './lane';
-import { CountriesReached, SendSummary } from './hints';
+import { CountriesReached, SegmentsSent, SendSummary, smsFacts } from './hints';
 import type { Done } from './runMemory';
 import { executionIdOf, markedSent, RunMemory, sentEarlier } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
@@ -38,6 +38,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		const continueOnFail = this.continueOnFail();
 		const summary = new SendSummary(items.length);
 		const countries = new CountriesReached();
+		const segments = new SegmentsSent();
 		let memory: RunMemory;
 		try {
 			memory = await RunMemory.recall(this);
@@ -92,7 +93,12 @@ export function sendLoop(description: INodeTypeDescription) {
 				const settings = itemSettings(itemIndex);
 				const built = await buildRequest(item, form, defaults, reading.values, settings);
 				const outcome = await send(run, item, form, built.request);
-				if ('sent' in outcome) countries.sent(itemIndex, built.phone);
+				if ('sent' in outcome) {
+					countries.sent(itemIndex, built.phone);
+					segments.sent(built.sms);
+					// What the SMS cost, on its output: the service's answer does not say.
+					if (built.sms) for (const answer of outcome.sent) answer.json.sms = smsFacts(built.sms);
+				}
 				return outcome;
 			} catch (error) {
 				// A check refused a value: nothing was sent.
@@ -173,7 +179,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		const output = [results.flat()];
 		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context
 		// without hints shows none. Made before the memory is dropped: nothing after it may throw.
-		const hints = [summary.hint(run.lane.outageMs), countries.hint()].filter(
+		const hints = [summary.hint(run.lane.outageMs), countries.hint(), segments.hint()].filter(
 			(hint) => hint !== undefined,
 		);
 		// Kept for whoever runs the node again: n8n's Retry after a stop, Retry On Fail after a stop or a

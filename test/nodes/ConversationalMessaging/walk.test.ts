@@ -12,7 +12,8 @@ import { SEND_SMS, useSandbox } from '../../helpers/sandbox';
  */
 const suite = useSandbox();
 const ROOT = join(__dirname, '../../..');
-const MAX_FILES = 15;
+/** 15 as issue 39 left it, and the SMS text's reading since issue 41 (checks/sms.ts). */
+const MAX_FILES = 16;
 
 type Coverage = {
 	result: Array<{ url: string; functions: Array<{ ranges: Array<{ count: number }> }> }>;

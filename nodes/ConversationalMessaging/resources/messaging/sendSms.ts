@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../form/fields';
+import { freeText } from '../../checks/checks';
+import { smsText } from '../../checks/sms';
+import { collection, showFor } from '../../form/fields';
 import { messageTextField, phoneField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
 
@@ -32,6 +34,33 @@ export const sendSmsFields: INodeProperties[] = [
 		name: 'message',
 		displayOptions: show,
 		sendTo: 'body.body',
-		description: 'Text of the SMS',
+		description:
+			'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is billed.',
+		checks: [freeText('body.body', 'Message'), smsText('body.body', 'Message')],
 	}),
+	collection(
+		'smsOptions',
+		'SMS Options',
+		show,
+		[
+			{
+				displayName: 'Max Segments per Message',
+				name: 'maxSegments',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'A message that takes more segments is refused before anything is sent, naming its segments, its encoding and the characters that made it Unicode. 0: no limit.',
+			},
+			{
+				displayName: 'Replace Look-Alike Characters',
+				name: 'replaceLookAlikes',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to send curly quotes and apostrophes, long dashes, the ellipsis, no-break and other special spaces (and remove invisible ones) as their GSM-7 forms, so a text pasted from a document stays GSM-7: 160 characters a segment instead of 70. It changes the text sent.',
+			},
+		],
+		{ description: 'What an SMS may cost, and how its text is sent' },
+	),
 ];

@@ -1,0 +1,119 @@
+import type { Check } from './checks';
+import { isBlank, itemError, preSend, readAt, setPath } from './checks';
+
+/*
+ * What an SMS costs: its encoding and segments, by GSM 03.38 (the alphabet) and 3GPP TS 23.040
+ * (the segments). One character outside the GSM-7 alphabet sends the whole message as UCS-2.
+ */
+
+/** GSM 03.38's basic alphabet (one septet each; 0x1B, the escape, is not a character). */
+const BASIC =
+	'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+/** Its extension table: an escape septet, then the character's (two septets each). */
+const EXTENSION = '\f^{}\\[~]|€';
+
+/** One segment of each encoding, alone and as a part of a longer message (its header takes room). */
+const SIZES = { 'GSM-7': [160, 153], 'UCS-2': [70, 67] } as const;
+
+export interface SmsReading {
+	encoding: 'GSM-7' | 'UCS-2';
+	segments: number;
+	/** Characters as the phone shows them (a surrogate pair, an emoji, is one). */
+	characters: number;
+	/** The characters that made it UCS-2, once each, in order. */
+	unicode: string[];
+}
+
+/** The encoding and the segments of a text, as a phone network splits it. */
+export function readSms(text: string): SmsReading {
+	const characters = [...text];
+	const unicode = [
+		...new Set(characters.filter((c) => !BASIC.includes(c) && !EXTENSION.includes(c))),
+	];
+	const encoding = unicode.length ? 'UCS-2' : 'GSM-7';
+	// A character's units: septets (2 for the extension's), or UTF-16 units (2 for a surrogate pair).
+	const units = characters.map((c) =>
+		encoding === 'UCS-2' ? c.length : EXTENSION.includes(c) ? 2 : 1,
+	);
+	const [single, part] = SIZES[encoding];
+	const total = units.reduce((sum, n) => sum + n, 0);
+	let segments = 1;
+	if (total > single) {
+		// Parts never split an escape pair or a surrogate pair: one that does not fit starts the next.
+		let used = 0;
+		for (const n of units) {
+			if (used + n > part) {
+				segments++;
+				used = 0;
+			}
+			used += n;
+		}
+	}
+	return { encoding, segments, characters: characters.length, unicode };
+}
+
+/**
+ * Look-alike characters pasted from documents and their GSM-7 forms, after the published Smart
+ * Encoding tables of SMS vendors (Twilio, Sinch): quotes and apostrophes, dashes, the ellipsis,
+ * spaces other than the plain one, and invisible ones (removed).
+ */
+const LOOK_ALIKES: Record<string, string> = Object.fromEntries([
+	...[...'‘’‚‛′´`ʼ'].map((c) => [c, "'"]),
+	...[...'“”„‟″«»'].map((c) => [c, '"']),
+	...[...'‐‑‒–—―−•'].map((c) => [c, '-']),
+	['…', '...'],
+	['⁄', '/'],
+	['÷', '/'],
+	// No-break, en, em, thin and other spaces, and the tab; then the invisible ones, removed.
+	...[
+		...'\t\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000',
+	].map((c) => [c, ' ']),
+	...[...'\u200b\u200c\u200d\u2060\ufeff'].map((c) => [c, '']),
+]);
+
+/** The text with its look-alike characters in their GSM-7 forms. */
+export const withoutLookAlikes = (text: string): string =>
+	[...text].map((c) => LOOK_ALIKES[c] ?? c).join('');
+
+/** Its characters that have a GSM-7 form (for the words of a hint or an error). */
+export const lookAlikesIn = (unicode: string[]): string[] =>
+	unicode.filter((c) => c in LOOK_ALIKES);
+
+/** `’` as the words show a character: quoted, an invisible one by its code. */
+export const shown = (c: string): string =>
+	/\s|[\u200b-\u200d\u2060\ufeff]/.test(c)
+		? `U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`
+		: `“${c}”`;
+
+/**
+ * The SMS text's check: its look-alikes replaced when SMS Options says so, its segments held to
+ * Max Segments per Message, and its reading told to the item (for its output and the run's hint).
+ */
+export const smsText = (path: string, label: string): Check =>
+	preSend((request, item) => {
+		const value = readAt(request, path.split('.'));
+		if (isBlank(value)) return;
+		const options = item.getNodeParameter('smsOptions', {}) as {
+			replaceLookAlikes?: boolean;
+			maxSegments?: number;
+		};
+		const text = options.replaceLookAlikes ? withoutLookAlikes(String(value)) : String(value);
+		const reading = readSms(text);
+		const cap = Number(options.maxSegments ?? 0);
+		if (cap > 0 && reading.segments > cap) {
+			const replace =
+				lookAlikesIn(reading.unicode).length && !options.replaceLookAlikes
+					? ': turn on Replace Look-Alike Characters (SMS Options), or write it without them'
+					: '';
+			const blame = reading.unicode.length
+				? ` ${reading.unicode.slice(0, 10).map(shown).join(' ')} made it UCS-2 (70 characters a segment, not 160)${replace}.`
+				: '';
+			throw itemError(
+				item,
+				`${label}: ${reading.segments} segments (${reading.encoding}, ${reading.characters} characters), more than Max Segments per Message (${cap})`,
+				`Shorten the message, or raise Max Segments per Message (SMS Options).${blame}`,
+			);
+		}
+		item.smsRead?.(reading);
+		setPath(request, path.split('.'), text);
+	});
