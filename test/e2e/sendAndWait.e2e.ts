@@ -334,7 +334,7 @@ function questionFacts(channel: Channel, recipient: string, messageId: string) {
 	const [instanceName] = Object.values(instance);
 	const sent = ['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient;
 	// What an SMS question cost, as a Send SMS output says it (issue 41).
-	const sms = channel === 'sms' ? { sms: expect.objectContaining({ encoding: 'GSM-7' }) } : {};
+	const sms = channel === 'sms' ? { smsCost: expect.objectContaining({ encoding: 'GSM-7' }) } : {};
 	return { channel, instance: instanceName, recipient: sent, messageId, ...sms };
 }
 

@@ -248,7 +248,7 @@ describe('Ignore SSL Issues', () => {
 		expect(run.items[0].error).toBeUndefined();
 		expect(run.items[0].json).toEqual({
 			id: 'm-1',
-			sms: { encoding: 'GSM-7', segments: 1, characters: 2 },
+			smsCost: { encoding: 'GSM-7', segments: 1, characters: 2 },
 		});
 		expect(received).toBe(1);
 	});

@@ -18,7 +18,7 @@ const SIZES = { 'GSM-7': [160, 153], 'UCS-2': [70, 67] } as const;
 export interface SmsReading {
 	encoding: 'GSM-7' | 'UCS-2';
 	segments: number;
-	/** Characters as the phone shows them (a surrogate pair, an emoji, is one). */
+	/** Code points (an emoji is one; a family emoji, people and joiners, is several). */
 	characters: number;
 	/** The characters that made it UCS-2, once each, in order. */
 	unicode: string[];
@@ -54,8 +54,9 @@ export function readSms(text: string): SmsReading {
 
 /**
  * Look-alike characters pasted from documents and their GSM-7 forms, after the published Smart
- * Encoding tables of SMS vendors (Twilio, Sinch): quotes and apostrophes, dashes, the ellipsis,
- * spaces other than the plain one, and invisible ones (removed).
+ * Encoding tables of SMS vendors (https://www.twilio.com/docs/messaging/services/smart-encoding-char-list,
+ * Sinch's Auto Encoding table): quotes and apostrophes, dashes and the bullet, the ellipsis and
+ * slashes, spaces other than the plain one and line separators, and invisible ones (removed).
  */
 const LOOK_ALIKES: Record<string, string> = Object.fromEntries([
 	...[...'‘’‚‛′´`ʼ'].map((c) => [c, "'"]),
@@ -68,12 +69,16 @@ const LOOK_ALIKES: Record<string, string> = Object.fromEntries([
 	...[
 		...'\t\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000',
 	].map((c) => [c, ' ']),
-	...[...'\u200b\u200c\u200d\u2060\ufeff'].map((c) => [c, '']),
+	['\u2028', '\n'],
+	['\u2029', '\n'],
+	// Zero-width spaces and joiners, the word joiner, the byte order mark, the soft hyphen.
+	...[...'\u200b\u200c\u200d\u2060\ufeff\u00ad'].map((c) => [c, '']),
 ]);
 
 /** The text with its look-alike characters in their GSM-7 forms. */
 export const withoutLookAlikes = (text: string): string =>
-	[...text].map((c) => LOOK_ALIKES[c] ?? c).join('');
+	// NFC first: an accent typed as its own mark (as macOS pastes it) joins its letter (é is GSM-7).
+	[...text.normalize('NFC')].map((c) => LOOK_ALIKES[c] ?? c).join('');
 
 /** Its characters that have a GSM-7 form (for the words of a hint or an error). */
 export const lookAlikesIn = (unicode: string[]): string[] =>
@@ -81,7 +86,9 @@ export const lookAlikesIn = (unicode: string[]): string[] =>
 
 /** `’` as the words show a character: quoted, an invisible one by its code. */
 export const shown = (c: string): string =>
-	/\s|[\u200b-\u200d\u2060\ufeff]/.test(c)
+	/\s/.test(c) ||
+	'\u00ad\u200b\u200c\u200d\u2060\ufeff"“”'.includes(c) ||
+	(c >= '\u0300' && c <= '\u036f')
 		? `U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`
 		: `“${c}”`;
 

@@ -185,8 +185,9 @@ export function sendAndWait(description: INodeTypeDescription) {
 			const memory = await RunMemory.recall(this);
 			let ready = await message(resumeUrl);
 			// A question the service has, or may have, is not sent again: no link to shorten for it.
+			const asked = memory.get(0, items[0]);
 			const shorten = this.getNodeParameter('shortenLink', 0, true) === true;
-			if (channel.shortensLink && shorten && !memory.get(0, items[0])) {
+			if (channel.shortensLink && shorten && !asked) {
 				const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
 				const longUrl = await build(shortenForm, { longUrl: resumeUrl });
 				ready = await message(shortUrlOf(this, await sendStep(this, credentials, longUrl)));
@@ -200,8 +201,9 @@ export function sendAndWait(description: INodeTypeDescription) {
 				instance: sentValue(ready, channel.instance),
 				recipient: sentValue(ready, channel.recipient),
 				messageId: messageId === undefined ? undefined : String(messageId),
-				// What the SMS cost, as a Send SMS output says it.
-				...(channelName === 'sms' && { sms: smsFacts(readSms(sentValue(ready, 'message') ?? '')) }),
+				// What the SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
+				...(channelName === 'sms' &&
+					!asked && { smsCost: smsFacts(readSms(sentValue(ready, 'message') ?? '')) }),
 			};
 		} catch (error) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.

@@ -22,7 +22,7 @@ export interface Kept {
 	page: Page;
 	/** Who was asked, where, and the id the service gave the question's message: the answer's evidence. */
 	question: { channel: string; instance?: string; recipient?: string; messageId?: string } & {
-		sms?: ReturnType<typeof smsFacts>;
+		smsCost?: ReturnType<typeof smsFacts>;
 	};
 }
 

@@ -97,7 +97,8 @@ export function sendLoop(description: INodeTypeDescription) {
 					countries.sent(itemIndex, built.phone);
 					segments.sent(built.sms);
 					// What the SMS cost, on its output: the service's answer does not say.
-					if (built.sms) for (const answer of outcome.sent) answer.json.sms = smsFacts(built.sms);
+					if (built.sms)
+						for (const answer of outcome.sent) answer.json.smsCost = smsFacts(built.sms);
 				}
 				return outcome;
 			} catch (error) {

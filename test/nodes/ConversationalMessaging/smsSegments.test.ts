@@ -71,6 +71,27 @@ const CASES: Array<[string, string, 'GSM-7' | 'UCS-2', number, number]> = [
 		133,
 	],
 	['an emoji counts as one character', 'Hi 👋', 'UCS-2', 1, 4],
+	[
+		'an escape pair that exactly fills a part (151 + € = 153 septets, then 10)',
+		a(151) + '€' + a(10),
+		'GSM-7',
+		2,
+		162,
+	],
+	[
+		'an emoji that exactly fills a part (65 + emoji = 67 units, then 10)',
+		x(65) + '😀' + x(10),
+		'UCS-2',
+		2,
+		76,
+	],
+	[
+		'a family emoji is five code points (three people, two joiners), eight units',
+		'👨‍👩‍👧',
+		'UCS-2',
+		1,
+		5,
+	],
 ];
 
 describe('the encoding and segments of an SMS', () => {
@@ -98,8 +119,17 @@ describe('look-alike characters replaced', () => {
 	});
 
 	it('removes invisible characters and leaves letters of other alphabets as they are', () => {
-		expect(withoutLookAlikes('a\u200bb\ufeffc')).toBe('abc');
+		expect(withoutLookAlikes('a\u200bb\ufeffc\u00add')).toBe('abcd');
 		expect(withoutLookAlikes('canción 😀')).toBe('canción 😀');
+	});
+
+	it('joins an accent typed as its own mark to its letter: é is GSM-7', () => {
+		const decomposed = 'cafe\u0301';
+		expect(readSms(decomposed).encoding).toBe('UCS-2');
+		expect(readSms(withoutLookAlikes(decomposed))).toMatchObject({
+			encoding: 'GSM-7',
+			characters: 4,
+		});
 	});
 
 	it('turns the 150-character text with one curly apostrophe back into one segment', () => {

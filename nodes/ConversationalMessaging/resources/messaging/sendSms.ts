@@ -35,7 +35,7 @@ export const sendSmsFields: INodeProperties[] = [
 		displayOptions: show,
 		sendTo: 'body.body',
 		description:
-			'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is billed.',
+			'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is usually billed.',
 		checks: [freeText('body.body', 'Message'), smsText('body.body', 'Message')],
 	}),
 	collection(
@@ -47,10 +47,10 @@ export const sendSmsFields: INodeProperties[] = [
 				displayName: 'Max Segments per Message',
 				name: 'maxSegments',
 				type: 'number',
-				typeOptions: { minValue: 0 },
+				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 0,
 				description:
-					'A message that takes more segments is refused before anything is sent, naming its segments, its encoding and the characters that made it Unicode. 0: no limit.',
+					'Refuse, before anything is sent, a message that takes more than this many SMS segments (each is usually billed), naming its segments, its encoding and the characters that made it Unicode. 0 means no limit.',
 			},
 			{
 				displayName: 'Replace Look-Alike Characters',
@@ -58,7 +58,7 @@ export const sendSmsFields: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to send curly quotes and apostrophes, long dashes, the ellipsis, no-break and other special spaces (and remove invisible ones) as their GSM-7 forms, so a text pasted from a document stays GSM-7: 160 characters a segment instead of 70. It changes the text sent.',
+					'Whether to send look-alike characters pasted from documents in their GSM-7 forms, so the text stays GSM-7 (160 characters a segment instead of 70): curly quotes, apostrophes, guillemets, accents and backticks as \' or ", long dashes and the bullet as -, the ellipsis as ..., ÷ and the fraction slash as /, no-break and other special spaces and the tab as a space, line separators as a line break; invisible characters (zero-width spaces, soft hyphens) are removed, and accents typed apart are joined to their letters. It changes the text sent.',
 			},
 		],
 		{ description: 'What an SMS may cost, and how its text is sent' },

@@ -285,7 +285,7 @@ describe('Send and Wait for Response', () => {
 						instance: 'line-1',
 						recipient: '573005550199',
 						messageId: sent?.id,
-						sms: { encoding: 'GSM-7', segments: 2, characters: expect.any(Number) },
+						smsCost: { encoding: 'GSM-7', segments: 2, characters: expect.any(Number) },
 					},
 				},
 				pairedItem: { item: 0 },
@@ -365,7 +365,7 @@ describe('Send and Wait for Response', () => {
 			instance: 'line-1',
 			recipient: '573005550199',
 			messageId: sent?.id,
-			sms: { encoding: 'GSM-7', segments: 2, characters: String(sent?.body).length },
+			smsCost: { encoding: 'GSM-7', segments: 2, characters: String(sent?.body).length },
 		});
 		expect(kept.page).toEqual(expect.objectContaining({ question: sms.message, fields: [] }));
 		expect(JSON.stringify(kept)).not.toContain(suite.sandbox.token);

@@ -37,7 +37,7 @@ describe('what an SMS costs', () => {
 	it('each output item says its encoding and segments; the hint counts them and names the character that made them Unicode', async () => {
 		const run = await suite.run(sms(), { items: items(pasted, pasted, plain) });
 		expect(run.requests).toHaveLength(3);
-		expect(run.items.map((item) => item.json.sms)).toEqual([
+		expect(run.items.map((item) => item.json.smsCost)).toEqual([
 			{ encoding: 'UCS-2', segments: 2, characters: pasted.length },
 			{ encoding: 'UCS-2', segments: 2, characters: pasted.length },
 			{ encoding: 'GSM-7', segments: 1, characters: plain.length },
@@ -52,7 +52,7 @@ describe('what an SMS costs', () => {
 
 	it('no hint when every message is one GSM-7 segment', async () => {
 		const run = await suite.run(sms(), { items: items(plain, plain) });
-		expect(run.items.map((item) => item.json.sms)).toEqual([
+		expect(run.items.map((item) => item.json.smsCost)).toEqual([
 			{ encoding: 'GSM-7', segments: 1, characters: plain.length },
 			{ encoding: 'GSM-7', segments: 1, characters: plain.length },
 		]);
@@ -62,7 +62,7 @@ describe('what an SMS costs', () => {
 	it('Replace Look-Alike Characters sends the pasted text as GSM-7, one segment', async () => {
 		const run = await suite.run(sms({ replaceLookAlikes: true }), { items: items(pasted) });
 		expect(sentBody(run.requests[0]).body).toBe(pasted.replace('’', "'"));
-		expect(run.items[0].json.sms).toEqual({
+		expect(run.items[0].json.smsCost).toEqual({
 			encoding: 'GSM-7',
 			segments: 1,
 			characters: pasted.length,
@@ -101,10 +101,10 @@ describe('what an SMS costs', () => {
 		});
 		const contextData = result.run.data.executionData?.contextData ?? {};
 		const kept = contextData['node:Conversational Messaging'] as {
-			sendAndWait: { question: { sms?: unknown } };
+			sendAndWait: { question: { smsCost?: unknown } };
 		};
 		const { body } = sentBody(result.requests[0]) as { body: string };
-		expect(kept.sendAndWait.question.sms).toEqual({
+		expect(kept.sendAndWait.question.smsCost).toEqual({
 			encoding: 'GSM-7',
 			segments: body.length > 160 ? 2 : 1,
 			characters: body.length,
