@@ -12,6 +12,10 @@ const BASIC =
 /** Its extension table: an escape septet, then the character's (two septets each). */
 const EXTENSION = '\f^{}\\[~]|€';
 
+/** Looked up once per character of every message: sets, not string scans. */
+const GSM7 = new Set(BASIC);
+const ESCAPED = new Set(EXTENSION);
+
 /** One segment of each encoding, alone and as a part of a longer message (its header takes room). */
 const SIZES = { 'GSM-7': [160, 153], 'UCS-2': [70, 67] } as const;
 
@@ -27,14 +31,10 @@ export interface SmsReading {
 /** The encoding and the segments of a text, as a phone network splits it. */
 export function readSms(text: string): SmsReading {
 	const characters = [...text];
-	const unicode = [
-		...new Set(characters.filter((c) => !BASIC.includes(c) && !EXTENSION.includes(c))),
-	];
+	const unicode = [...new Set(characters.filter((c) => !GSM7.has(c) && !ESCAPED.has(c)))];
 	const encoding = unicode.length ? 'UCS-2' : 'GSM-7';
 	// A character's units: septets (2 for the extension's), or UTF-16 units (2 for a surrogate pair).
-	const units = characters.map((c) =>
-		encoding === 'UCS-2' ? c.length : EXTENSION.includes(c) ? 2 : 1,
-	);
+	const units = characters.map((c) => (encoding === 'UCS-2' ? c.length : ESCAPED.has(c) ? 2 : 1));
 	const [single, part] = SIZES[encoding];
 	const total = units.reduce((sum, n) => sum + n, 0);
 	let segments = 1;

@@ -224,9 +224,10 @@ export class CountriesReached {
 		for (const [home, items] of byCountry(doubtful, (reading) =>
 			countryLabel(reading.code, reading.home),
 		)) {
+			const these = new Set(items);
 			const abroad = [
 				...byCountry(
-					doubtful.filter(([index]) => items.includes(index)),
+					doubtful.filter(([index]) => these.has(index)),
 					(reading) => reading.alsoAbroad,
 				),
 			];
@@ -252,7 +253,10 @@ function byCountry(
 	const groups = new Map<string, number[]>();
 	for (const [index, reading] of [...readings].sort(([a], [b]) => a - b)) {
 		const value = key(reading);
-		if (value !== undefined) groups.set(value, [...(groups.get(value) ?? []), index]);
+		if (value === undefined) continue;
+		const group = groups.get(value);
+		if (group) group.push(index);
+		else groups.set(value, [index]);
 	}
 	return groups;
 }
