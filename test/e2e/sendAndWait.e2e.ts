@@ -606,10 +606,16 @@ describe('Send and Wait for Response in real n8n', () => {
 			expect((await fetch(link, { redirect: 'manual' })).headers.get('location')).toBe(
 				target(link),
 			);
+			// The SMS goes out before the execution waits: the page answers 409 until it does.
+			const id = await executionId();
+			await until(
+				`execution ${id} to wait`,
+				async () => ((await statusOf(id)) === 'waiting' ? true : undefined),
+				WAIT_MS,
+			);
 			const page = await open(target(link), BROWSER_AGENT);
 			expect(page.html).toContain('Approve refund');
 			await submit(target(link), { approved: 'true' });
-			const id = await executionId();
 			const { status } = await settled(id);
 			expect(status).toBe('success');
 			const toCustomer = [...sandbox.state.sentMessages.values()].filter(
