@@ -1,6 +1,7 @@
 /**
  * npm run bench (through bench/run.sh): Send SMS through our node (A), n8n's HTTP Request node (B),
- * plain node:http (C) and a minimal programmatic n8n node (D) against the sandbox, every
+ * plain node:http (C), a minimal programmatic n8n node (D) and n8n's outbound HTTP alone (H)
+ * against the sandbox, every
  * measurement in a fresh worker process (bench/worker.ts); then bulk sends against a
  * rate-limited sandbox, load time, packed size and the researcher's polling. Writes the figures
  * into docs/PERFORMANCE.md between its bench markers. `--quick`: a short run that only prints.
@@ -23,6 +24,7 @@ import type { RecordedRequest, Sandbox } from '../sandbox/server';
 import { startSandbox } from '../sandbox/server';
 import { nextPollDelay } from '../nodes/ConversationalMessaging/resources/researcher/run';
 import type {
+	CpuShares,
 	Job,
 	LoadResult,
 	ResearcherResult,
@@ -69,7 +71,9 @@ const REPS: Record<number, number> = QUICK ? { 100: 1, 1000: 1 } : { 100: 5, 100
 const SIZES = Object.keys(REPS).map(Number);
 /** Items run once in every worker before the measured run, so that it is not the first (JIT). */
 const WARMUP = 50;
-const VARIANTS: Variant[] = ['A', 'B', 'C', 'D'];
+const VARIANTS: Variant[] = ['A', 'B', 'C', 'D', 'H'];
+/** The cell of the A/C target, where A is also profiled. */
+const AC_CELL = { latency: 50, items: 1000 };
 /** The rate-limited service: the sandbox's token bucket. */
 const RATE = { perSecond: 200, burst: 20 };
 const RATE_SIZES = option('items')?.split(',').map(Number) ?? (QUICK ? [1000] : [1000, 10000]);
@@ -249,6 +253,24 @@ async function measureSends(sandbox: Sandbox): Promise<Map<string, Cell>> {
 		}
 	}
 	return cells;
+}
+
+/** A at the A/C target's cell once more, profiled (its time, which the profiler slows, is not kept). */
+async function profileA(sandbox: Sandbox): Promise<CpuShares> {
+	sandbox.reset();
+	sandbox.injectFault({ kind: 'latency', ms: AC_CELL.latency });
+	const { cpu } = await runWorker<SendResult>({
+		...sendJob(sandbox, 'A', AC_CELL.items),
+		profile: true,
+	});
+	if (!cpu) throw new Error('the profiled run of A gave no profile');
+	const percent = (share: number) => `${Math.round(share * 100)} %`;
+	log(
+		`A profiled: ${Object.entries(cpu)
+			.map(([owner, share]) => `${owner} ${percent(share)}`)
+			.join(', ')}`,
+	);
+	return cpu;
 }
 
 /** Runs at the largest size beside the table: A when n8n evaluates its fields, and the memory floor of any node. */
@@ -530,6 +552,8 @@ function report(parts: {
 	otherRows: OtherRow[];
 	/** The shared-limit and outage section, already written (bench/shared.ts). */
 	shared?: string;
+	/** A at the A/C target's cell, profiled. */
+	profile: CpuShares;
 }): string {
 	const { cells, baseline, load, pack, polling, requests, rateRows, otherRows } = parts;
 	const perItem = (latency: number, items: number, variant: Variant) =>
@@ -546,22 +570,22 @@ function report(parts: {
 		'',
 		`- Machine: ${machine()}; 1-minute load average before the run ${fixed(parts.loadBefore)} (other work on the machine skews the figures)`,
 		`- Runtime: ${versions()}; expression engine \`${load.expressionEngine}\` (n8n's default); HTTP Request node version ${load.httpRequestVersion}`,
-		`- A: this node (Send SMS, through its send loop); B: n8n's HTTP Request node; C: node:http alone, every request at once; D: a minimal programmatic n8n node, one getNodeParameter per field and one httpRequestWithAuthentication per item, every item at once`,
-		`- Requests (checked identical for A, B, C and D): ${requests.summary}`,
+		`- A: this node (Send SMS, through its send loop); B: n8n's HTTP Request node; C: node:http alone, every request at once; D: a minimal programmatic n8n node, one getNodeParameter per field and one httpRequestWithAuthentication per item, every item at once; H: n8n's outbound HTTP alone (\`OutboundHttp.requests().request\`, where every request helper of a node ends), every request at once, no engine: the least any node pays per request, since n8n's lint forbids node:http in community nodes`,
+		`- Requests (checked identical for ${VARIANTS.join(', ')}): ${requests.summary}`,
 		`- Expressions n8n evaluates per item: A ${requests.expressionsPerItem.A ?? '?'}, B ${requests.expressionsPerItem.B ?? '?'}, D ${requests.expressionsPerItem.D ?? '?'}`,
 		`- Every figure: a fresh process, warmed up with ${WARMUP} items, then one measured run of N items; time per item = run time / N, median of the repetitions; memory = peak RSS (\`resourceUsage().maxRSS\`) minus the same process's peak with 0 items (${VARIANTS.map((v) => `${v} ${fixed(mb(baseline[v]), 0)} MB`).join(', ')})`,
 		'',
 		'### Send SMS, per item',
 		'',
-		'| Latency | Items | Reps | A ms/item | B ms/item | C ms/item | D ms/item | A/B | A/C | A/D | A MB | B MB | C MB | D MB |',
-		'|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+		'| Latency | Items | Reps | A ms/item | B ms/item | C ms/item | D ms/item | H ms/item | A/B | A/C | A/D | A/H | A MB | B MB | C MB | D MB | H MB |',
+		'|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 	);
 	for (const latency of LATENCIES) {
 		for (const items of SIZES) {
-			const [a, b, c, d] = VARIANTS.map((v) => perItem(latency, items, v));
+			const [a, b, c, d, h] = VARIANTS.map((v) => perItem(latency, items, v));
 			const memory = VARIANTS.map((v) => fixed(netMb(latency, items, v), 0));
 			add(
-				`| ${latency} ms | ${items.toLocaleString('en')} | ${REPS[items]} | ${fixed(a, 3)} | ${fixed(b, 3)} | ${fixed(c, 3)} | ${fixed(d, 3)} | ${fixed(a / b)} | ${fixed(a / c)} | ${fixed(a / d)} | ${memory.join(' | ')} |`,
+				`| ${latency} ms | ${items.toLocaleString('en')} | ${REPS[items]} | ${[a, b, c, d, h].map((v) => fixed(v, 3)).join(' | ')} | ${[b, c, d, h].map((v) => fixed(a / v)).join(' | ')} | ${memory.join(' | ')} |`,
 			);
 		}
 	}
@@ -588,7 +612,11 @@ function report(parts: {
 	const ratiosAD = LATENCIES.flatMap((l) =>
 		targetSizes.map((n) => perItem(l, n, 'A') / perItem(l, n, 'D')),
 	);
-	const ac = perItem(50, 1000, 'A') / perItem(50, 1000, 'C');
+	const ac = acTarget(
+		perItem(AC_CELL.latency, AC_CELL.items, 'A') / perItem(AC_CELL.latency, AC_CELL.items, 'C'),
+		perItem(AC_CELL.latency, AC_CELL.items, 'H') / perItem(AC_CELL.latency, AC_CELL.items, 'C'),
+		parts.profile,
+	);
 	const scaling = LATENCIES.map((l) => perItem(l, largest, 'A') / perItem(l, 1000, 'A'));
 	const memory = LATENCIES.map((l) => netMb(l, largest, 'A'));
 	add(
@@ -599,7 +627,7 @@ function report(parts: {
 		'|---|---|---|',
 		`| A/B ≤ 1.0 at ${targetSizes.map((n) => n.toLocaleString('en')).join(' and ')} items, 0 and 50 ms | ${fixed(Math.min(...ratiosAB))} to ${fixed(Math.max(...ratiosAB))} | ${verdict(Math.max(...ratiosAB) <= 1)} |`,
 		`| A/D ≤ 1.15 at the same | ${fixed(Math.min(...ratiosAD))} to ${fixed(Math.max(...ratiosAD))} | ${verdict(Math.max(...ratiosAD) <= 1.15)} |`,
-		`| A/C ≤ 1.5 at 1,000 items, 50 ms | ${fixed(ac)} | ${verdict(ac <= 1.5)} |`,
+		ac,
 		...(largest > 1000
 			? [
 					`| A per item at ${largest.toLocaleString('en')} ≤ 1.2 × at 1,000 | ${scaling.map((s, i) => `${fixed(s)} (${LATENCIES[i]} ms)`).join(', ')} | ${verdict(Math.max(...scaling) <= 1.2)} |`,
@@ -637,6 +665,21 @@ function report(parts: {
 	);
 	if (parts.shared) add('', SHARED_START, parts.shared, SHARED_END);
 	return lines.join('\n');
+}
+
+/**
+ * Issue 6's target: A/C ≤ 1.5, or a profile shows that the remaining gap is n8n's. It is n8n's when
+ * the time A spends in n8n's code and Node's sockets alone (a lower bound for any node sending
+ * these requests through n8n) is over 1.5 × C: then this node, were its own code, its garbage and
+ * its waits free, would still miss. H, n8n's outbound HTTP alone, says the same from another side.
+ */
+function acTarget(ac: number, hc: number, cpu: CpuShares): string {
+	const n8nShare = cpu.helper + cpu.engine + cpu.sockets;
+	const n8nOnly = ac * n8nShare;
+	const percent = (share: number) => `${Math.round(share * 100)} %`;
+	const where = `A/C ${fixed(ac)}; H/C ${fixed(hc)} (n8n's outbound HTTP alone); A's time (profile): n8n's HTTP helper ${percent(cpu.helper)}, Node's sockets ${percent(cpu.sockets)}, n8n's engine ${percent(cpu.engine)}, this node ${percent(cpu.node)}, garbage collection ${percent(cpu.gc)}, idle ${percent(cpu.idle)}, other ${percent(cpu.other)}; n8n's and Node's share alone is ${fixed(n8nOnly)} × C`;
+	const status = ac <= 1.5 ? 'met' : n8nOnly > 1.5 ? "the remaining gap is n8n's" : '**missed**';
+	return `| A/C ≤ 1.5 at ${AC_CELL.items.toLocaleString('en')} items, ${AC_CELL.latency} ms, or the gap shown to be n8n's | ${where} | ${status} |`;
 }
 
 const ideal = (row: RateRow) => (row.items / RATE.perSecond) * 1000;
@@ -760,16 +803,18 @@ async function main(): Promise<void> {
 		}
 		return;
 	}
-	log(`checking that A, B and C send the same requests`);
+	log(`checking that ${VARIANTS.join(', ')} send the same requests`);
 	const requests = await checkSameRequests();
 	log(requests.summary);
 	const sandbox = await startSandbox({ port: 0, recordRequests: false });
 	let cells: Map<string, Cell>;
 	let baseline: Record<Variant, number>;
 	let otherRows: OtherRow[];
+	let profile: CpuShares;
 	try {
 		baseline = await measureBaselines(sandbox);
 		cells = await measureSends(sandbox);
+		profile = await profileA(sandbox);
 		otherRows = await measureOtherRuns(sandbox, SIZES[SIZES.length - 1]);
 	} finally {
 		await sandbox.close();
@@ -802,6 +847,7 @@ async function main(): Promise<void> {
 		rateRows,
 		otherRows,
 		shared,
+		profile,
 	});
 	process.stdout.write(`${generated}\n`);
 	if (QUICK) log('--quick: docs/PERFORMANCE.md left as it is');

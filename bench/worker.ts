@@ -26,13 +26,17 @@ import type {
 import * as nodeModule from 'node:module';
 import * as diagnostics from 'node:diagnostics_channel';
 import * as http from 'node:http';
+import * as inspector from 'node:inspector/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 type Workflow = typeof import('n8n-workflow');
 
-/** A: our node; B: n8n's HTTP Request node; C: node:http alone; D: a minimal programmatic n8n node. */
-export type Variant = 'A' | 'B' | 'C' | 'D';
+/**
+ * A: our node; B: n8n's HTTP Request node; C: node:http alone; D: a minimal programmatic n8n node;
+ * H: n8n's outbound HTTP alone (what every request helper of a node ends in), no engine.
+ */
+export type Variant = 'A' | 'B' | 'C' | 'D' | 'H';
 
 /** Node settings of a send run (A, B, D): n8n's On Error and Options > Batching. */
 export interface SendSettings {
@@ -42,6 +46,8 @@ export interface SendSettings {
 	evaluated?: boolean;
 	/** D: fields without expressions, one request at a time: the least memory a node that sends one request per item through n8n can use. */
 	floor?: boolean;
+	/** Profile the measured run (its time then counts the profiler too): SendResult.cpu. */
+	profile?: boolean;
 }
 
 /** Settings of an `executions` job. */
@@ -98,6 +104,28 @@ export interface SendResult {
 	error?: string;
 	/** Expressions n8n evaluated during the measured run, when counted. */
 	expressions?: number;
+	/** Where the measured run's time went, when profiled: shares of the profile's samples, by owner. */
+	cpu?: CpuShares;
+}
+
+/**
+ * A profile's samples by who spent them. A sample in Node's own code (`node:` frames) counts for
+ * the nearest caller that is not Node's: n8n's HTTP helper when axios opened the socket, this node
+ * when it called JSON.parse; with no such caller (a socket's events, the event loop), `sockets`.
+ */
+export interface CpuShares {
+	/** This package's code (dist/nodes, dist/credentials). */
+	node: number;
+	/** n8n's outbound HTTP: axios, @n8n/backend-network, n8n-core's request helpers, proxy-from-env. */
+	helper: number;
+	/** The rest of n8n: n8n-core, n8n-workflow, @n8n packages. */
+	engine: number;
+	/** Node's sockets, streams and event loop, under no caller of ours or n8n's. */
+	sockets: number;
+	gc: number;
+	idle: number;
+	/** The bench's own code and anything else. */
+	other: number;
 }
 
 /**
@@ -587,6 +615,39 @@ function engineRunner(
 	};
 }
 
+/**
+ * H: the same requests through n8n's outbound HTTP (`OutboundHttp.requests().request`, where
+ * `httpRequest` and `httpRequestWithAuthentication` end: axios, n8n's proxy and agent set-up), all
+ * in flight at once, without the engine. A node may send no other way (n8n's lint forbids
+ * node:http in a community node): this is the least any node pays per request.
+ */
+function helperRunner(baseUrl: string, token: string) {
+	runtimeRequire('n8n-core');
+	const { Container } = runtimeRequire('@n8n/di') as { Container: typeof DiContainer };
+	const { OutboundHttp } = runtimeRequire('@n8n/backend-network') as {
+		OutboundHttp: new () => {
+			requests(): { request(options: object): Promise<{ body: IDataObject }> };
+		};
+	};
+	const outbound = Container.get(OutboundHttp);
+	const send = async (i: number) => {
+		const { body } = await outbound.requests().request({
+			method: 'POST',
+			url: `${baseUrl}/v1/sms`,
+			json: true,
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			body: { type: 'text', instance: INSTANCE, to: phoneOf(i), body: messageOf(i), token },
+			returnFullResponse: true,
+		});
+		if ((body.body as IDataObject | undefined)?.err !== false)
+			throw new Error(`request ${i} failed: ${JSON.stringify(body)}`);
+		return body;
+	};
+	return async (count: number) => ({
+		items: await Promise.all(Array.from({ length: count }, (_, i) => send(i))),
+	});
+}
+
 /** C: the same requests with node's http, all in flight at once, one connection each (agent: false sends `connection: close`, as n8n does). */
 function floorRunner(baseUrl: string, token: string) {
 	const { hostname, port } = new URL(baseUrl);
@@ -647,6 +708,8 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 	let expressions = 0;
 	if (job.variant === 'C') {
 		run = floorRunner(job.baseUrl, job.token);
+	} else if (job.variant === 'H') {
+		run = helperRunner(job.baseUrl, job.token);
 	} else {
 		const { core, workflow } = await loadEngine();
 		if (job.countExpressions) onExpression(workflow, () => expressions++);
@@ -668,9 +731,11 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 	gc?.();
 	const heapBefore = process.memoryUsage().heapUsed;
 	expressions = 0;
+	const profiler = job.profile ? await startProfiler() : undefined;
 	const started = performance.now();
 	const output = job.items > 0 ? await run(job.items) : { items: [] };
 	const ms = performance.now() - started;
+	const cpu = profiler ? cpuShares(await profiler.stop()) : undefined;
 	const maxRssKb = process.resourceUsage().maxRSS;
 	gc?.();
 	const liveKb = (process.memoryUsage().heapUsed - heapBefore) / 1024;
@@ -690,7 +755,79 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 		errorItems,
 		...(output.error ? { error: output.error } : {}),
 		...(job.countExpressions ? { expressions } : {}),
+		...(cpu ? { cpu } : {}),
 	};
+}
+
+interface Profile {
+	nodes: Array<{
+		id: number;
+		callFrame: { functionName: string; url: string };
+		children?: number[];
+	}>;
+	samples: number[];
+}
+
+/** V8's sampling profiler through the inspector, started now; `stop` gives its profile. */
+async function startProfiler(): Promise<{ stop(): Promise<Profile> }> {
+	const session = new inspector.Session();
+	session.connect();
+	await session.post('Profiler.enable');
+	await session.post('Profiler.setSamplingInterval', { interval: 200 });
+	await session.post('Profiler.start');
+	return {
+		async stop() {
+			const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
+			session.disconnect();
+			return profile;
+		},
+	};
+}
+
+const OWNERS: Array<[keyof CpuShares, RegExp]> = [
+	[
+		'node',
+		new RegExp(`${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/dist/(nodes|credentials)/`),
+	],
+	[
+		'helper',
+		/\/(axios|@n8n\/backend-network|proxy-from-env|follow-redirects)\/|\/request-helpers\//,
+	],
+	['engine', /\/(n8n-core|n8n-workflow|@n8n\/[^/]+)\//],
+];
+/** V8's own entries (a Map: a function may be named toString). */
+const SPECIAL = new Map<string, keyof CpuShares>([
+	['(garbage collector)', 'gc'],
+	['(idle)', 'idle'],
+	['(program)', 'sockets'],
+]);
+
+function cpuShares(profile: Profile): CpuShares {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parentOf = new Map<number, number>();
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parentOf.set(child, node.id);
+	const ownerOf = new Map<number, keyof CpuShares>();
+	const owner = (id: number): keyof CpuShares => {
+		const known = ownerOf.get(id);
+		if (known) return known;
+		const { functionName, url } = byId.get(id)!.callFrame;
+		const parent = parentOf.get(id);
+		const found: keyof CpuShares =
+			SPECIAL.get(functionName) ??
+			(url && !url.startsWith('node:')
+				? (OWNERS.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other')
+				: parent === undefined
+					? 'sockets'
+					: owner(parent));
+		ownerOf.set(id, found);
+		return found;
+	};
+	const shares: CpuShares = { node: 0, helper: 0, engine: 0, sockets: 0, gc: 0, idle: 0, other: 0 };
+	for (const id of profile.samples) shares[owner(id)]++;
+	for (const key of Object.keys(shares) as Array<keyof CpuShares>)
+		shares[key] /= profile.samples.length || 1;
+	return shares;
 }
 
 type ExecutionsJob = Extract<Job, { kind: 'executions' }>;
