@@ -1,8 +1,8 @@
 /**
  * npm run bench (through bench/run.sh): Send SMS through our node (A), n8n's HTTP Request node (B),
  * plain node:http (C), a minimal programmatic n8n node (D) and n8n's outbound HTTP alone (H)
- * against the sandbox, every
- * measurement in a fresh worker process (bench/worker.ts); then bulk sends against a
+ * against the sandbox, every measurement in a fresh worker process (bench/worker.ts); then bulk
+ * sends against a
  * rate-limited sandbox, load time, packed size and the researcher's polling. Writes the figures
  * into docs/PERFORMANCE.md between its bench markers. `--quick`: a short run that only prints.
  *
@@ -86,6 +86,7 @@ const median = (values: number[]) => {
 };
 const mb = (kb: number) => kb / 1024;
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
+const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 /** Exit by signal: the process died, which measures nothing (isolated-vm rarely crashes at exit here). */
 class WorkerKilled extends Error {
@@ -182,7 +183,7 @@ const sendJob = (
 	...settings,
 });
 
-/** A, B, C and D must send the same requests; also counts the expressions n8n evaluates per item. */
+/** Every variant must send the same requests; also counts the expressions n8n evaluates per item. */
 async function checkSameRequests(): Promise<{
 	summary: string;
 	expressionsPerItem: Partial<Record<Variant, number>>;
@@ -233,7 +234,7 @@ async function measureSends(sandbox: Sandbox): Promise<Map<string, Cell>> {
 	for (const latency of LATENCIES) {
 		for (const items of SIZES) {
 			for (let rep = 0; rep < REPS[items]; rep++) {
-				// Rotate the order (ABC, BCA, CAB) so that no variant always runs first.
+				// Rotate the order (ABCDH, BCDHA, ...) so that no variant always runs first.
 				const order = VARIANTS.map((_, i) => VARIANTS[(i + rep) % VARIANTS.length]);
 				for (const variant of order) {
 					sandbox.reset();
@@ -264,7 +265,6 @@ async function profileA(sandbox: Sandbox): Promise<CpuShares> {
 		profile: true,
 	});
 	if (!cpu) throw new Error('the profiled run of A gave no profile');
-	const percent = (share: number) => `${Math.round(share * 100)} %`;
 	log(
 		`A profiled: ${Object.entries(cpu)
 			.map(([owner, share]) => `${owner} ${percent(share)}`)
@@ -570,7 +570,7 @@ function report(parts: {
 		'',
 		`- Machine: ${machine()}; 1-minute load average before the run ${fixed(parts.loadBefore)} (other work on the machine skews the figures)`,
 		`- Runtime: ${versions()}; expression engine \`${load.expressionEngine}\` (n8n's default); HTTP Request node version ${load.httpRequestVersion}`,
-		`- A: this node (Send SMS, through its send loop); B: n8n's HTTP Request node; C: node:http alone, every request at once; D: a minimal programmatic n8n node, one getNodeParameter per field and one httpRequestWithAuthentication per item, every item at once; H: n8n's outbound HTTP alone (\`OutboundHttp.requests().request\`, where every request helper of a node ends), every request at once, no engine: the least any node pays per request, since n8n's lint forbids node:http in community nodes`,
+		`- A: this node (Send SMS, through its send loop); B: n8n's HTTP Request node; C: node:http alone, every request at once; D: a minimal programmatic n8n node, one getNodeParameter per field and one httpRequestWithAuthentication per item, every item at once; H: n8n's outbound HTTP alone (\`OutboundHttp.requests().request\`, where n8n's request helpers end), every request at once, no engine: the least a node pays that sends through n8n's helpers, as n8n requires`,
 		`- Requests (checked identical for ${VARIANTS.join(', ')}): ${requests.summary}`,
 		`- Expressions n8n evaluates per item: A ${requests.expressionsPerItem.A ?? '?'}, B ${requests.expressionsPerItem.B ?? '?'}, D ${requests.expressionsPerItem.D ?? '?'}`,
 		`- Every figure: a fresh process, warmed up with ${WARMUP} items, then one measured run of N items; time per item = run time / N, median of the repetitions; memory = peak RSS (\`resourceUsage().maxRSS\`) minus the same process's peak with 0 items (${VARIANTS.map((v) => `${v} ${fixed(mb(baseline[v]), 0)} MB`).join(', ')})`,
@@ -583,7 +583,8 @@ function report(parts: {
 	for (const latency of LATENCIES) {
 		for (const items of SIZES) {
 			const [a, b, c, d, h] = VARIANTS.map((v) => perItem(latency, items, v));
-			const memory = VARIANTS.map((v) => fixed(netMb(latency, items, v), 0));
+			// Clamped: a run's peak can fall a little below its baseline's.
+			const memory = VARIANTS.map((v) => fixed(Math.max(0, netMb(latency, items, v)), 0));
 			add(
 				`| ${latency} ms | ${items.toLocaleString('en')} | ${REPS[items]} | ${[a, b, c, d, h].map((v) => fixed(v, 3)).join(' | ')} | ${[b, c, d, h].map((v) => fixed(a / v)).join(' | ')} | ${memory.join(' | ')} |`,
 			);
@@ -668,18 +669,30 @@ function report(parts: {
 }
 
 /**
- * Issue 6's target: A/C ≤ 1.5, or a profile shows that the remaining gap is n8n's. It is n8n's when
- * the time A spends in n8n's code and Node's sockets alone (a lower bound for any node sending
- * these requests through n8n) is over 1.5 × C: then this node, were its own code, its garbage and
- * its waits free, would still miss. H, n8n's outbound HTTP alone, says the same from another side.
+ * Issue 6's target, A/C ≤ 1.5. Where it is missed, the row says whether any node could meet it: H
+ * is the least a node pays that sends through n8n's request helpers, as n8n requires; with H/C
+ * over 1.5 the target is out of every such node's reach, and A/H is what this node adds above that
+ * floor. A's profile says where its time went; it does not make the miss n8n's.
  */
 function acTarget(ac: number, hc: number, cpu: CpuShares): string {
-	const n8nShare = cpu.helper + cpu.engine + cpu.sockets;
-	const n8nOnly = ac * n8nShare;
-	const percent = (share: number) => `${Math.round(share * 100)} %`;
-	const where = `A/C ${fixed(ac)}; H/C ${fixed(hc)} (n8n's outbound HTTP alone); A's time (profile): n8n's HTTP helper ${percent(cpu.helper)}, Node's sockets ${percent(cpu.sockets)}, n8n's engine ${percent(cpu.engine)}, this node ${percent(cpu.node)}, garbage collection ${percent(cpu.gc)}, idle ${percent(cpu.idle)}, other ${percent(cpu.other)}; n8n's and Node's share alone is ${fixed(n8nOnly)} × C`;
-	const status = ac <= 1.5 ? 'met' : n8nOnly > 1.5 ? "the remaining gap is n8n's" : '**missed**';
-	return `| A/C ≤ 1.5 at ${AC_CELL.items.toLocaleString('en')} items, ${AC_CELL.latency} ms, or the gap shown to be n8n's | ${where} | ${status} |`;
+	const shares: Array<[string, number]> = [
+		["n8n's HTTP helper", cpu.helper],
+		["Node's sockets and event loop", cpu.sockets],
+		['native code', cpu.native],
+		["n8n's engine", cpu.engine],
+		['this node', cpu.node],
+		['garbage collection', cpu.gc],
+		['idle', cpu.idle],
+		['other', cpu.other],
+	];
+	const where = `A/C ${fixed(ac)}; H/C ${fixed(hc)} (n8n's outbound HTTP alone); A/H ${fixed(ac / hc)}; A's time (profile): ${shares.map(([owner, share]) => `${owner} ${percent(share)}`).join(', ')}`;
+	const status =
+		ac <= 1.5
+			? 'met'
+			: hc > 1.5
+				? "**missed**: out of reach of any node sending through n8n's helpers (H/C > 1.5)"
+				: '**missed**';
+	return `| A/C ≤ 1.5 at ${AC_CELL.items.toLocaleString('en')} items, ${AC_CELL.latency} ms | ${where} | ${status} |`;
 }
 
 const ideal = (row: RateRow) => (row.items / RATE.perSecond) * 1000;

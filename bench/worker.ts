@@ -112,6 +112,7 @@ export interface SendResult {
  * A profile's samples by who spent them. A sample in Node's own code (`node:` frames) counts for
  * the nearest caller that is not Node's: n8n's HTTP helper when axios opened the socket, this node
  * when it called JSON.parse; with no such caller (a socket's events, the event loop), `sockets`.
+ * Each sample counts once (the sampling interval is even).
  */
 export interface CpuShares {
 	/** This package's code (dist/nodes, dist/credentials). */
@@ -120,8 +121,10 @@ export interface CpuShares {
 	helper: number;
 	/** The rest of n8n: n8n-core, n8n-workflow, @n8n packages. */
 	engine: number;
-	/** Node's sockets, streams and event loop, under no caller of ours or n8n's. */
+	/** Node's own JavaScript (sockets, streams, timers, the event loop) under no caller of ours or n8n's. */
 	sockets: number;
+	/** V8's and Node's native code with no JavaScript on the stack (`(program)`: libuv, the VM). */
+	native: number;
 	gc: number;
 	idle: number;
 	/** The bench's own code and anything else. */
@@ -784,22 +787,26 @@ async function startProfiler(): Promise<{ stop(): Promise<Profile> }> {
 	};
 }
 
-const OWNERS: Array<[keyof CpuShares, RegExp]> = [
-	[
-		'node',
-		new RegExp(`${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/dist/(nodes|credentials)/`),
-	],
+/** This package's code, as the profile names its files. */
+const OWN_CODE = ['nodes', 'credentials'].map(
+	(dir) => `${pathToFileURL(join(repoRoot, 'dist', dir)).href}/`,
+);
+const OWNERS: Array<[keyof CpuShares, (url: string) => boolean]> = [
+	['node', (url) => OWN_CODE.some((prefix) => url.startsWith(prefix))],
 	[
 		'helper',
-		/\/(axios|@n8n\/backend-network|proxy-from-env|follow-redirects)\/|\/request-helpers\//,
+		(url) =>
+			/\/(axios|@n8n\/backend-network|proxy-from-env|follow-redirects)\/|\/request-helpers\//.test(
+				url,
+			),
 	],
-	['engine', /\/(n8n-core|n8n-workflow|@n8n\/[^/]+)\//],
+	['engine', (url) => /\/(n8n-core|n8n-workflow|@n8n\/[^/]+)\//.test(url)],
 ];
 /** V8's own entries (a Map: a function may be named toString). */
 const SPECIAL = new Map<string, keyof CpuShares>([
 	['(garbage collector)', 'gc'],
 	['(idle)', 'idle'],
-	['(program)', 'sockets'],
+	['(program)', 'native'],
 ]);
 
 function cpuShares(profile: Profile): CpuShares {
@@ -816,14 +823,23 @@ function cpuShares(profile: Profile): CpuShares {
 		const found: keyof CpuShares =
 			SPECIAL.get(functionName) ??
 			(url && !url.startsWith('node:')
-				? (OWNERS.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other')
+				? (OWNERS.find(([, owns]) => owns(url))?.[0] ?? 'other')
 				: parent === undefined
 					? 'sockets'
 					: owner(parent));
 		ownerOf.set(id, found);
 		return found;
 	};
-	const shares: CpuShares = { node: 0, helper: 0, engine: 0, sockets: 0, gc: 0, idle: 0, other: 0 };
+	const shares: CpuShares = {
+		node: 0,
+		helper: 0,
+		engine: 0,
+		sockets: 0,
+		native: 0,
+		gc: 0,
+		idle: 0,
+		other: 0,
+	};
 	for (const id of profile.samples) shares[owner(id)]++;
 	for (const key of Object.keys(shares) as Array<keyof CpuShares>)
 		shares[key] /= profile.samples.length || 1;
