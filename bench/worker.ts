@@ -633,66 +633,73 @@ function helperRunner(baseUrl: string, token: string) {
 		};
 	};
 	const outbound = Container.get(OutboundHttp);
-	const send = async (i: number) => {
+	return allAtOnce(async (i) => {
 		const { body } = await outbound.requests().request({
 			method: 'POST',
 			url: `${baseUrl}/v1/sms`,
 			json: true,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-			body: { type: 'text', instance: INSTANCE, to: phoneOf(i), body: messageOf(i), token },
+			body: smsBody(i, token),
 			returnFullResponse: true,
 		});
-		if ((body.body as IDataObject | undefined)?.err !== false)
-			throw new Error(`request ${i} failed: ${JSON.stringify(body)}`);
 		return body;
-	};
-	return async (count: number) => ({
-		items: await Promise.all(Array.from({ length: count }, (_, i) => send(i))),
 	});
 }
 
 /** C: the same requests with node's http, all in flight at once, one connection each (agent: false sends `connection: close`, as n8n does). */
 function floorRunner(baseUrl: string, token: string) {
 	const { hostname, port } = new URL(baseUrl);
-	const send = (i: number) =>
-		new Promise<IDataObject>((resolve, reject) => {
-			const body = JSON.stringify({
-				type: 'text',
-				to: phoneOf(i),
-				instance: INSTANCE,
-				body: messageOf(i),
-				token,
-			});
-			const request = http.request(
-				{
-					host: hostname,
-					port,
-					method: 'POST',
-					path: '/v1/sms',
-					agent: false,
-					headers: {
-						accept: 'application/json',
-						'content-type': 'application/json',
-						'content-length': Buffer.byteLength(body),
+	return allAtOnce(
+		(i) =>
+			new Promise<IDataObject>((resolve, reject) => {
+				const body = JSON.stringify(smsBody(i, token));
+				const request = http.request(
+					{
+						host: hostname,
+						port,
+						method: 'POST',
+						path: '/v1/sms',
+						agent: false,
+						headers: {
+							accept: 'application/json',
+							'content-type': 'application/json',
+							'content-length': Buffer.byteLength(body),
+						},
 					},
-				},
-				(response) => {
-					const chunks: Buffer[] = [];
-					response.on('data', (chunk: Buffer) => chunks.push(chunk));
-					response.on('end', () => {
-						const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IDataObject;
-						if ((envelope.body as IDataObject | undefined)?.err !== false)
-							reject(new Error(`request ${i} failed: ${JSON.stringify(envelope)}`));
-						else resolve(envelope);
-					});
-					response.on('error', reject);
-				},
-			);
-			request.on('error', reject);
-			request.end(body);
-		});
+					(response) => {
+						const chunks: Buffer[] = [];
+						response.on('data', (chunk: Buffer) => chunks.push(chunk));
+						response.on('end', () =>
+							resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as IDataObject),
+						);
+						response.on('error', reject);
+					},
+				);
+				request.on('error', reject);
+				request.end(body);
+			}),
+	);
+}
+
+/** Item i's Send SMS body as C and H send it, the token in it (A's and D's credential adds theirs). */
+const smsBody = (i: number, token: string) => ({
+	type: 'text',
+	to: phoneOf(i),
+	instance: INSTANCE,
+	body: messageOf(i),
+	token,
+});
+
+/** C's and H's run: every request at once, each answer an envelope the service accepted. */
+function allAtOnce(send: (i: number) => Promise<IDataObject>) {
+	const accepted = async (i: number) => {
+		const envelope = await send(i);
+		if ((envelope.body as IDataObject | undefined)?.err !== false)
+			throw new Error(`request ${i} failed: ${JSON.stringify(envelope)}`);
+		return envelope;
+	};
 	return async (count: number) => ({
-		items: await Promise.all(Array.from({ length: count }, (_, i) => send(i))),
+		items: await Promise.all(Array.from({ length: count }, (_, i) => accepted(i))),
 	});
 }
 
