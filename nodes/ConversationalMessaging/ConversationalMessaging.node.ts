@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { defaultCountryOptions, nodeDefaultCountry } from './checks/phone/reading';
 import { customOperations } from './customOperations';
 import { requestOptions, sendOptions } from './form/settings';
+import { OUTPUTS, recipientRules } from './recipientRules/fields';
 import { agentDescription } from './resources/agent';
 import { campaignDescription, campaignListSearch } from './resources/campaign';
 import { clientDescription } from './resources/client';
@@ -68,7 +69,8 @@ export class ConversationalMessaging implements INodeType {
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		// A second output, Held, while a bulk send has a Send Window (Recipient Rules).
+		outputs: OUTPUTS,
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		// No baseURL: the credential sets it; an expression here n8n would evaluate twice per item.
@@ -133,6 +135,7 @@ export class ConversationalMessaging implements INodeType {
 			...productDescription,
 			...researcherDescription,
 			...shortLinkDescription,
+			...recipientRules,
 			...sendOptions,
 			// The operations with a phone field (a test keeps the list so); not Send and Wait's other channels.
 			nodeDefaultCountry({

@@ -150,6 +150,20 @@ export function expressionMayRead(key: string): boolean {
 	return typeof isSafeObjectProperty === 'function' && isSafeObjectProperty(key);
 }
 
+// 6b. Which outputs lead somewhere: n8n-core dist/execution-engine/node-execution-context/node-execution-context.js
+//     (NodeExecutionContext keeps `workflow`, n8n-workflow's Workflow, whose connectionsBySourceNode
+//     lists each output's connections); a node's API names its child nodes, not their output.
+
+/** Whether the node's output `index` (0 first) is connected to a node; true where n8n does not say. */
+export function outputConnected(fns: IExecuteFunctions, index: number): boolean {
+	const { workflow } = fns as {
+		workflow?: { connectionsBySourceNode?: Record<string, { main?: Array<unknown[] | null> }> };
+	};
+	const connections = workflow?.connectionsBySourceNode;
+	if (!connections) return true;
+	return (connections[fns.getNode().name]?.main?.[index]?.length ?? 0) > 0;
+}
+
 // 7. Send and Wait's (wired in sendAndWait/): its resume link, its wait's timeout, its webhook.
 
 /**

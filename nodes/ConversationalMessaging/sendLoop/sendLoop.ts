@@ -4,7 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { SendOptions } from '../form/settings';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import type { RequestOptionsParameter } from '../n8nInternals';
-import { batchingOf, REQUEST_OPTIONS, triedAgainAfter } from '../n8nInternals';
+import { batchingOf, outputConnected, REQUEST_OPTIONS, triedAgainAfter } from '../n8nInternals';
+import { RULED_OPERATIONS, RULES_PARAMETER } from '../recipientRules/fields';
+import type { Cleared, RuleOutcome } from '../recipientRules/rules';
+import { RecipientRules } from '../recipientRules/rules';
 import { CREDENTIAL_NAME } from '../service/account';
 import { clock } from './clock';
 import type { Reading } from './itemRequest';
@@ -39,9 +42,16 @@ export function sendLoop(description: INodeTypeDescription) {
 		const summary = new SendSummary(items.length);
 		const countries = new CountriesReached();
 		const segments = new SegmentsSent();
+		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
 		let memory: RunMemory;
+		let rules: RecipientRules | undefined;
 		try {
 			memory = await RunMemory.recall(this);
+			// Set wrong (a Send Window's time, a Do Not Send To entry): said before any request.
+			const ruled = RULED_OPERATIONS[resource]?.includes(String(node.parameters.operation));
+			const set = ruled ? node.parameters[RULES_PARAMETER[resource]] : undefined;
+			if (set && typeof set === 'object' && Object.keys(set).length)
+				rules = await RecipientRules.read(this, resource, maxWaitMs);
 		} catch (error) {
 			// A second Retry of one failed execution sends nothing. With On Error: Continue, n8n would
 			// pass the input on as if sent: each item says so instead.
@@ -65,8 +75,20 @@ export function sendLoop(description: INodeTypeDescription) {
 		let allSettled: () => void = () => {};
 		const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
-		const settle = (itemIndex: number, outcome: Done | SendOutcome) => {
+		/** Items the service accepted in this run. */
+		let sentNow = 0;
+
+		const settle = (itemIndex: number, outcome: Done | SendOutcome | RuleOutcome) => {
 			run.lane.remaining--;
+			// Kept from the service by a Recipient Rule: out with its reason, or on the Held output.
+			if ('skipped' in outcome) {
+				results[itemIndex] = [outcome.skipped];
+				return;
+			}
+			if ('held' in outcome) {
+				results[itemIndex] = [];
+				return;
+			}
 			const earlier = sentEarlier(outcome, executionId);
 			if ('sent' in outcome) {
 				results[itemIndex] = earlier ? markedSent(outcome.sent, earlier) : outcome.sent;
@@ -83,17 +105,25 @@ export function sendLoop(description: INodeTypeDescription) {
 			summary.failedItem(itemIndex);
 		};
 
-		const sendItem = async (itemIndex: number, reading: Reading): Promise<SendOutcome> => {
+		const sendItem = async (
+			itemIndex: number,
+			reading: Reading,
+		): Promise<SendOutcome | RuleOutcome> => {
 			// Another item failed (On Error: Stop), or the run was cancelled, while this one waited its batch.
 			if (stopped()) return { stopped: stoppedError(this, itemIndex) };
 			if ('error' in reading) return { failed: asNodeError(this, reading.error, itemIndex) };
 			const item = itemContext(this, itemIndex, { credentials, node });
+			let cleared: Cleared | RuleOutcome = { cleared: true };
 			try {
 				const defaults = description.requestDefaults;
 				const settings = itemSettings(itemIndex);
 				const built = await buildRequest(item, form, defaults, reading.values, settings);
+				if (rules) cleared = await rules.check(item, built.request, built.phone);
+				if (!('cleared' in cleared)) return cleared;
 				const outcome = await send(run, item, form, built.request);
+				if ('failed' in outcome || 'stopped' in outcome) rules?.notSent(cleared);
 				if ('sent' in outcome) {
+					sentNow++;
 					countries.sent(itemIndex, built.phone);
 					segments.sent(built.sms);
 					// What the SMS cost, on its output: the service's answer does not say.
@@ -103,6 +133,7 @@ export function sendLoop(description: INodeTypeDescription) {
 				return outcome;
 			} catch (error) {
 				// A check refused a value: nothing was sent.
+				if ('cleared' in cleared) rules?.notSent(cleared);
 				return { failed: asNodeError(this, error, itemIndex) };
 			}
 		};
@@ -151,7 +182,6 @@ export function sendLoop(description: INodeTypeDescription) {
 		const form = requestForm(description, node);
 		const values = new FieldValues(this, form.fields);
 		const itemSettings = settingsFor(this, credentials);
-		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
 		const run: Sender = {
 			fns: this,
 			credentials,
@@ -174,15 +204,20 @@ export function sendLoop(description: INodeTypeDescription) {
 			});
 		} finally {
 			run.lane.leave();
+			await rules?.finish();
 		}
 
 		const stop = failures.size ? failures : namedAgain;
-		const output = [results.flat()];
+		const held = rules?.heldOutput(items);
+		const output = held ? [results.flat(), held] : [results.flat()];
 		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context
 		// without hints shows none. Made before the memory is dropped: nothing after it may throw.
-		const hints = [summary.hint(run.lane.outageMs), countries.hint(), segments.hint()].filter(
-			(hint) => hint !== undefined,
-		);
+		const hints = [
+			summary.hint(run.lane.outageMs),
+			countries.hint(),
+			segments.hint(),
+			rules?.hint(sentNow, outputConnected(this, 1)),
+		].filter((hint) => hint !== undefined);
 		// Kept for whoever runs the node again: n8n's Retry after a stop, Retry On Fail after a stop or a
 		// return it tries again on (../n8nInternals.ts).
 		if (stop.size || signal?.aborted || (node.retryOnFail === true && triedAgainAfter(output)))

@@ -1,0 +1,279 @@
+import type {
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ItemContext } from '../checks/checks';
+import { itemError, listEntries, readAt } from '../checks/checks';
+import type { PhoneReading } from '../checks/phone/reading';
+import { homeCountry, readPhone } from '../checks/phone/reading';
+import { zonesOfCountry, zonesOfNumber } from '../checks/phone/zones';
+import { clock } from '../sendLoop/clock';
+import { count, joinAnd, plural } from '../sendLoop/hints';
+import { FieldValues, itemContext } from '../sendLoop/itemRequest';
+import { DailyCap } from './dailyCap';
+import type { RecipientRulesParameter } from './fields';
+import { RULES_PARAMETER } from './fields';
+import type { Verdict } from './window';
+import { isoInZone, isTimeZone, localDay, readSendWindow, WindowReader } from './window';
+
+/** An item a rule keeps from the service now: not sent, with its reason, or held for its window. */
+export type RuleOutcome = { skipped: INodeExecutionData } | { held: Held };
+
+/** An item outside its Send Window: when the window opens in all its zones. */
+export interface Held {
+	itemIndex: number;
+	sendAfter: number;
+	/** The zones read, the one whose window opens last first. */
+	zones: readonly string[];
+	zone: string;
+}
+
+/** The item may go now; `slot`: its place under the daily cap, given back if it is not sent. */
+export type Cleared = { cleared: true; slot?: string };
+
+type Rule = 'doNotSendTo' | 'maxPerDay';
+
+const WORDS: Record<Rule, string> = {
+	doNotSendTo: 'on Do Not Send To (Recipient Rules): nothing was sent',
+	maxPerDay:
+		'already sent Max Messages per Person per Day today, in their local time (Recipient Rules): nothing was sent',
+};
+
+/**
+ * The Recipient Rules of one run of a ruled operation (./fields.ts): read once, before any request,
+ * and asked for each item between its checks and its request.
+ */
+export class RecipientRules {
+	private readonly skipped = new Map<Rule, number>();
+	private readonly heldItems: Held[] = [];
+	private readonly windowReader?: WindowReader;
+	private readonly timeZones?: FieldValues;
+
+	private constructor(
+		private readonly fns: IExecuteFunctions,
+		parameter: string,
+		rules: RecipientRulesParameter,
+		private readonly doNotSendTo: ReadonlySet<string>,
+		private readonly cap: DailyCap | undefined,
+	) {
+		const window = rules.sendWindow?.window;
+		if (window) {
+			const read = readSendWindow(window);
+			if ('problem' in read)
+				throw new NodeOperationError(fns.getNode(), `Send Window: ${read.problem}`, {
+					description: read.fix,
+				});
+			this.windowReader = new WindowReader(read);
+			const timeZone = `${parameter}.sendWindow.window.timeZone`;
+			if (window.timeZone !== undefined && window.timeZone !== '')
+				this.timeZones = new FieldValues(fns, [{ parameter: timeZone, to: [], locator: false }]);
+		}
+	}
+
+	/**
+	 * The run's rules, or undefined when none is set. Throws, naming the field and the fix, when one
+	 * is set wrong (a Send Window's time, a Do Not Send To entry that is not a phone number).
+	 */
+	static async read(
+		fns: IExecuteFunctions,
+		resource: string,
+		maxWaitMs: number,
+	): Promise<RecipientRules | undefined> {
+		const parameter = RULES_PARAMETER[resource];
+		const rules = fns.getNodeParameter(parameter, 0, {}) as RecipientRulesParameter;
+		if (!rules.sendWindow?.window && rules.doNotSendTo === undefined && !rules.maxPerDay)
+			return undefined;
+		const hasPhone = fns.getNode().parameters.operation !== 'sendSocialnet';
+		const doNotSendTo = await readDoNotSendTo(fns, rules.doNotSendTo, hasPhone);
+		const cap = rules.maxPerDay ? new DailyCap(fns, rules.maxPerDay, maxWaitMs) : undefined;
+		return new RecipientRules(fns, parameter, rules, doNotSendTo, cap);
+	}
+
+	/** Whether the item may go now (and its place under the cap), or what keeps it. */
+	async check(
+		item: ItemContext,
+		request: IHttpRequestOptions,
+		phone: PhoneReading | undefined,
+	): Promise<Cleared | RuleOutcome> {
+		const itemIndex = item.getItemIndex();
+		const recipient = phone?.digits ?? String(readAt(request, ['body', 'to']) ?? '').trim();
+		if (this.doNotSendTo.has(recipient)) return this.skip('doNotSendTo', itemIndex, recipient);
+		const zones = await this.zonesOf(item, phone);
+		const now = clock.now();
+		if (this.windowReader) {
+			const verdict: Verdict = this.windowReader.verdict(zones, now);
+			if ('never' in verdict)
+				throw itemError(
+					item,
+					`Send Window: the recipient's possible time zones (${zones.join(', ')}) are never all within the window at once`,
+					"The phone number's prefix spans all of them. Give the item's Time Zone (Send Window > Time Zone, by expression), or widen the window.",
+				);
+			if (!verdict.open) {
+				const { sendAfter, zone } = verdict;
+				const ordered = [zone, ...zones.filter((other) => other !== zone)];
+				this.heldItems.push({ itemIndex, sendAfter, zone, zones: ordered });
+				return { held: this.heldItems[this.heldItems.length - 1] };
+			}
+		}
+		if (!this.cap) return { cleared: true };
+		const claim = await this.cap.claim(recipient, localDay(now, zones[0]));
+		if ('capped' in claim) return this.skip('maxPerDay', itemIndex, recipient);
+		return { cleared: true, slot: claim.slot };
+	}
+
+	/** The service did not take the item: its place under the cap is free again. */
+	notSent(cleared: Cleared): void {
+		if (cleared.slot) this.cap?.release(cleared.slot);
+	}
+
+	/** Settles what the cap still has to write; before the run returns or throws. */
+	async finish(): Promise<void> {
+		try {
+			await this.cap?.flush();
+		} catch {
+			// A place not given back stays counted: the cap sends fewer that day, never more.
+		}
+	}
+
+	/** The Held output: each input item with when its window opens, the earliest first. */
+	heldOutput(items: INodeExecutionData[]): INodeExecutionData[] | undefined {
+		if (!this.windowReader) return undefined;
+		return [...this.heldItems]
+			.sort((a, b) => a.sendAfter - b.sendAfter || a.itemIndex - b.itemIndex)
+			.map(({ itemIndex, sendAfter, zone, zones }) => ({
+				json: { ...items[itemIndex].json, sendAfter: isoInZone(sendAfter, zone), timeZones: zones },
+				pairedItem: { item: itemIndex },
+			}));
+	}
+
+	/**
+	 * What the rules did in this run, above the output: how many went, how many are held and until
+	 * when (a warning when the Held output leads nowhere), how many a rule kept from being sent.
+	 */
+	hint(sent: number, heldConnected: boolean): NodeExecutionHint | undefined {
+		const held = [...this.heldItems].sort((a, b) => a.sendAfter - b.sendAfter);
+		const skipped = [...this.skipped];
+		if (!held.length && !skipped.length) return undefined;
+		const sentences = [`Recipient Rules: ${plural(sent, 'item')} sent.`];
+		if (held.length) {
+			const first = held[0];
+			const last = held[held.length - 1];
+			const at = ({ sendAfter, zone }: Held) => `${isoInZone(sendAfter, zone)} (${zone})`;
+			const until =
+				first.sendAfter === last.sendAfter
+					? `until ${at(first)}`
+					: `until their Send Window opens: the first at ${at(first)}, the last at ${at(last)}`;
+			sentences.push(
+				`${count(held.length)} held ${until}; they leave by the Held output, earliest first.`,
+			);
+			if (!heldConnected)
+				sentences.push(
+					'Nothing is connected to the Held output: connect it to a Wait node (Resume: At Specified Time, {{ $json.sendAfter }}) and back into this node, or they are never sent.',
+				);
+		}
+		if (skipped.length)
+			sentences.push(
+				`Not sent: ${joinAnd(
+					skipped.map(
+						([rule, n]) =>
+							`${count(n)} ${rule === 'doNotSendTo' ? 'on Do Not Send To' : 'over Max Messages per Person per Day'}`,
+					),
+				)}.`,
+			);
+		return {
+			message: sentences.join(' '),
+			type: held.length && !heldConnected ? 'warning' : 'info',
+			location: 'outputPane',
+		};
+	}
+
+	private skip(rule: Rule, itemIndex: number, recipient: string): RuleOutcome {
+		this.skipped.set(rule, (this.skipped.get(rule) ?? 0) + 1);
+		return {
+			skipped: {
+				json: {
+					sent: false,
+					skipped: { rule, recipient, message: `The recipient is ${WORDS[rule]}.` },
+				},
+				pairedItem: { item: itemIndex },
+			},
+		};
+	}
+
+	/**
+	 * The item's zones: its Time Zone, else its phone number's, else its Default Country's, else the
+	 * workflow's (the socialnet messenger gives no number).
+	 */
+	private async zonesOf(
+		item: ItemContext,
+		phone: PhoneReading | undefined,
+	): Promise<readonly string[]> {
+		const itemIndex = item.getItemIndex();
+		if (this.timeZones) {
+			const reading = await this.timeZones.read(itemIndex);
+			if ('error' in reading) throw reading.error;
+			const [value] = reading.values;
+			const zone = typeof value === 'string' ? value.trim() : value;
+			if (zone !== '' && zone !== undefined && zone !== null) {
+				if (typeof zone === 'string' && isTimeZone(zone)) return [zone];
+				throw itemError(
+					item,
+					`Time Zone: "${String(zone)}" is not a time zone`,
+					'Send Window > Time Zone: use an IANA time zone name such as America/New_York, Europe/Madrid or Asia/Kolkata, or leave it empty to read the zone from the phone number.',
+				);
+			}
+		}
+		if (phone) {
+			const zones = zonesOfNumber(phone.digits);
+			if (zones.length) return zones;
+		}
+		const home = await homeCountry(item, (problem, fix) => {
+			throw itemError(item, `Default Country: ${problem}`, fix);
+		});
+		const zones = home ? zonesOfCountry(home) : [];
+		return zones.length ? zones : [this.fns.getTimezone()];
+	}
+}
+
+/**
+ * The Do Not Send To list, each entry read as the recipient's phone is (with item 0's Default
+ * Country), so that every way of writing a number stops it; recipient IDs as typed for socialnet.
+ */
+async function readDoNotSendTo(
+	fns: IExecuteFunctions,
+	raw: unknown,
+	phones: boolean,
+): Promise<ReadonlySet<string>> {
+	const node = fns.getNode();
+	const entries = (typeof raw === 'string' ? raw.split(/[,\n;]/) : listEntries(raw ?? []))
+		.map((entry, position) => ({ entry, position }))
+		.filter(({ entry }) => !(typeof entry === 'string' && entry.trim() === '') && entry !== null);
+	if (!entries.length) return new Set();
+	const fail = (problem: string, fix: string): never => {
+		throw new NodeOperationError(node, `Do Not Send To: ${problem}`, { description: fix });
+	};
+	const home = phones ? await homeCountry(itemContext(fns, 0), fail) : undefined;
+	const list = new Set<string>();
+	for (const { entry, position } of entries) {
+		const typed = typeof entry === 'number' ? String(entry) : entry;
+		if (typeof typed !== 'string')
+			fail(
+				`entry ${count(position + 1)} is ${Array.isArray(typed) ? 'a list' : 'an object'}, not ${phones ? 'a phone number' : 'a recipient ID'}`,
+				'Give numbers separated by commas or lines, or an expression giving a list of them.',
+			);
+		const text = (typed as string).trim();
+		if (!phones) {
+			list.add(text);
+			continue;
+		}
+		const reading = readPhone(text, home);
+		if ('problem' in reading)
+			fail(`entry ${count(position + 1)}, ${reading.problem}`, `${reading.fix} Nothing was sent.`);
+		else list.add(reading.digits);
+	}
+	return list;
+}
