@@ -536,6 +536,7 @@ describe('the docs point to it', () => {
 		);
 		for (const file of [
 			'bulk-send-sms-and-chatapp.json',
+			'bulk-sms-in-local-hours.json',
 			'crm-lead-from-web-form.json',
 			'short-link-in-sms.json',
 		]) {
