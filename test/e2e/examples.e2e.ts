@@ -2,7 +2,9 @@
  * The workflows of examples/ in real n8n: imported with the n8n CLI next to a sandbox credential,
  * run with `n8n execute`, and checked against what the sandbox received. A trigger the CLI cannot
  * fire (schedule, form) is swapped for a Manual Trigger; the rest of the workflow is run as shipped,
- * but for the research loop's Wait (2 minutes, then seconds: see quickResearchLoop).
+ * but for the research loop's Wait (2 minutes, then seconds: see quickResearchLoop) and the
+ * local-hours example's Send Window (08:00-21:00, then one that opens within a minute for some
+ * contacts: see localHoursOpeningAt).
  */
 import { randomUUID } from 'crypto';
 import { readdirSync, readFileSync } from 'fs';
@@ -20,6 +22,7 @@ import {
 	removeUserFolder,
 	RUNTIME_DIR,
 	sandboxCredential,
+	sleep,
 } from './lib/n8n';
 
 interface NodeJson {
@@ -162,6 +165,113 @@ function quickResearchLoop(
 
 const GIVES_UP = 'cmExampleRsrchQk';
 
+const LOCAL_HOURS = 'bulk-sms-in-local-hours';
+const LOCAL_HOURS_SEND = 'Send SMS in Local Hours';
+const LOCAL_HOURS_WAIT = 'Wait Until Their Hours';
+/**
+ * Each contact's zones, by the digits the node sends to: its Time Zone when the example gives one
+ * (Kai), else its number's in libphonenumber's table (checks/phone/zones.ts).
+ */
+const CONTACT_ZONES: Record<string, string[]> = {
+	'573005550101': ['America/Bogota'],
+	'573105550102': ['America/Bogota'],
+	'12125550143': ['America/New_York'],
+	'12135550178': ['America/Los_Angeles'],
+	'34612345678': ['Europe/Madrid'],
+	'12125550199': ['Pacific/Honolulu'],
+};
+/** The zone whose window opens within a minute of the run: contacts at its offset are held. */
+const HELD_ZONE = 'America/Bogota';
+/**
+ * How far ahead the held contacts' window opens when `n8n execute` starts: long enough for n8n to
+ * start and reach Send SMS (3 s here, more on a loaded machine), and at most 60 s, so that the
+ * Wait until then is under the 65 s from which n8n's Wait node puts the execution in the database,
+ * which `n8n execute` never resumes (the example's real waits are hours: a wait in the database is
+ * covered by test/e2e/research-restart.e2e.ts, through the research loop).
+ */
+const MIN_LEAD_MS = 20_000;
+const MAX_LEAD_MS = 60_000;
+
+interface Contact {
+	name: string;
+	city: string;
+	phone: string;
+	timeZone?: string;
+}
+const digitsOf = (phone: string) => phone.replace(/\D/g, '');
+
+/** 'HH:MM' in a zone at an instant (24 h). */
+const hhmm = (zone: string, ms: number) =>
+	new Intl.DateTimeFormat('en-GB', {
+		timeZone: zone,
+		hour: '2-digit',
+		minute: '2-digit',
+		hourCycle: 'h23',
+	}).format(ms);
+/** 'YYYY-MM-DD' in a zone at an instant. */
+const dayIn = (zone: string, ms: number) =>
+	new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(ms);
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/**
+ * The local-hours example with a Send Window that closes for the hour before `opensAt` in
+ * HELD_ZONE: From is that minute there, Until an hour earlier (a window across midnight, open 23
+ * hours of the day). So the contacts whose zones have HELD_ZONE's offset now are held until
+ * `opensAt`, and every other contact is within its window.
+ */
+function localHoursOpeningAt(opensAt: number): {
+	workflow: WorkflowJson;
+	from: string;
+	until: string;
+} {
+	const from = hhmm(HELD_ZONE, opensAt);
+	const until = hhmm(HELD_ZONE, opensAt - 3_600_000);
+	const example = examples[LOCAL_HOURS];
+	const nodes = example.nodes.map((node): NodeJson => {
+		if (node.name !== LOCAL_HOURS_SEND) return node;
+		const rules = node.parameters.messagingRecipientRules as {
+			sendWindow: { window: Record<string, unknown> };
+			maxPerDay: number;
+		};
+		// As shipped: 08:00-21:00 in each contact's zone, from its Time Zone or its number; one a day.
+		expect(rules).toEqual({
+			sendWindow: {
+				window: { from: '08:00', until: '21:00', timeZone: '={{ $json.timeZone }}' },
+			},
+			maxPerDay: 1,
+		});
+		const window = { ...rules.sendWindow.window, from, until };
+		return {
+			...node,
+			parameters: {
+				...node.parameters,
+				messagingRecipientRules: { ...rules, sendWindow: { window } },
+			},
+		};
+	});
+	return { workflow: { ...example, nodes }, from, until };
+}
+
+/** The contacts the example gives (its Set node's JSON). */
+function localHoursContacts(): Contact[] {
+	const set = examples[LOCAL_HOURS].nodes.find((node) => node.name === 'Contacts');
+	return (JSON.parse(String(set?.parameters.jsonOutput)) as { contacts: Contact[] }).contacts;
+}
+
+/** A node's runs in an executed run: when each started, and its outputs' items. */
+function runsOf(executed: ExecutedRun, nodeName: string) {
+	const runs = (executed.data.resultData.runData[nodeName] ?? []) as Array<{
+		startTime: number;
+		hints?: Array<{ message: string }>;
+		data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+	}>;
+	return runs.map((task) => ({
+		startTime: task.startTime,
+		hints: (task.hints ?? []).map((hint) => hint.message),
+		outputs: (task.data?.main ?? []).map((items) => (items ?? []).map((item) => item.json)),
+	}));
+}
+
 let sandbox: Sandbox;
 let researchSandbox: Sandbox;
 let userFolder: string;
@@ -238,6 +348,7 @@ describe('example workflows', () => {
 		// sms-approval-before-refund and sms-delivery-form wait for an answer: test/e2e/sendAndWait.e2e.ts runs them in `n8n start`.
 		expect(Object.keys(examples).sort()).toEqual([
 			'bulk-send-sms-and-chatapp',
+			'bulk-sms-in-local-hours',
 			'crm-lead-from-web-form',
 			'scheduled-research-without-holding-a-worker',
 			'scheduled-researcher-run',
@@ -245,7 +356,7 @@ describe('example workflows', () => {
 			'sms-approval-before-refund',
 			'sms-delivery-form',
 		]);
-		expect(new Set(Object.values(examples).map((workflow) => workflow.id)).size).toBe(7);
+		expect(new Set(Object.values(examples).map((workflow) => workflow.id)).size).toBe(8);
 		const latest = installedBaseNodeVersions();
 		for (const workflow of Object.values(examples)) {
 			const names = workflow.nodes.map((node) => node.name);
@@ -455,6 +566,116 @@ describe('example workflows', () => {
 			expect.objectContaining({ id: sent[0].id }),
 		]);
 	});
+
+	it('bulk SMS in local hours: sends those in their hours at once, holds the others until their window opens, then sends them; the daily cap holds over a second execution', async () => {
+		const contacts = localHoursContacts();
+		const phones = contacts.map((contact) => digitsOf(contact.phone));
+		expect([...phones].sort()).toEqual(Object.keys(CONTACT_ZONES).sort());
+		const zonesOf = (phone: string) => CONTACT_ZONES[phone];
+
+		// A window that opens for HELD_ZONE's contacts MIN_LEAD_MS to MAX_LEAD_MS from the run's start.
+		let opensAt = 0;
+		let window = { from: '', until: '' };
+		for (;;) {
+			opensAt = Math.ceil((Date.now() + MIN_LEAD_MS + 5_000) / 60_000) * 60_000;
+			const copy = localHoursOpeningAt(opensAt);
+			window = { from: copy.from, until: copy.until };
+			await importJson('workflow', [copy.workflow], { userFolder });
+			const lead = opensAt - Date.now();
+			if (lead < MIN_LEAD_MS) continue;
+			if (lead > MAX_LEAD_MS) await sleep(lead - MAX_LEAD_MS);
+			break;
+		}
+		const started = Date.now();
+		const { run: first, sent } = await run(LOCAL_HOURS);
+		const tookMs = Date.now() - started;
+		expect(first.status).toBe('success');
+
+		const sends = runsOf(first, LOCAL_HOURS_SEND);
+		const waits = runsOf(first, LOCAL_HOURS_WAIT);
+		expect(sends).toHaveLength(2);
+		expect(waits).toHaveLength(1);
+		// Held: the contacts whose local time, when Send SMS first ran, was in the closed hour (all their zones have HELD_ZONE's offset).
+		const closed = (phone: string) =>
+			zonesOf(phone).some((zone) => {
+				const local = minutesOf(hhmm(zone, sends[0].startTime));
+				const [from, until] = [minutesOf(window.from), minutesOf(window.until)];
+				return (local - until + 1440) % 1440 < (from - until + 1440) % 1440;
+			});
+		const heldPhones = phones.filter(closed);
+		const openPhones = phones.filter((phone) => !closed(phone));
+		expect(heldPhones).toContain('573005550101');
+		expect(openPhones.length).toBeGreaterThan(0);
+		expect(sends[0].startTime).toBeLessThan(opensAt);
+
+		// First run: the open group sent, the held group out of Held with sendAfter (the window's
+		// opening in the zone that opens last, with its offset) and the zones read.
+		const [done, held] = sends[0].outputs;
+		expect(done.map((item) => [item.to, typeof item.id])).toEqual(
+			openPhones.map((phone) => [phone, 'string']),
+		);
+		expect(held).toEqual(
+			heldPhones.map((phone) => ({
+				...contacts[phones.indexOf(phone)],
+				sendAfter: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00[+-]\d\d:\d\d$/),
+				timeZones: zonesOf(phone),
+			})),
+		);
+		for (const item of held) {
+			expect(Date.parse(String(item.sendAfter))).toBe(opensAt);
+			expect(String(item.sendAfter).slice(11, 16)).toBe(window.from);
+		}
+		const hint = sends[0].hints.find((message) => message.startsWith('Recipient Rules:'));
+		expect(hint).toContain(`${openPhones.length} item${openPhones.length === 1 ? '' : 's'} sent`);
+		expect(hint).toContain(`${heldPhones.length} held until`);
+		expect(hint).not.toContain('Nothing is connected to the Held output');
+
+		// The Wait, then the second run: the held group sent once its window opened, none held again.
+		expect(sends[1].startTime).toBeGreaterThanOrEqual(opensAt);
+		expect(sends[1].outputs[0].map((item) => [item.to, typeof item.id])).toEqual(
+			heldPhones.map((phone) => [phone, 'string']),
+		);
+		expect(sends[1].outputs[1] ?? []).toEqual([]);
+
+		// The sandbox: every phone exactly once, the open group before the window opened, the held after.
+		const sms = sent.filter((message) => message.channel === 'sms');
+		expect(sms.map((message) => message.to).sort()).toEqual([...phones].sort());
+		const sentAt = new Map(
+			sms.map((message) => [message.to, sandbox.state.sentAt.get(message.id) ?? 0]),
+		);
+		for (const phone of openPhones) expect(sentAt.get(phone)).toBeLessThan(opensAt);
+		for (const phone of heldPhones) expect(sentAt.get(phone)).toBeGreaterThanOrEqual(opensAt);
+		for (const message of sms)
+			expect(message.body).toBe(
+				`Hi ${contacts[phones.indexOf(message.to)].name}, our spring sale starts today: 20% off until Sunday.`,
+			);
+		console.log(
+			`local hours: window ${window.from}-${window.until} ${HELD_ZONE}, opening ${new Date(opensAt).toISOString()}; ${openPhones.length} sent at once, ${heldPhones.length} held (${heldPhones.join(', ')}) and sent ${((sentAt.get(heldPhones[0]) ?? 0) - opensAt) / 1000} s after it opened; the execution took ${tookMs / 1000} s`,
+		);
+
+		// A second execution the same day: nothing new; every item out with rule maxPerDay (a contact
+		// whose local day changed in between may be sent again: a new day).
+		const { run: again, sent: sentAgain } = await run(LOCAL_HOURS);
+		const [secondRun] = runsOf(again, LOCAL_HOURS_SEND);
+		const newDay = phones.filter(
+			(phone) =>
+				dayIn(zonesOf(phone)[0], sentAt.get(phone) ?? 0) !==
+				dayIn(zonesOf(phone)[0], secondRun.startTime),
+		);
+		expect(again.data.resultData.runData[LOCAL_HOURS_WAIT]).toBeUndefined();
+		expect(secondRun.outputs[1] ?? []).toEqual([]);
+		expect(sentAgain.map((message) => message.to).sort()).toEqual(newDay.sort());
+		expect(secondRun.outputs[0]).toEqual(
+			phones.map((phone) =>
+				newDay.includes(phone)
+					? expect.objectContaining({ to: phone })
+					: {
+							sent: false,
+							skipped: { rule: 'maxPerDay', recipient: phone, message: expect.any(String) },
+						},
+			),
+		);
+	}, 240_000);
 
 	it('sent nothing the contract does not allow', () => {
 		expect(sandbox.stats().lastViolations).toEqual([]);
