@@ -32,9 +32,15 @@ import {
 	batchingOf,
 	DEFAULT_TIMEOUT_MS,
 	expressionMayRead,
+	hasProcessedData,
+	lockLooksOurs,
+	lockWorkflow,
+	modeConflict,
 	nodeContextOf,
 	nodeContextInWebhook,
 	recordedFirst,
+	recordInNode,
+	removeFromNode,
 	REQUEST_OPTIONS,
 	requireSignedResume,
 	routedThrough,
@@ -42,6 +48,8 @@ import {
 	setTimeoutOutput,
 	storeNotSetUp,
 	triedAgainAfter,
+	unlockWorkflow,
+	WORKFLOW_LOCK,
 } from '../../nodes/ConversationalMessaging/n8nInternals';
 import type { RequestOptionsParameter } from '../../nodes/ConversationalMessaging/n8nInternals';
 import { requestOptions } from '../../nodes/ConversationalMessaging/form/settings';
@@ -54,6 +62,12 @@ import {
 	routedByRoutingNode,
 	runNode,
 } from '../helpers/engine';
+import {
+	DeduplicationError,
+	MODE_MISMATCH,
+	ProcessedDataStore,
+	useProcessedDataStore,
+} from '../helpers/processedDataStore';
 import { VALUE_KINDS } from '../helpers/valueKinds';
 
 type Execute = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -297,6 +311,60 @@ describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nI
 		// Another failure is n8n's to tell.
 		processedData.failNext = new Error('the database is gone');
 		expect((await answers())[0]).toBe('threw: the database is gone');
+	});
+
+	it("lockWorkflow / lockLooksOurs / unlockWorkflow / recordInNode / removeFromNode / modeConflict / hasProcessedData: n8n-core hands the store the workflow and the node, one row per scope (test/helpers/processedDataStore.ts mirrors n8n-cli's DeduplicationHelper)", async () => {
+		const store = new ProcessedDataStore();
+		const restore = await useProcessedDataStore(store);
+		const seen: unknown[] = [];
+		let rows = { workflow: '', node: '' };
+		try {
+			await runProbe(async function () {
+				rows = { workflow: String(this.getWorkflow().id), node: `n:${this.getNode().id}` };
+				seen.push(hasProcessedData(this));
+				// The lock: inserted once, held after, told from another node's incremental key, dropped.
+				seen.push(await lockWorkflow(this), await lockWorkflow(this), await lockLooksOurs(this));
+				await unlockWorkflow(this);
+				seen.push(await lockWorkflow(this));
+				await unlockWorkflow(this);
+				// The count: recorded once, out again.
+				seen.push([...(await recordInNode(this, ['a', 'b'], 10))]);
+				seen.push([...(await recordInNode(this, ['b', 'c'], 10))]);
+				await removeFromNode(this, ['b']);
+				seen.push([...(await recordInNode(this, ['b'], 10))]);
+				// Another node of the workflow wrote the workflow's row in entries mode.
+				await this.helpers.checkProcessedAndRecord(['x'], 'workflow', { mode: 'entries' });
+				seen.push(
+					await lockWorkflow(this).catch((error: Error) =>
+						modeConflict(error.message) ? 'mode conflict' : error.message,
+					),
+				);
+				return [[]];
+			});
+		} finally {
+			restore();
+		}
+		expect(seen).toEqual([
+			true,
+			true,
+			false,
+			true,
+			true,
+			['a', 'b'],
+			['c'],
+			['b'],
+			'mode conflict',
+		]);
+		// Scope 'node' is the node's row (by id), 'workflow' the workflow's, shared by its nodes.
+		expect(store.row(rows.workflow, rows.node)).toEqual({
+			mode: 'entries',
+			data: [expect.any(String), expect.any(String), expect.any(String)],
+		});
+		expect(store.row(rows.workflow, '')).toEqual({ mode: 'entries', data: [expect.any(String)] });
+		expect(WORKFLOW_LOCK + 1).toBeGreaterThan(WORKFLOW_LOCK);
+		// DeduplicationHelper.validateMode's words in n8n 2.41.1.
+		expect(modeConflict(new DeduplicationError(MODE_MISMATCH).message)).toBe(true);
+		expect(modeConflict('Deduplication Failed: Invalid value.')).toBe(false);
 	});
 
 	it("routedThrough: RoutingNode runs the pagination hook around a POST's request, and the request's network failure reaches it", async () => {

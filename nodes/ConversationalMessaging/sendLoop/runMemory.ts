@@ -56,9 +56,13 @@ interface StopRecord {
 
 /**
  * One entry per retried stop in n8n's processed-data store (the node's scope): bounded, the
- * oldest forgotten first (n8n prunes executions after 14 days by default).
+ * oldest forgotten first (n8n prunes executions after 14 days by default). The bound prunes the
+ * whole row, not only these entries: n8n keeps one row per node (n8nInternals.ts, section 8), which
+ * Max Messages per Person per Day's count shares (../recipientRules/dailyCap.ts, one entry per
+ * message sent), so both pass this one bound, large enough for a day's sends (at 1,000, a Retry's
+ * note would have forgotten all but the last 1,000 of today's count).
  */
-const MAX_RETRIED_STOPS = 1_000;
+export const MAX_RETRIED_STOPS = 50_000;
 
 /** The node context's key (n8n keeps a node's context with its execution). */
 const CONTEXT_KEY = 'sentBeforeStop';
