@@ -38,6 +38,7 @@ import {
 	modeConflict,
 	nodeContextOf,
 	nodeContextInWebhook,
+	outputConnected,
 	recordedFirst,
 	recordInNode,
 	removeFromNode,
@@ -229,6 +230,21 @@ describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nI
 		// The Retry's two tries: the first reads what the failed execution's last try left.
 		await first.retry();
 		expect(seen).toEqual([undefined, 1, 2, 3]);
+	});
+
+	it("outputConnected: the execute context's workflow lists each output's connections by source node", async () => {
+		const seen: boolean[][] = [];
+		const probeOutputs: Execute = async function () {
+			seen.push([outputConnected(this, 0), outputConnected(this, 1)]);
+			return [[]];
+		};
+		await runProbe(probeOutputs);
+		// Output 0 led back into the node itself; output 1 nowhere.
+		await runProbe(probeOutputs, { loop: true });
+		expect(seen).toEqual([
+			[false, false],
+			[true, false],
+		]);
 	});
 
 	it('triedAgainAfter: WorkflowExecute runs the node again after a return whose first item has json.error (2.x: not undefined, null or false; 1.x: not undefined)', async () => {

@@ -237,3 +237,14 @@ export const sendOptions: INodeProperties[] = Object.keys(BULK_OPERATIONS).map((
 		},
 	),
 );
+
+/** The bulk sends that message a person, where Recipient Rules apply (../recipientRules/). */
+export const RULED_OPERATIONS: Record<string, string[]> = {
+	legacyMessage: ['send'],
+	messaging: ['sendSms', 'sendSocialnet'],
+};
+
+/** One collection per resource, by resource: parameter names are unique in the node. */
+export const RULES_PARAMETER: Record<string, string> = Object.fromEntries(
+	Object.keys(RULED_OPERATIONS).map((resource) => [resource, `${resource}RecipientRules`]),
+);

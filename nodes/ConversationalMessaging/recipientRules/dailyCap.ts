@@ -247,6 +247,19 @@ export class DailyCap {
 		}
 	}
 
+	/**
+	 * Runs `work` under the workflow's lock: another write to the node's row (a Retry's note) that
+	 * the count's writes must not overwrite, nor be overwritten by.
+	 */
+	async exclusive(work: () => Promise<void>): Promise<void> {
+		await this.lock();
+		try {
+			await work();
+		} finally {
+			await this.unlock();
+		}
+	}
+
 	private async unlock(): Promise<void> {
 		try {
 			await unlockWorkflow(this.fns);

@@ -1,17 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { collection, showFor } from '../form/fields';
-
-/** The bulk sends that message a person, where the rules apply (Send SMS, chatapp, socialnet). */
-export const RULED_OPERATIONS: Record<string, string[]> = {
-	legacyMessage: ['send'],
-	messaging: ['sendSms', 'sendSocialnet'],
-};
-
-/** One collection per resource, by resource: parameter names are unique in the node. */
-export const RULES_PARAMETER: Record<string, string> = Object.fromEntries(
-	Object.keys(RULED_OPERATIONS).map((resource) => [resource, `${resource}RecipientRules`]),
-);
+import { RULED_OPERATIONS, RULES_PARAMETER } from '../form/settings';
 
 /** What the collection holds, as n8n gives it. */
 export interface RecipientRulesParameter {
@@ -81,7 +71,11 @@ const sendWindow: INodeProperties = {
 					displayName: 'Days',
 					name: 'days',
 					type: 'multiOptions',
-					options: [...WEEKDAYS].sort().map((day) => ({ name: capitalised(day), value: day })),
+					options: [...WEEKDAYS].sort().map((day) => ({
+						name: capitalised(day),
+						value: day,
+						description: `The window opens on ${capitalised(day)}s`,
+					})),
 					default: [...WEEKDAYS],
 					description:
 						'Local days the window opens on (a window across midnight belongs to the day it opens)',

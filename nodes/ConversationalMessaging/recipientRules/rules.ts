@@ -14,9 +14,10 @@ import { zonesOfCountry, zonesOfNumber } from '../checks/phone/zones';
 import { clock } from '../sendLoop/clock';
 import { count, joinAnd, plural } from '../sendLoop/hints';
 import { FieldValues, itemContext } from '../sendLoop/itemRequest';
+import type { Exclusive } from '../sendLoop/runMemory';
 import { DailyCap } from './dailyCap';
 import type { RecipientRulesParameter } from './fields';
-import { RULES_PARAMETER } from './fields';
+import { RULES_PARAMETER } from '../form/settings';
 import type { Verdict } from './window';
 import { isoInZone, isTimeZone, localDay, readSendWindow, WindowReader } from './window';
 
@@ -128,6 +129,12 @@ export class RecipientRules {
 	/** The service did not take the item: its place under the cap is free again. */
 	notSent(cleared: Cleared): void {
 		if (cleared.slot) this.cap?.release(cleared.slot);
+	}
+
+	/** For a write to the node's row in n8n's processed-data store the daily count shares. */
+	get exclusive(): Exclusive | undefined {
+		const cap = this.cap;
+		return cap && (async (work) => await cap.exclusive(work));
 	}
 
 	/** Settles what the cap still has to write; before the run returns or throws. */

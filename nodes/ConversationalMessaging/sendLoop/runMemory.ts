@@ -97,12 +97,19 @@ export class RunMemory {
 	 * claims the stop in n8n's processed-data store, shared by every worker: a second Retry of the
 	 * same failed execution (its copy does not know what the first one sent) sends nothing.
 	 */
-	static async recall(fns: IExecuteFunctions): Promise<RunMemory> {
+	/**
+	 * `exclusive`: runs the Retry's note in n8n's processed-data store where no other execution
+	 * writes the node's row meanwhile (the daily cap's lock, when it counts in the same row).
+	 */
+	static async recall(
+		fns: IExecuteFunctions,
+		exclusive: Exclusive = async (work) => await work(),
+	): Promise<RunMemory> {
 		const memory = new RunMemory(fns);
 		const record = nodeContextOf(fns)?.[CONTEXT_KEY] as StopRecord | undefined;
 		if (record?.runIndex !== runIndexOf(fns) || record.operation !== memory.operation)
 			return memory;
-		await claimRetry(fns, record);
+		await exclusive(async () => await claimRetry(fns, record));
 		for (const kept of record.items) {
 			const by = { executionId: kept.by, at: kept.at };
 			const done: Done = kept.sent
@@ -162,6 +169,9 @@ export class RunMemory {
 		if (context && CONTEXT_KEY in context) delete context[CONTEXT_KEY];
 	}
 }
+
+/** Runs `work` alone among the writers of the node's row in n8n's processed-data store. */
+export type Exclusive = (work: () => Promise<void>) => Promise<void>;
 
 async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<void> {
 	const executionId = executionIdOf(fns);

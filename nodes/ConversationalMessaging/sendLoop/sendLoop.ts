@@ -2,10 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { SendOptions } from '../form/settings';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
+import {
+	DEFAULT_MAX_IN_FLIGHT,
+	DEFAULT_MAX_WAIT_SECONDS,
+	RULED_OPERATIONS,
+	RULES_PARAMETER,
+	settingsFor,
+} from '../form/settings';
 import type { RequestOptionsParameter } from '../n8nInternals';
 import { batchingOf, outputConnected, REQUEST_OPTIONS, triedAgainAfter } from '../n8nInternals';
-import { RULED_OPERATIONS, RULES_PARAMETER } from '../recipientRules/fields';
 import type { Cleared, RuleOutcome } from '../recipientRules/rules';
 import { RecipientRules } from '../recipientRules/rules';
 import { CREDENTIAL_NAME } from '../service/account';
@@ -46,12 +51,12 @@ export function sendLoop(description: INodeTypeDescription) {
 		let memory: RunMemory;
 		let rules: RecipientRules | undefined;
 		try {
-			memory = await RunMemory.recall(this);
 			// Set wrong (a Send Window's time, a Do Not Send To entry): said before any request.
 			const ruled = RULED_OPERATIONS[resource]?.includes(String(node.parameters.operation));
 			const set = ruled ? node.parameters[RULES_PARAMETER[resource]] : undefined;
 			if (set && typeof set === 'object' && Object.keys(set).length)
 				rules = await RecipientRules.read(this, resource, maxWaitMs);
+			memory = await RunMemory.recall(this, rules?.exclusive);
 		} catch (error) {
 			// A second Retry of one failed execution sends nothing. With On Error: Continue, n8n would
 			// pass the input on as if sent: each item says so instead.

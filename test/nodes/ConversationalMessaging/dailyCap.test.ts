@@ -339,4 +339,31 @@ describe('DailyCap', () => {
 		});
 		// The report's figures.
 	});
+
+	it("exclusive runs a write to the node's row (a Retry's note) while no count writes it", async () => {
+		const retrying = new DailyCap(worker(), 1, MAX_WAIT);
+		const counting = new DailyCap(worker(), 1, MAX_WAIT);
+		const order: string[] = [];
+		let finishNote: () => void = () => {};
+		const note = retrying.exclusive(async () => {
+			order.push('note begins');
+			await new Promise<void>((resolve) => (finishNote = resolve));
+			order.push('note ends');
+		});
+		await runClock(fake, () => order.length > 0);
+		const claim = counting.claim('333', DAY).then((answer) => {
+			order.push('claim answered');
+			return answer;
+		});
+		// The claim waits on the lock the note holds, however long it takes.
+		for (let turn = 0; turn < 50; turn++) await runClock(fake, () => true, 10);
+		fake.advance(1_000);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(order).toEqual(['note begins']);
+		finishNote();
+		const [answer] = await settle([claim]);
+		await note;
+		expect(valueOf(answer)).toEqual({ slot: `cap 333 ${DAY} 1` });
+		expect(order).toEqual(['note begins', 'note ends', 'claim answered']);
+	});
 });

@@ -28,7 +28,7 @@ afterEach(() => restore?.());
 
 const withRules = (rules: IDataObject): INodeParameters => ({
 	...SEND_SMS,
-	messagingRecipientRules: rules,
+	messagingRecipientRules: rules as INodeParameters,
 });
 const WINDOW = { sendWindow: { window: { from: '08:00', until: '21:00' } } };
 
@@ -72,7 +72,7 @@ describe('Send Window', () => {
 			{ item: 4 },
 			{ item: 2 },
 		]);
-		const [hint] = hintsOf(run);
+		const hint = hintsOf(run).find((message) => message.startsWith('Recipient Rules')) ?? '';
 		expect(hint).toContain('Recipient Rules: 2 items sent.');
 		expect(hint).toContain(
 			'3 held until their Send Window opens: the first at 2026-11-30T08:00:00-10:00 (Pacific/Honolulu), the last at 2026-12-01T08:00:00+11:00 (Australia/Sydney)',
@@ -152,6 +152,33 @@ describe('Do Not Send To', () => {
 		});
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 		expect(heldOf(run)).toEqual([]);
+	});
+
+	test('a person on the list is never held, even outside their window; the hint counts each', async () => {
+		restore = clockAt(MONDAY_15_UTC);
+		const run = await suite.run(
+			withRules({ ...WINDOW, doNotSendTo: '+1 808 555 0123', maxPerDay: 1 }),
+			{
+				items: [
+					{ phone: '+1 808 555 0123' },
+					{ phone: '+1 808 555 0124' },
+					{ phone: '+1 212 555 0177' },
+					{ phone: '+1 212 555 0177' },
+				],
+			},
+		);
+		expect(phonesSent(run)).toEqual(['12125550177']);
+		expect(heldOf(run).map((item) => item.json.phone)).toEqual(['+1 808 555 0124']);
+		expect(run.items.map((item) => (item.json.skipped as IDataObject)?.rule)).toEqual([
+			'doNotSendTo',
+			undefined,
+			'maxPerDay',
+		]);
+		const hint = hintsOf(run).find((message) => message.startsWith('Recipient Rules')) ?? '';
+		expect(hint).toContain('Recipient Rules: 1 item sent. 1 held until 2026-11-30T08:00:00-10:00');
+		expect(hint).toContain(
+			'Not sent: 1 on Do Not Send To and 1 over Max Messages per Person per Day.',
+		);
 	});
 
 	test('takes a list from an expression', async () => {
