@@ -5,9 +5,11 @@
  *   both workers take part; burst 2 sends as much through a service limited to 200 requests a
  *   second; bursts 3 and 4, rate-limited too, meet the service down for 2 s and for 20 s
  *   mid-burst; then a bulk send that stops part-way is retried on the other worker, the one
- *   that failed stopped meanwhile and then replaced (test/queue/retry.ts); burst 5 kills a worker (SIGKILL) mid-burst and accounts for every
- *   message and execution. Before them, one Send and Wait for Response execution is asked by a worker,
- *   answered through the main and finished by a worker.
+ *   that failed stopped meanwhile and then replaced (test/queue/retry.ts); two executions with Max
+ *   Messages per Person per Day 1 to the same phones run at once on the two workers, and each
+ *   phone gets one SMS (test/queue/dailyCap.ts); burst 5 kills a worker (SIGKILL) mid-burst and
+ *   accounts for every message and execution. Before them, one Send and Wait for Response
+ *   execution is asked by a worker, answered through the main and finished by a worker.
  * - research (`npm run test:research`, weekly: about 18 minutes): the research phase
  *   (test/queue/research.ts) restarts the workers at concurrency 2 and starts 20 researches of
  *   150 s at once, first through the example that waits with n8n's Wait node (2 minutes: each
@@ -43,6 +45,8 @@ import {
 	until,
 	webhookBulkSmsWorkflow,
 } from '../e2e/lib/n8n';
+import type { CapFigures } from './dailyCap';
+import { capPhase, capWorkflow } from './dailyCap';
 import type { ResearchFigures, WayFigures } from './research';
 import { FIRST_FREED_MS, RESEARCH_WORKER_CONCURRENCY, researchPhase } from './research';
 import { retryPhase, retryWorkflow } from './retry';
@@ -350,6 +354,7 @@ async function startCluster(cluster: Partial<Cluster>): Promise<Cluster> {
 		bulkSmsWorkflow({ id: credential.id, name: credential.name }),
 		sendAndWaitWorkflow({ id: credential.id, name: credential.name }),
 		retryWorkflow({ id: credential.id, name: credential.name }),
+		capWorkflow({ id: credential.id, name: credential.name }),
 	];
 	await importJson('workflow', workflows, options(0));
 	const started = await Promise.allSettled([
@@ -1371,6 +1376,7 @@ interface Runs {
 	b1: Burst1;
 	limited: LimitedBurst;
 	outages: OutageBurst[];
+	cap: CapFigures;
 	killed: KillBurst;
 }
 
@@ -1409,7 +1415,7 @@ function writeQueuePart(
 	runs: Runs,
 	totalMs: number,
 ): void {
-	const { wait: w, b1, limited, outages, killed: b5 } = runs;
+	const { wait: w, b1, limited, outages, cap, killed: b5 } = runs;
 	const planned1 = REQUESTS * CONTACTS;
 	const heldSent = sum(b5.held.map((h) => h.sent));
 	const afterKill = b5.errorAnswers.map((a) => a.at - b5.killedAt);
@@ -1564,6 +1570,22 @@ function writeQueuePart(
 		'after it was written may have been carried out: the node must not send it again, and fails the item saying',
 		'so, so that whoever sends it again checks first. The failed items are counted from the webhook answers',
 		"(`{ error }` items, by message) and from the executions n8n stored (message and description of each item's error).",
+		'',
+		'## The daily cap with two workers sending at once',
+		'',
+		`Two executions of one workflow (Webhook → Split Out → *Send SMS* with *Recipient Rules > Max Messages per Person per Day* 1),`,
+		`each to the same ${cap.phones} phones, started by two webhook calls at once, so that each worker took one and both ran at the`,
+		"same time. The count is kept in n8n's processed-data store (PostgreSQL here, which every worker shares), under a",
+		"lock in the workflow's scope: how many each execution sent is whichever claimed first, the total is what is checked.",
+		'A try whose executions ran on one worker, or one after the other, would be followed by another with new phones',
+		'(at most 3); each try is checked.',
+		'',
+		'| Try | Executions | Running together | Phones |',
+		'|---|---|---|---|',
+		...cap.tries.map(
+			(t, i) =>
+				`| ${i + 1} | ${t.executions.map((e) => `${e.id} on ${e.worker}: ${e.sent} sent, ${e.capped} skipped (maxPerDay)${e.other ? `, ${e.other} other` : ''}`).join('; ')} | ${seconds(t.overlapMs)} s, answered in ${seconds(t.ms)} s | ${t.once} received one SMS, ${t.twice} more than one, ${t.none} none |`,
+		),
 		'',
 		'## Burst 5: a worker killed mid-burst',
 		'',
@@ -1777,8 +1799,22 @@ async function main(): Promise<void> {
 			check,
 			note,
 		});
+		const cap = await capPhase({
+			sandbox: c.sandbox,
+			main: c.main,
+			workers: c.workers,
+			names: INSTANCES.slice(1),
+			sql,
+			check,
+			note,
+		});
 		const killed = await killBurst(c, await lastExecutionId());
-		writeQueuePart(c, await versions(), { wait, b1, limited, outages, killed }, Date.now() - began);
+		writeQueuePart(
+			c,
+			await versions(),
+			{ wait, b1, limited, outages, cap, killed },
+			Date.now() - began,
+		);
 	} catch (error) {
 		check('the run completed', false, (error as Error).stack ?? String(error));
 	} finally {

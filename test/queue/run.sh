@@ -2,7 +2,8 @@
 # n8n queue mode at scale: PostgreSQL + Redis (Debian's, on free loopback ports in a temp folder),
 # the sandbox, one n8n main and two workers, driven by test/queue/queue.ts, in one of two runs:
 #   test/queue/run.sh [queue]   `npm run test:queue`: bursts of Send SMS executions (every message
-#                               once, a rate limit, outages, a worker killed) and Send and Wait, in
+#                               once, a rate limit, outages, a worker killed, a daily cap held by
+#                               two workers at once) and Send and Wait, in
 #                               .ci/run (QUEUE_REQUESTS, QUEUE_CONTACTS, QUEUE_IN_FLIGHT,
 #                               QUEUE_KILL_REQUESTS, QUEUE_LIMITED_REQUESTS, QUEUE_OUTAGE_REQUESTS,
 #                               QUEUE_OUTAGE_CONTACTS, QUEUE_OUTAGE_CUTS resize it)
