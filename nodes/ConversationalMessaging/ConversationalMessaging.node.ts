@@ -45,7 +45,7 @@ export class ConversationalMessaging implements INodeType {
 				{
 					nodeType: 'n8n-nodes-base.wait',
 					relationHint:
-						'Between Researcher > Run and Researcher > Get, to wait for a long research without holding a worker',
+						'Between Researcher > Run and Researcher > Get, to wait for a long research without holding a worker; on the Held output of a send with a Send Window, Resume At Specified Time {{ $json.sendAfter }}, then back into the same node',
 				},
 				{
 					nodeType: 'n8n-nodes-base.splitInBatches',

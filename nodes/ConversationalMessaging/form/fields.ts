@@ -124,7 +124,11 @@ export function collection(
 	displayName: string,
 	displayOptions: IDisplayOptions,
 	options: INodeProperties[],
-	{ placeholder = 'Add Option', description }: { placeholder?: string; description: string },
+	{
+		placeholder = 'Add Option',
+		description,
+		builderHint,
+	}: { placeholder?: string; description: string; builderHint?: IParameterBuilderHint },
 ): INodeProperties {
 	return {
 		displayName,
@@ -133,6 +137,7 @@ export function collection(
 		placeholder,
 		default: {},
 		description,
+		...(builderHint ? { builderHint } : {}),
 		displayOptions,
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};

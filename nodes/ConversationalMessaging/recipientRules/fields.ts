@@ -123,6 +123,10 @@ export const recipientRules: INodeProperties[] = Object.keys(RULED_OPERATIONS).m
 			},
 		],
 		{
+			builderHint: {
+				propertyHint:
+					"Quiet hours in each recipient's local time (Send Window, usually 08:00-21:00), opted-out numbers (Do Not Send To, an expression over the sheet or table that keeps them) and a daily cap per person. With a Send Window the node has a second output, Held: connect it to a Wait node (Resume: At Specified Time, {{ $json.sendAfter }}) and back into this node.",
+			},
 			placeholder: 'Add Rule',
 			description:
 				'When and to whom a bulk send may go: quiet hours in local time, people who opted out, a daily cap per person',
