@@ -48,6 +48,14 @@ export interface SendSettings {
 	floor?: boolean;
 	/** Profile the measured run (its time then counts the profiler too): SendResult.cpu. */
 	profile?: boolean;
+	/**
+	 * The phones, spread over countries: each entry's first digits and its numbers' length (country
+	 * code included); item i gets entry i mod n, its number i / n in the remaining digits. Without
+	 * it, 57 30 then the item's number (Colombia).
+	 */
+	phones?: Array<[first: string, length: number]>;
+	/** A: Send SMS's Recipient Rules > Send Window, every day, the zones read from each phone. */
+	sendWindow?: { from: string; until: string };
 }
 
 /** Settings of an `executions` job. */
@@ -94,6 +102,8 @@ export type Job =
 
 export interface SendResult {
 	ms: number;
+	/** CPU time (user and system) of this process over the measured run: its own work, less swayed than ms by other work on the machine. */
+	cpuMs: number;
 	maxRssKb: number;
 	/** JS heap still in use after the run and a full garbage collection, above that before the run (the output items are held). */
 	liveKb: number;
@@ -106,6 +116,16 @@ export interface SendResult {
 	expressions?: number;
 	/** Where the measured run's time went, when profiled: shares of the profile's samples, by owner. */
 	cpu?: CpuShares;
+	/** When profiled: this package's functions by their share of the samples (inclusive), the largest first. */
+	functions?: FunctionShare[];
+}
+
+/** A function of this package in a profile: share of the samples with it on the stack, and with it the nearest of this package's frames to the leaf. */
+export interface FunctionShare {
+	/** `file.js:name:line`, the file relative to dist/nodes/ConversationalMessaging. */
+	name: string;
+	total: number;
+	self: number;
 }
 
 /**
@@ -191,7 +211,12 @@ export interface ResearcherResult {
 const PACKAGE_NAME = 'n8n-nodes-conversational-messaging';
 const SEND_OPTIONS = 'messagingSendOptions';
 const INSTANCE = 'bench-line';
-const phoneOf = (i: number) => `5730${String(i).padStart(8, '0')}`;
+/** Item i's phone: Colombian, or from the spread (SendSettings.phones). */
+const phoneOf = (i: number, phones?: SendSettings['phones']) => {
+	if (!phones?.length) return `5730${String(i).padStart(8, '0')}`;
+	const [first, length] = phones[i % phones.length];
+	return `${first}${String(Math.floor(i / phones.length)).padStart(length - first.length, '0')}`;
+};
 const messageOf = (i: number) => `Your order ${i} is ready for pickup`;
 
 const repoRoot = process.cwd();
@@ -392,6 +417,9 @@ async function sendSmsTarget(
 				...fields,
 				instance: INSTANCE,
 				...(job.batching ? { requestOptions: batching } : {}),
+				...(job.sendWindow
+					? { messagingRecipientRules: { sendWindow: { window: { ...job.sendWindow } } } }
+					: {}),
 			},
 		};
 	}
@@ -433,7 +461,7 @@ function httpRequestTarget(
 }
 
 /** Emits `count` contacts from number `offset` on: the input of the node measured. */
-function itemsSource(workflow: Workflow): INodeType {
+function itemsSource(workflow: Workflow, phones?: SendSettings['phones']): INodeType {
 	return {
 		description: {
 			displayName: 'Bench Source',
@@ -454,7 +482,7 @@ function itemsSource(workflow: Workflow): INodeType {
 			const offset = this.getNodeParameter('offset', 0) as number;
 			return [
 				Array.from({ length: count }, (_, i) => ({
-					json: { phone: phoneOf(offset + i), message: messageOf(offset + i) },
+					json: { phone: phoneOf(offset + i, phones), message: messageOf(offset + i) },
 				})),
 			];
 		},
@@ -548,7 +576,7 @@ function engineRunner(
 ) {
 	const sourceType = 'bench.itemsSource';
 	const types: Record<string, INodeType | IVersionedNodeType> = {
-		[sourceType]: itemsSource(workflow),
+		[sourceType]: itemsSource(workflow, settings.phones),
 		[target.type]: target.nodeType,
 	};
 	const byVersion = (type: string, version?: number): INodeType => {
@@ -742,37 +770,43 @@ async function send(job: Extract<Job, { kind: 'send' }>): Promise<SendResult> {
 	const heapBefore = process.memoryUsage().heapUsed;
 	expressions = 0;
 	const profiler = job.profile ? await startProfiler() : undefined;
+	const cpuBefore = process.cpuUsage();
 	const started = performance.now();
 	const output = job.items > 0 ? await run(job.items) : { items: [] };
 	const ms = performance.now() - started;
-	const cpu = profiler ? cpuShares(await profiler.stop()) : undefined;
+	const cpu = process.cpuUsage(cpuBefore);
+	const cpuMs = (cpu.user + cpu.system) / 1000;
+	const profile = profiler ? await profiler.stop() : undefined;
+	const shares = profile ? cpuShares(profile) : undefined;
 	const maxRssKb = process.resourceUsage().maxRSS;
 	gc?.();
 	const liveKb = (process.memoryUsage().heapUsed - heapBefore) / 1024;
 	const settingsRun = job.continueOnFail !== undefined || job.batching !== undefined;
 	if (!settingsRun && (output.error || output.items.length !== job.items))
 		throw new Error(
-			`${job.variant}: ${output.items.length} items out of ${job.items} ${output.error ?? ''}`,
+			`${job.variant}: ${output.items.length} items out of ${job.items} ${output.error ?? ''}${job.sendWindow ? ' (the others held by the Send Window?)' : ''}`,
 		);
 	const errorItems = output.items.filter(
 		(item) => (item as INodeExecutionData).json?.error !== undefined,
 	).length;
 	return {
 		ms,
+		cpuMs,
 		maxRssKb,
 		liveKb,
 		items: output.items.length,
 		errorItems,
 		...(output.error ? { error: output.error } : {}),
 		...(job.countExpressions ? { expressions } : {}),
-		...(cpu ? { cpu } : {}),
+		...(shares ? { cpu: shares } : {}),
+		...(profile ? { functions: ownFunctions(profile) } : {}),
 	};
 }
 
 interface Profile {
 	nodes: Array<{
 		id: number;
-		callFrame: { functionName: string; url: string };
+		callFrame: { functionName: string; url: string; lineNumber?: number };
 		children?: number[];
 	}>;
 	samples: number[];
@@ -851,6 +885,48 @@ function cpuShares(profile: Profile): CpuShares {
 	for (const key of Object.keys(shares) as Array<keyof CpuShares>)
 		shares[key] /= profile.samples.length || 1;
 	return shares;
+}
+
+/** The node's own files, as the profile names them: relative to this prefix. */
+const NODE_DIST = `${pathToFileURL(join(repoRoot, 'dist/nodes/ConversationalMessaging')).href}/`;
+
+/**
+ * This package's functions in the profile, each counted once per sample it is on the stack of
+ * (total), and once per sample it is the nearest of the package's frames to the leaf (self: its
+ * own code and what it calls outside the package, Intl or a Map included). Those of 0.05 % and more.
+ */
+function ownFunctions(profile: Profile): FunctionShare[] {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parentOf = new Map<number, number>();
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parentOf.set(child, node.id);
+	const nameOf = (id: number): string | undefined => {
+		const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+		if (!OWN_CODE.some((prefix) => url.startsWith(prefix))) return undefined;
+		const file = url.startsWith(NODE_DIST) ? url.slice(NODE_DIST.length) : url;
+		return `${file}:${functionName || '(anonymous)'}:${(lineNumber ?? -1) + 1}`;
+	};
+	const total = new Map<string, number>();
+	const self = new Map<string, number>();
+	for (const leaf of profile.samples) {
+		const seen = new Set<string>();
+		for (let id: number | undefined = leaf; id !== undefined; id = parentOf.get(id)) {
+			const name = nameOf(id);
+			if (name === undefined) continue;
+			if (!seen.size) self.set(name, (self.get(name) ?? 0) + 1);
+			seen.add(name);
+		}
+		for (const name of seen) total.set(name, (total.get(name) ?? 0) + 1);
+	}
+	const samples = profile.samples.length || 1;
+	return [...total]
+		.map(([name, count]) => ({
+			name,
+			total: count / samples,
+			self: (self.get(name) ?? 0) / samples,
+		}))
+		.filter((entry) => entry.total >= 0.0005)
+		.sort((a, b) => b.total - a.total);
 }
 
 type ExecutionsJob = Extract<Job, { kind: 'executions' }>;
