@@ -10,11 +10,12 @@ import type {
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IN8nRequestOperations,
+	INode,
 	INodeExecutionData,
 	INodePropertyRouting,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { isSafeObjectProperty } from 'n8n-workflow';
+import { isSafeObjectProperty, NodeHelpers } from 'n8n-workflow';
 
 // 1. Retry On Fail and n8n's Retry: n8n-core dist/execution-engine/workflow-execute.js (WorkflowExecute)
 //    and n8n-cli's ExecutionService.retry.
@@ -163,6 +164,17 @@ export function outputConnected(fns: IExecuteFunctions, index: number): boolean 
 	if (!connections) return true;
 	return (connections[fns.getNode().name]?.main?.[index]?.length ?? 0) > 0;
 }
+
+/**
+ * Whether the node runs as an AI Agent's tool: n8n gives a `usableAsTool` node's tool variant its
+ * type name with `Tool` at the end (n8n-workflow dist/cjs/node-helpers.js, isToolType; n8n-core
+ * dist/execution-engine/node-execution-context/utils/get-input-connection-data.js, whose
+ * makeHandleToolInvocation hands the agent the first output alone).
+ */
+export const runsAsTool = (node: INode): boolean =>
+	typeof NodeHelpers.isToolType === 'function'
+		? NodeHelpers.isToolType(node.type)
+		: node.type.endsWith('Tool');
 
 // 7. Send and Wait's (wired in sendAndWait/): its resume link, its wait's timeout, its webhook.
 

@@ -46,6 +46,7 @@ import {
 	requireSignedResume,
 	routedThrough,
 	runIndexOf,
+	runsAsTool,
 	setTimeoutOutput,
 	storeNotSetUp,
 	triedAgainAfter,
@@ -58,6 +59,7 @@ import { requestSettings } from '../../nodes/ConversationalMessaging/form/settin
 import type { RunOptions, RunResult } from '../helpers/engine';
 import {
 	ENGINE_MAJOR,
+	NODE_TYPE,
 	processedData,
 	registerNodeType,
 	routedByRoutingNode,
@@ -245,6 +247,11 @@ describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nI
 			[false, false],
 			[true, false],
 		]);
+	});
+
+	it("runsAsTool: n8n names a usableAsTool node's tool variant after it, with Tool at the end", () => {
+		expect(runsAsTool({ type: `${NODE_TYPE}Tool` } as INode)).toBe(true);
+		expect(runsAsTool({ type: NODE_TYPE } as INode)).toBe(false);
 	});
 
 	it('triedAgainAfter: WorkflowExecute runs the node again after a return whose first item has json.error (2.x: not undefined, null or false; 1.x: not undefined)', async () => {

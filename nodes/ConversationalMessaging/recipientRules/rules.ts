@@ -146,15 +146,41 @@ export class RecipientRules {
 		}
 	}
 
-	/** The Held output: each input item with when its window opens, the earliest first. */
-	heldOutput(items: INodeExecutionData[]): INodeExecutionData[] | undefined {
-		if (!this.windowReader) return undefined;
-		return [...this.heldItems]
-			.sort((a, b) => a.sendAfter - b.sendAfter || a.itemIndex - b.itemIndex)
-			.map(({ itemIndex, sendAfter, zone, zones }) => ({
+	/**
+	 * The node's outputs: `done`, then, with a Send Window, Held: each input item with when its
+	 * window opens, the earliest first. An AI Agent reads the first output alone (n8n-core's
+	 * makeHandleToolInvocation), so as its tool the held items come out there, saying so.
+	 */
+	outputs(
+		done: INodeExecutionData[],
+		items: INodeExecutionData[],
+		asTool: boolean,
+	): INodeExecutionData[][] {
+		if (!this.windowReader) return [done];
+		const held = [...this.heldItems].sort(
+			(a, b) => a.sendAfter - b.sendAfter || a.itemIndex - b.itemIndex,
+		);
+		if (asTool)
+			return [
+				[
+					...done,
+					...held.map(({ itemIndex, sendAfter, zone, zones }) => ({
+						json: {
+							sent: false,
+							held: { sendAfter: isoInZone(sendAfter, zone), timeZones: [...zones] },
+							message: `Not sent: it is outside the Send Window in the recipient's local time (${zone}). It may be sent from ${isoInZone(sendAfter, zone)}.`,
+						},
+						pairedItem: { item: itemIndex },
+					})),
+				],
+			];
+		return [
+			done,
+			held.map(({ itemIndex, sendAfter, zone, zones }) => ({
 				json: { ...items[itemIndex].json, sendAfter: isoInZone(sendAfter, zone), timeZones: zones },
 				pairedItem: { item: itemIndex },
-			}));
+			})),
+		];
 	}
 
 	/**

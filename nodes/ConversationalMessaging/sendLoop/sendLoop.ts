@@ -10,7 +10,13 @@ import {
 	settingsFor,
 } from '../form/settings';
 import type { RequestOptionsParameter } from '../n8nInternals';
-import { batchingOf, outputConnected, REQUEST_OPTIONS, triedAgainAfter } from '../n8nInternals';
+import {
+	batchingOf,
+	outputConnected,
+	REQUEST_OPTIONS,
+	runsAsTool,
+	triedAgainAfter,
+} from '../n8nInternals';
 import type { Cleared, RuleOutcome } from '../recipientRules/rules';
 import { RecipientRules } from '../recipientRules/rules';
 import { CREDENTIAL_NAME } from '../service/account';
@@ -213,8 +219,9 @@ export function sendLoop(description: INodeTypeDescription) {
 		}
 
 		const stop = failures.size ? failures : namedAgain;
-		const held = rules?.heldOutput(items);
-		const output = held ? [results.flat(), held] : [results.flat()];
+		const output = rules
+			? rules.outputs(results.flat(), items, runsAsTool(node))
+			: [results.flat()];
 		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context
 		// without hints shows none. Made before the memory is dropped: nothing after it may throw.
 		const hints = [

@@ -6,6 +6,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { useClock } from '../../../../nodes/ConversationalMessaging/sendLoop/clock';
+import { loadNodeType, NODE_TYPE, registerNodeType } from '../../../helpers/engine';
 import type { SandboxRun } from '../../../helpers/sandbox';
 import { SEND_SMS, useSandbox } from '../../../helpers/sandbox';
 
@@ -124,6 +125,24 @@ describe('Send Window', () => {
 		);
 		expect(run.requests).toHaveLength(0);
 		expect(heldOf(run)[0].json.sendAfter).toBe('2026-12-01T08:00:00+01:00');
+	});
+
+	test("as an AI Agent's tool, a held item comes out on the one output the agent reads, saying when it may go", async () => {
+		restore = clockAt(MONDAY_15_UTC);
+		registerNodeType(`${NODE_TYPE}Tool`, loadNodeType());
+		const run = await suite.run(withRules(WINDOW), {
+			items: [people[1]],
+			nodeType: `${NODE_TYPE}Tool`,
+		});
+		expect(run.requests).toHaveLength(0);
+		expect(run.items.map((item) => item.json)).toEqual([
+			{
+				sent: false,
+				held: { sendAfter: '2026-11-30T08:00:00-10:00', timeZones: ['Pacific/Honolulu'] },
+				message:
+					"Not sent: it is outside the Send Window in the recipient's local time (Pacific/Honolulu). It may be sent from 2026-11-30T08:00:00-10:00.",
+			},
+		]);
 	});
 
 	test('with every rule off, one output and no hint of them', async () => {
