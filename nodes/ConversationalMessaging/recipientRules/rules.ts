@@ -69,8 +69,11 @@ export class RecipientRules {
 					description: read.fix,
 				});
 			this.windowReader = new WindowReader(read);
+			// As typed, not as item 0 gives it: an expression may be empty for item 0 alone.
+			const raw = (fns.getNode().parameters[parameter] as RecipientRulesParameter | undefined)
+				?.sendWindow?.window?.timeZone;
 			const timeZone = `${parameter}.sendWindow.window.timeZone`;
-			if (window.timeZone !== undefined && window.timeZone !== '')
+			if (raw !== undefined && raw !== '')
 				this.timeZones = new FieldValues(fns, [{ parameter: timeZone, to: [], locator: false }]);
 		}
 	}

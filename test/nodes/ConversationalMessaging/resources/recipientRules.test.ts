@@ -102,6 +102,8 @@ describe('Send Window', () => {
 			}),
 			{
 				items: [
+					// No zone of its own (item 0, whose expression gives nothing): the number's, New York.
+					{ phone: '+1 212 555 0100' },
 					// A New York number whose owner lives in Madrid (16:00): sent.
 					{ phone: '+1 212 555 0123', zone: 'Europe/Madrid' },
 					// A Madrid number whose owner is in Los Angeles (07:00): held until 08:00 PST.
@@ -109,7 +111,7 @@ describe('Send Window', () => {
 				],
 			},
 		);
-		expect(phonesSent(run)).toEqual(['12125550123']);
+		expect(phonesSent(run)).toEqual(['12125550100', '12125550123']);
 		expect(heldOf(run).map((item) => [item.json.sendAfter, item.json.timeZones])).toEqual([
 			['2026-11-30T08:00:00-08:00', ['America/Los_Angeles']],
 		]);
