@@ -25,7 +25,7 @@ import type { RecordedRequest, Sandbox } from '../sandbox/server';
 import { startSandbox } from '../sandbox/server';
 import { nextPollDelay } from '../nodes/ConversationalMessaging/resources/researcher/run';
 import { readPhone } from '../nodes/ConversationalMessaging/checks/phone/reading';
-import { zonesOfNumber } from '../nodes/ConversationalMessaging/checks/phone/zones';
+import { zonesOfNumber } from '../nodes/ConversationalMessaging/checks/phone/timeZones';
 import type {
 	CpuShares,
 	FunctionShare,

@@ -10,7 +10,7 @@ import type { ItemContext } from '../checks/checks';
 import { itemError, listEntries, readAt } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
 import { homeCountry, readPhone } from '../checks/phone/reading';
-import { zonesOfCountry, zonesOfNumber } from '../checks/phone/zones';
+import { zonesOfCountry, zonesOfNumber } from '../checks/phone/timeZones';
 import { clock } from '../sendLoop/clock';
 import { count, joinAnd, plural } from '../sendLoop/hints';
 import { FieldValues, itemContext } from '../sendLoop/itemRequest';

