@@ -462,6 +462,7 @@ describe('the editor', () => {
 			'Recipient Phone',
 			'Message',
 			'SMS Options',
+			'Recipient Rules',
 			'Send Options',
 		]);
 		expect(await page.locator('[data-test-id="credentials-label"]').innerText()).toContain(
