@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { collection, showFor } from '../form/fields';
 import { RULED_OPERATIONS, RULES_PARAMETER } from '../form/settings';
+import { WEEKDAYS } from './window';
 
 /** What the collection holds, as n8n gives it. */
 export interface RecipientRulesParameter {
@@ -19,15 +20,6 @@ export interface SendWindowParameter {
 
 export const DEFAULT_FROM = '08:00';
 export const DEFAULT_UNTIL = '21:00';
-export const WEEKDAYS = [
-	'sunday',
-	'monday',
-	'tuesday',
-	'wednesday',
-	'thursday',
-	'friday',
-	'saturday',
-];
 
 const capitalised = (day: string) => day[0].toUpperCase() + day.slice(1);
 
@@ -87,7 +79,7 @@ const sendWindow: INodeProperties = {
 					default: '',
 					placeholder: 'e.g. America/Bogota',
 					description:
-						"The recipient's time zone, an IANA name, by expression per item when you know where each person is (an area code is not always where the person lives). Empty: from the phone number.",
+						"The recipient's time zone, an IANA name, by expression per item when you know where each person is (an area code is not always where the person lives). Empty: from the phone number, else the Default Country, else the workflow's time zone.",
 				},
 			],
 		},

@@ -18,8 +18,9 @@ import type { Exclusive } from '../sendLoop/runMemory';
 import { DailyCap } from './dailyCap';
 import type { RecipientRulesParameter } from './fields';
 import { RULES_PARAMETER } from '../form/settings';
+import { DEFAULT_FROM, DEFAULT_UNTIL } from './fields';
 import type { Verdict } from './window';
-import { isoInZone, isTimeZone, localDay, readSendWindow, WindowReader } from './window';
+import { isoInZone, isTimeZone, localDay, readSendWindow, WEEKDAYS, WindowReader } from './window';
 
 /** An item a rule keeps from the service now: not sent, with its reason, or held for its window. */
 export type RuleOutcome = { skipped: INodeExecutionData } | { held: Held };
@@ -37,6 +38,9 @@ export interface Held {
 export type Cleared = { cleared: true; slot?: string };
 
 type Rule = 'doNotSendTo' | 'maxPerDay';
+
+const TIME_ZONE_FIX =
+	"Send Window > Time Zone: use an IANA time zone name such as America/New_York, Europe/Madrid or Asia/Kolkata, or leave it empty to read the zone from the phone number (else the Default Country's, else the workflow's).";
 
 const WORDS: Record<Rule, string> = {
 	doNotSendTo: 'on Do Not Send To (Recipient Rules): nothing was sent',
@@ -56,45 +60,73 @@ export class RecipientRules {
 
 	private constructor(
 		private readonly fns: IExecuteFunctions,
-		parameter: string,
-		rules: RecipientRulesParameter,
 		private readonly doNotSendTo: ReadonlySet<string>,
+		window: WindowReader | undefined,
+		timeZones: FieldValues | undefined,
 		private readonly cap: DailyCap | undefined,
 	) {
-		const window = rules.sendWindow?.window;
-		if (window) {
-			const read = readSendWindow(window);
-			if ('problem' in read)
-				throw new NodeOperationError(fns.getNode(), `Send Window: ${read.problem}`, {
-					description: read.fix,
-				});
-			this.windowReader = new WindowReader(read);
-			// As typed, not as item 0 gives it: an expression may be empty for item 0 alone.
-			const raw = (fns.getNode().parameters[parameter] as RecipientRulesParameter | undefined)
-				?.sendWindow?.window?.timeZone;
-			const timeZone = `${parameter}.sendWindow.window.timeZone`;
-			if (raw !== undefined && raw !== '')
-				this.timeZones = new FieldValues(fns, [{ parameter: timeZone, to: [], locator: false }]);
-		}
+		this.windowReader = window;
+		this.timeZones = timeZones;
 	}
 
 	/**
 	 * The run's rules, or undefined when none is set. Throws, naming the field and the fix, when one
-	 * is set wrong (a Send Window's time, a Do Not Send To entry that is not a phone number).
+	 * is set wrong (a Send Window's time or its fixed Time Zone, a Do Not Send To entry that is not a
+	 * phone number, a Max Messages per Person per Day that is not a whole number of 1 or more). Each
+	 * rule is read by its own path: the per-item Time Zone is never evaluated for item 0 alone.
 	 */
 	static async read(
 		fns: IExecuteFunctions,
 		resource: string,
 		maxWaitMs: number,
 	): Promise<RecipientRules | undefined> {
+		const node = fns.getNode();
 		const parameter = RULES_PARAMETER[resource];
-		const rules = fns.getNodeParameter(parameter, 0, {}) as RecipientRulesParameter;
-		if (!rules.sendWindow?.window && rules.doNotSendTo === undefined && !rules.maxPerDay)
-			return undefined;
-		const hasPhone = fns.getNode().parameters.operation !== 'sendSocialnet';
-		const doNotSendTo = await readDoNotSendTo(fns, rules.doNotSendTo, hasPhone);
-		const cap = rules.maxPerDay ? new DailyCap(fns, rules.maxPerDay, maxWaitMs) : undefined;
-		return new RecipientRules(fns, parameter, rules, doNotSendTo, cap);
+		// As typed: which rules are set, and whether the Time Zone is an expression.
+		const typed = (node.parameters[parameter] ?? {}) as RecipientRulesParameter;
+		const read = (path: string, fallback?: unknown) =>
+			fns.getNodeParameter(`${parameter}.${path}`, 0, fallback) as unknown;
+		const fail = (message: string, description: string): never => {
+			throw new NodeOperationError(node, message, { description });
+		};
+		let window: WindowReader | undefined;
+		let timeZones: FieldValues | undefined;
+		if (typed.sendWindow?.window) {
+			const times = readSendWindow({
+				from: read('sendWindow.window.from', DEFAULT_FROM),
+				until: read('sendWindow.window.until', DEFAULT_UNTIL),
+				days: read('sendWindow.window.days', WEEKDAYS),
+			});
+			window =
+				'problem' in times
+					? fail(`Send Window: ${times.problem}`, times.fix)
+					: new WindowReader(times);
+			const zone = typed.sendWindow.window.timeZone;
+			const fixed = typeof zone === 'string' && !zone.startsWith('=') ? zone.trim() : undefined;
+			if (fixed && !isTimeZone(fixed))
+				fail(`Time Zone: "${fixed}" is not a time zone`, TIME_ZONE_FIX);
+			if (fixed || (typeof zone === 'string' && zone.startsWith('=')))
+				timeZones = new FieldValues(fns, [
+					{ parameter: `${parameter}.sendWindow.window.timeZone`, to: [], locator: false },
+				]);
+		}
+		let cap: DailyCap | undefined;
+		if (typed.maxPerDay !== undefined) {
+			const max = read('maxPerDay');
+			if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
+				fail(
+					`Max Messages per Person per Day: ${JSON.stringify(max) ?? 'nothing'} is not a whole number of 1 or more`,
+					'Enter how many messages one person may get in a day, 1 or more, or remove the rule to send without a cap. Nothing was sent.',
+				);
+			cap = new DailyCap(fns, max as number, maxWaitMs);
+		}
+		if (!window && typed.doNotSendTo === undefined && !cap) return undefined;
+		const phones = node.parameters.operation !== 'sendSocialnet';
+		const doNotSendTo =
+			typed.doNotSendTo === undefined
+				? new Set<string>()
+				: await readDoNotSendTo(fns, read('doNotSendTo', ''), phones);
+		return new RecipientRules(fns, doNotSendTo, window, timeZones, cap);
 	}
 
 	/** Whether the item may go now (and its place under the cap), or what keeps it. */
@@ -106,7 +138,8 @@ export class RecipientRules {
 		const itemIndex = item.getItemIndex();
 		const recipient = phone?.digits ?? String(readAt(request, ['body', 'to']) ?? '').trim();
 		if (this.doNotSendTo.has(recipient)) return this.skip('doNotSendTo', itemIndex, recipient);
-		const zones = await this.zonesOf(item, phone);
+		if (!this.windowReader && !this.cap) return { cleared: true };
+		const { zones, from } = await this.zonesOf(item, phone);
 		const now = clock.now();
 		if (this.windowReader) {
 			const verdict: Verdict = this.windowReader.verdict(zones, now);
@@ -114,7 +147,7 @@ export class RecipientRules {
 				throw itemError(
 					item,
 					`Send Window: the recipient's possible time zones (${zones.join(', ')}) are never all within the window at once`,
-					"The phone number's prefix spans all of them. Give the item's Time Zone (Send Window > Time Zone, by expression), or widen the window.",
+					`They are all the zones ${from} may be in. Give the item's Time Zone (Send Window > Time Zone, by expression), or widen the window.`,
 				);
 			if (!verdict.open) {
 				const { sendAfter, zone } = verdict;
@@ -180,6 +213,7 @@ export class RecipientRules {
 		return [
 			done,
 			held.map(({ itemIndex, sendAfter, zone, zones }) => ({
+				...items[itemIndex],
 				json: { ...items[itemIndex].json, sendAfter: isoInZone(sendAfter, zone), timeZones: zones },
 				pairedItem: { item: itemIndex },
 			})),
@@ -247,7 +281,7 @@ export class RecipientRules {
 	private async zonesOf(
 		item: ItemContext,
 		phone: PhoneReading | undefined,
-	): Promise<readonly string[]> {
+	): Promise<{ zones: readonly string[]; from: string }> {
 		const itemIndex = item.getItemIndex();
 		if (this.timeZones) {
 			const reading = await this.timeZones.read(itemIndex);
@@ -255,23 +289,22 @@ export class RecipientRules {
 			const [value] = reading.values;
 			const zone = typeof value === 'string' ? value.trim() : value;
 			if (zone !== '' && zone !== undefined && zone !== null) {
-				if (typeof zone === 'string' && isTimeZone(zone)) return [zone];
-				throw itemError(
-					item,
-					`Time Zone: "${String(zone)}" is not a time zone`,
-					'Send Window > Time Zone: use an IANA time zone name such as America/New_York, Europe/Madrid or Asia/Kolkata, or leave it empty to read the zone from the phone number.',
-				);
+				if (typeof zone === 'string' && isTimeZone(zone))
+					return { zones: [zone], from: 'its Time Zone' };
+				throw itemError(item, `Time Zone: "${String(zone)}" is not a time zone`, TIME_ZONE_FIX);
 			}
 		}
 		if (phone) {
 			const zones = zonesOfNumber(phone.digits);
-			if (zones.length) return zones;
+			if (zones.length)
+				return { zones, from: `the phone number's prefix (+${phone.digits.slice(0, 4)}...)` };
 		}
 		const home = await homeCountry(item, (problem, fix) => {
 			throw itemError(item, `Default Country: ${problem}`, fix);
 		});
 		const zones = home ? zonesOfCountry(home) : [];
-		return zones.length ? zones : [this.fns.getTimezone()];
+		if (zones.length) return { zones, from: `the Default Country (${home})` };
+		return { zones: [this.fns.getTimezone()], from: "the workflow's time zone" };
 	}
 }
 

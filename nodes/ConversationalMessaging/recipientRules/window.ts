@@ -42,7 +42,16 @@ const HORIZON_DAYS = 9;
 const REUSE = DAY;
 
 /** n8n's Days values, by day number (0 = Sunday). */
-const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** The days as n8n's Days option gives them, Sunday first (as Date.getDay counts). */
+export const WEEKDAYS = [
+	'sunday',
+	'monday',
+	'tuesday',
+	'wednesday',
+	'thursday',
+	'friday',
+	'saturday',
+];
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 function readTime(field: 'From' | 'Until', value: unknown): number | WindowProblem {
@@ -65,11 +74,11 @@ function readDays(value: unknown): ReadonlySet<number> | WindowProblem {
 			: [value];
 	const days = new Set<number>();
 	for (const name of names) {
-		const day = typeof name === 'string' ? DAY_NAMES.indexOf(name.trim().toLowerCase()) : -1;
+		const day = typeof name === 'string' ? WEEKDAYS.indexOf(name.trim().toLowerCase()) : -1;
 		if (day < 0)
 			return {
 				problem: `Days: "${String(name)}" is not a day of the week`,
-				fix: `Choose days among ${DAY_NAMES.join(', ')}.`,
+				fix: `Choose days among ${WEEKDAYS.join(', ')}.`,
 			};
 		days.add(day);
 	}

@@ -96,10 +96,8 @@ export class RunMemory {
 	 * The memory of this run: what an earlier try or a stopped execution kept of it. A Retry first
 	 * claims the stop in n8n's processed-data store, shared by every worker: a second Retry of the
 	 * same failed execution (its copy does not know what the first one sent) sends nothing.
-	 */
-	/**
-	 * `exclusive`: runs the Retry's note in n8n's processed-data store where no other execution
-	 * writes the node's row meanwhile (the daily cap's lock, when it counts in the same row).
+	 * `exclusive`: writes that note where no other execution writes the node's row meanwhile (the
+	 * daily cap's lock, when it counts in the same row).
 	 */
 	static async recall(
 		fns: IExecuteFunctions,
@@ -109,7 +107,7 @@ export class RunMemory {
 		const record = nodeContextOf(fns)?.[CONTEXT_KEY] as StopRecord | undefined;
 		if (record?.runIndex !== runIndexOf(fns) || record.operation !== memory.operation)
 			return memory;
-		await exclusive(async () => await claimRetry(fns, record));
+		await claimRetry(fns, record, exclusive);
 		for (const kept of record.items) {
 			const by = { executionId: kept.by, at: kept.at };
 			const done: Done = kept.sent
@@ -173,19 +171,22 @@ export class RunMemory {
 /** Runs `work` alone among the writers of the node's row in n8n's processed-data store. */
 export type Exclusive = (work: () => Promise<void>) => Promise<void>;
 
-async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<void> {
+async function claimRetry(
+	fns: IExecuteFunctions,
+	record: StopRecord,
+	exclusive: Exclusive,
+): Promise<void> {
 	const executionId = executionIdOf(fns);
 	if (record.writtenBy === executionId || record.retriedBy === executionId) return;
 	const key = `retried ${record.writtenBy} run ${record.runIndex}`;
-	const recording = recordedFirst(fns, key, MAX_RETRIED_STOPS);
-	// n8n before its processed-data store: the record alone protects this Retry.
-	if (!recording) return;
-	let first: boolean;
+	let first: boolean | undefined;
 	try {
-		first = await recording;
+		await exclusive(async () => {
+			first = await recordedFirst(fns, key, MAX_RETRIED_STOPS);
+		});
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
-		// n8n-core's store set up by no server (an engine run alone): the record alone, as above.
+		// n8n-core's store set up by no server (an engine run alone): the record alone protects it.
 		if (storeNotSetUp(why)) return;
 		throw new NodeOperationError(
 			fns.getNode(),
@@ -193,6 +194,8 @@ async function claimRetry(fns: IExecuteFunctions, record: StopRecord): Promise<v
 			{ description: `${why.replace(/\.?$/, '.')} Retry again once n8n's database answers.` },
 		);
 	}
+	// n8n before its processed-data store (no helper, so no answer): the record alone protects it.
+	if (first === undefined) return;
 	if (!first)
 		throw new NodeOperationError(
 			fns.getNode(),

@@ -86,18 +86,16 @@ export function sendLoop(description: INodeTypeDescription) {
 		let allSettled: () => void = () => {};
 		const stopped = () => (failures.size > 0 && !continueOnFail) || Boolean(signal?.aborted);
 
-		/** Items the service accepted in this run. */
+		/** Items the service accepted in this run; items a Recipient Rule kept from it (held or skipped). */
 		let sentNow = 0;
+		let keptBack = 0;
 
 		const settle = (itemIndex: number, outcome: Done | SendOutcome | RuleOutcome) => {
 			run.lane.remaining--;
 			// Kept from the service by a Recipient Rule: out with its reason, or on the Held output.
-			if ('skipped' in outcome) {
-				results[itemIndex] = [outcome.skipped];
-				return;
-			}
-			if ('held' in outcome) {
-				results[itemIndex] = [];
+			if ('skipped' in outcome || 'held' in outcome) {
+				keptBack++;
+				results[itemIndex] = 'skipped' in outcome ? [outcome.skipped] : [];
 				return;
 			}
 			const earlier = sentEarlier(outcome, executionId);
@@ -228,7 +226,8 @@ export function sendLoop(description: INodeTypeDescription) {
 			summary.hint(run.lane.outageMs),
 			countries.hint(),
 			segments.hint(),
-			rules?.hint(sentNow, outputConnected(this, 1)),
+			// A tool has no Held output: its held items come out on the first (RecipientRules.outputs).
+			rules?.hint(sentNow, runsAsTool(node) || outputConnected(this, 1)),
 		].filter((hint) => hint !== undefined);
 		// Kept for whoever runs the node again: n8n's Retry after a stop, Retry On Fail after a stop or a
 		// return it tries again on (../n8nInternals.ts).
@@ -237,7 +236,7 @@ export function sendLoop(description: INodeTypeDescription) {
 		else RunMemory.forget(this);
 		if (signal?.aborted && !failures.size)
 			throw new NodeOperationError(node, 'The execution was cancelled while sending');
-		if (stop.size) throw stopError(this, stop, done, items.length);
+		if (stop.size) throw stopError(this, stop, done, items.length, keptBack);
 		if (hints.length && typeof this.addExecutionHints === 'function')
 			this.addExecutionHints(...hints);
 		return output;

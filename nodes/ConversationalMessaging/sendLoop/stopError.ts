@@ -16,6 +16,7 @@ export function stopError(
 	stop: Map<number, NodeError>,
 	done: Array<Done | undefined>,
 	total: number,
+	keptBack = 0,
 ): NodeError {
 	const itemIndex = Math.min(...stop.keys());
 	const failed = stop.get(itemIndex) as NodeError;
@@ -26,7 +27,7 @@ export function stopError(
 	error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(fns) };
 	const executionId = executionIdOf(fns);
 	const retried = done.some((outcome) => outcome && sentEarlier(outcome, executionId));
-	const stopped = stopSentence(done, total, itemIndex, retried);
+	const stopped = stopSentence(done, total, itemIndex, retried, keptBack);
 	error.description = [stopped, failed.description].filter(Boolean).join(' ');
 	return error;
 }
@@ -44,6 +45,7 @@ function stopSentence(
 	total: number,
 	stopped: number,
 	retried: boolean,
+	keptBack: number,
 ): string | undefined {
 	let sent = 0;
 	let unsure = 0;
@@ -53,7 +55,8 @@ function stopSentence(
 		else unsure++;
 	}
 	if (total < 2 || (!sent && !unsure)) return undefined;
-	const notSent = total - sent - unsure;
+	// Held for their Send Window or skipped by a Recipient Rule: a Retry decides them again.
+	const notSent = total - sent - unsure - keptBack;
 	const stoppedUnsure = done[stopped] !== undefined;
 	const counts = [
 		`${count(sent)} of ${plural(total, 'item')} ${were(sent)} sent`,
@@ -65,6 +68,8 @@ function stopSentence(
 			(!stoppedUnsure && notSent === 1
 				? 'this one was not sent'
 				: `${count(notSent)} ${were(notSent)} not sent${stoppedUnsure ? '' : ' (this one included)'}`),
+		keptBack &&
+			`${count(keptBack)} ${were(keptBack)} held or skipped by Recipient Rules (a Retry decides them again)`,
 	];
 	const them = unsure === 1 ? 'it' : 'them';
 	const those = unsure === 1 ? 'the one' : `the ${count(unsure)}`;

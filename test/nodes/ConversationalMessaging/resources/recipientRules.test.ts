@@ -4,6 +4,7 @@
  * daily cap across executions, and bad settings refused before any request.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { useClock } from '../../../../nodes/ConversationalMessaging/sendLoop/clock';
 import { loadNodeType, NODE_TYPE, registerNodeType } from '../../../helpers/engine';
@@ -41,6 +42,54 @@ const hintsOf = (run: SandboxRun) =>
 	(run.run.data.resultData.runData['Conversational Messaging'][0].hints ?? []).map(
 		(hint) => hint.message,
 	);
+
+describe("the node's outputs, as n8n reads them (NodeHelpers.getNodeOutputs)", () => {
+	const outputsOf = (parameters: INodeParameters) => {
+		const nodeType = loadNodeType();
+		const node = {
+			id: 'n',
+			name: 'Send',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters,
+		};
+		const nodeTypes = {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		return NodeHelpers.getNodeOutputs(workflow, node, nodeType.description);
+	};
+
+	test('Done and Held while a ruled send has a Send Window; one output otherwise', () => {
+		expect(outputsOf(withRules(WINDOW))).toEqual([
+			{ type: 'main', displayName: 'Done' },
+			{ type: 'main', displayName: 'Held' },
+		]);
+		expect(outputsOf(withRules({ doNotSendTo: '+573001234567' }))).toEqual(['main']);
+		expect(outputsOf(SEND_SMS)).toEqual(['main']);
+		expect(
+			outputsOf({
+				resource: 'legacyMessage',
+				operation: 'send',
+				legacyMessageRecipientRules: WINDOW,
+			}),
+		).toEqual([
+			{ type: 'main', displayName: 'Done' },
+			{ type: 'main', displayName: 'Held' },
+		]);
+		// Not a ruled operation: a leftover collection changes nothing.
+		expect(
+			outputsOf({
+				resource: 'messaging',
+				operation: 'checkChatappNumber',
+				messagingRecipientRules: WINDOW,
+			}),
+		).toEqual(['main']);
+	});
+});
 
 describe('Send Window', () => {
 	const people = [
@@ -221,6 +270,14 @@ describe('bad settings are refused before any request', () => {
 		],
 		[{ sendWindow: { window: { from: '08:00', until: '08:00' } } }, 'Send Window'],
 		[{ sendWindow: { window: { from: '8am', until: '21:00' } } }, 'Send Window'],
+		[
+			{ sendWindow: { window: { from: '08:00', until: '21:00', timeZone: 'Mars/Olympus' } } },
+			'Time Zone: "Mars/Olympus" is not a time zone',
+		],
+		[
+			{ maxPerDay: '={{ 0 }}' },
+			'Max Messages per Person per Day: 0 is not a whole number of 1 or more',
+		],
 	])('%j', async (rules, message) => {
 		const run = await suite.run(withRules(rules), { items: [{ phone: '+573001234567' }] });
 		expect(run.requests).toHaveLength(0);
@@ -243,6 +300,28 @@ describe('bad settings are refused before any request', () => {
 		expect(phonesSent(run)).toEqual(['573007654321']);
 		expect(String(run.items[0].json.error)).toContain(
 			'Time Zone: "Mars/Olympus" is not a time zone',
+		);
+	});
+});
+
+describe('with other rules', () => {
+	test('a send stopped part-way counts the items the rules kept back apart from those not sent', async () => {
+		restore = clockAt(MONDAY_15_UTC);
+		suite.sandbox.injectFault({
+			kind: 'errTrue',
+			message: 'The number opted out of SMS',
+			match: { path: '/v1/sms', body: { to: '12125550142' } },
+			times: 1,
+		});
+		const run = await suite.run(withRules(WINDOW), {
+			items: [
+				{ phone: '+1 212 555 0141' },
+				{ phone: '+1 808 555 0141' },
+				{ phone: '+1 212 555 0142' },
+			],
+		});
+		expect(run.error?.description).toContain(
+			'Item 3 stopped the send: 1 of 3 items was sent, this one was not sent and 1 was held or skipped by Recipient Rules (a Retry decides them again).',
 		);
 	});
 });
