@@ -231,6 +231,8 @@ export function nodeContextInWebhook(fns: IWebhookFunctions, key: string): unkno
 //      second fails on the primary key;
 //    - latestIncrementalKey: a missing row is inserted with the greatest value given, answered new;
 //      else each value is new only when greater than the stored one, which becomes the greatest;
+//    - the failed INSERT is n8n's database's own error (TypeORM's QueryFailedError, the driver's
+//      words: insertConflict below), not a DeduplicationError: normal contention, never a failure;
 //    - validateMode: a row written in another mode fails every call but clearAllProcessedItems with
 //      a DeduplicationError ('Deduplication Failed: ... incompatible setting ...').
 
@@ -292,3 +294,16 @@ export async function removeFromNode(fns: IExecuteFunctions, entries: string[]):
 /** DeduplicationHelper.validateMode's error: the row was written in another mode. */
 export const modeConflict = (message: string): boolean =>
 	/incompatible setting of the .Keep Items Where. parameter/.test(message);
+
+/**
+ * The error of an INSERT that lost the race for a missing row (the primary key (workflowId,
+ * context) taken between the read and the insert): TypeORM's QueryFailedError, its message the
+ * driver's. PostgreSQL: 'duplicate key value violates unique constraint "PK_..."'; SQLite (sqlite3):
+ * 'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context'
+ * (SQLITE_CONSTRAINT_PRIMARYKEY / _UNIQUE with extended codes); MySQL and MariaDB: "ER_DUP_ENTRY:
+ * Duplicate entry '...' for key 'PRIMARY'". Another constraint's failure (NOT NULL) is not one.
+ */
+export const insertConflict = (message: string): boolean =>
+	/duplicate key value violates unique constraint|UNIQUE constraint failed|SQLITE_CONSTRAINT_(?:PRIMARYKEY|UNIQUE)|ER_DUP_ENTRY|Duplicate entry .* for key/i.test(
+		message,
+	);

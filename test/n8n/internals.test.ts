@@ -33,6 +33,7 @@ import {
 	DEFAULT_TIMEOUT_MS,
 	expressionMayRead,
 	hasProcessedData,
+	insertConflict,
 	lockLooksOurs,
 	lockWorkflow,
 	modeConflict,
@@ -388,6 +389,50 @@ describe("n8n's internals the node relies on (nodes/ConversationalMessaging/n8nI
 		// DeduplicationHelper.validateMode's words in n8n 2.41.1.
 		expect(modeConflict(new DeduplicationError(MODE_MISMATCH).message)).toBe(true);
 		expect(modeConflict('Deduplication Failed: Invalid value.')).toBe(false);
+	});
+
+	it("insertConflict: of two lockWorkflow calls at once on a missing row, the second's insert fails with the database's duplicate-key error, recognised (PostgreSQL, SQLite, MySQL/MariaDB words)", async () => {
+		const store = new ProcessedDataStore();
+		const restore = await useProcessedDataStore(store);
+		// Both read the missing row before either writes, as two workers do.
+		store.between = async () => {
+			for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+		};
+		const seen: unknown[] = [];
+		try {
+			await runProbe(async function () {
+				const answers = await Promise.allSettled([lockWorkflow(this), lockWorkflow(this)]);
+				for (const answer of answers)
+					seen.push(
+						answer.status === 'fulfilled'
+							? answer.value
+							: insertConflict((answer.reason as Error).message)
+								? 'insert conflict'
+								: (answer.reason as Error).message,
+					);
+				await unlockWorkflow(this);
+				return [[]];
+			});
+		} finally {
+			restore();
+		}
+		expect(seen).toEqual([true, 'insert conflict']);
+		// TypeORM's QueryFailedError carries the driver's words.
+		for (const message of [
+			'duplicate key value violates unique constraint "PK_processed_data"',
+			'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context',
+			'SQLITE_CONSTRAINT_PRIMARYKEY: PRIMARY KEY must be unique',
+			"ER_DUP_ENTRY: Duplicate entry 'wf-' for key 'PRIMARY'",
+			"Duplicate entry 'wf-' for key 'processed_data.PRIMARY'",
+		])
+			expect(insertConflict(message)).toBe(true);
+		for (const message of [
+			'the database is gone',
+			'SQLITE_CONSTRAINT: NOT NULL constraint failed: processed_data.value',
+			'null value in column "value" violates not-null constraint',
+			new DeduplicationError(MODE_MISMATCH).message,
+		])
+			expect(insertConflict(message)).toBe(false);
 	});
 
 	it("routedThrough: RoutingNode runs the pagination hook around a POST's request, and the request's network failure reaches it", async () => {
