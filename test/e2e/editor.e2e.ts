@@ -568,6 +568,97 @@ describe('the editor', () => {
 		await page.screenshot({ path: join(SHOTS, 'send-sms-cost.png') });
 	});
 
+	it('holds an SMS outside its Send Window: Recipient Rules > Send Window in the form, the hint and the Held output with sendAfter, Done and Held on the canvas', async () => {
+		// Send SMS as the cost test left it, with its phone and message.
+		expect(await collectionOffers('messagingRecipientRules')).toEqual([
+			'Do Not Send To',
+			'Max Messages per Person per Day',
+			'Send Window',
+		]);
+		const rules = params().locator('[data-test-id="parameter-item"]:visible', {
+			has: page.locator('label[for="messagingRecipientRules"]'),
+		});
+		await rules.locator('[data-test-id="collection-parameter-add"]').click();
+		await page
+			.locator('[data-test-id="collection-parameter-option"]:visible', { hasText: 'Send Window' })
+			.click();
+		// Added, Send Window holds its default window (08:00 to 21:00, every day): its fields show at once.
+		const windowLabels = ['Recipient Rules', 'Send Window', 'From', 'Until', 'Days', 'Time Zone'];
+		const windowShown = async () =>
+			(await labelsOnScreen()).filter((label) => windowLabels.includes(label));
+		expect(await settled(windowShown, windowLabels)).toEqual(windowLabels);
+		// Closed now in UTC: it opens in 2 hours and closes an hour later (across midnight or not).
+		const now = Date.now();
+		const utc = (hours: number) => new Date(now + hours * 3_600_000).toISOString();
+		const opens = utc(2);
+		await fill('from', opens.slice(11, 16));
+		await fill('until', utc(3).slice(11, 16));
+		await fill('timeZone', 'UTC');
+		const sendAfter = `${opens.slice(0, 16)}:00+00:00`;
+
+		const sent = sandbox.stats().byOperation.smsSend ?? 0;
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		const hint = output.locator('[data-test-id="node-hint"]', { hasText: 'Recipient Rules:' });
+		await hint.first().waitFor({ timeout: 60_000 });
+		expect(sandbox.stats().byOperation.smsSend ?? 0).toBe(sent);
+		const said = (await hint.first().innerText()).trim();
+		expect(said.startsWith('Recipient Rules: 0 items sent. 1 held until')).toBe(true);
+		expect(said).toContain(`1 held until ${sendAfter} (UTC)`);
+		expect(said).toContain('Nothing is connected to the Held output');
+		// Drawn as a warning (its callout's theme): with nothing on Held, held items are never sent.
+		expect(await hint.first().evaluate((element) => /warning/i.test(element.outerHTML))).toBe(true);
+		// n8n shows a tab for each output; the held item is on Held's.
+		const branches = output.locator('[data-test-id="branches"] [role="tab"]');
+		expect((await branches.allInnerTexts()).map((text) => text.trim())).toEqual([
+			'Done Branch',
+			'Held Branch (1 item)',
+		]);
+		await branches.filter({ hasText: 'Held' }).click();
+		await output.getByText(sendAfter).first().waitFor();
+		expect(await output.locator('[data-test-id="ndv-data-container"]').innerText()).toContain(
+			'sendAfter',
+		);
+		for (const close of await page.locator('.el-notification__closeBtn:visible').all())
+			await close.click();
+		await page.locator('.el-notification').first().waitFor({ state: 'hidden' });
+		await page.screenshot({ path: join(SHOTS, 'send-window-held.png') });
+
+		// On the canvas, the node has two outputs, labelled.
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
+		const handles = page.locator(
+			'[data-test-id="canvas-node-output-handle"][data-node-name="Send an SMS"]',
+		);
+		const outputLabels = async () => (await handles.allInnerTexts()).map(firstLine);
+		expect(await settled(outputLabels, ['Done', 'Held'])).toEqual(['Done', 'Held']);
+
+		// Open again, without the rules: the form the later tests expect.
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Send an SMS' }).dblclick();
+		await page.locator('[data-test-id="ndv"]').waitFor();
+		const sendWindowItem = rules.locator('[data-test-id="parameter-item"]', {
+			has: page.locator('label[for="sendWindow"]'),
+		});
+		// The collection's own Delete (the window's "Delete item" would leave an empty Send Window).
+		await sendWindowItem.getByRole('button', { name: 'Delete', exact: true }).click();
+		const form = [
+			'Resource',
+			'Operation',
+			'Instance',
+			'Recipient Phone',
+			'Message',
+			'SMS Options',
+			'Recipient Rules',
+			'Send Options',
+		];
+		expect(await settled(labelsOnScreen, form)).toEqual(form);
+		expect(await collectionOffers('messagingRecipientRules')).toEqual([
+			'Do Not Send To',
+			'Max Messages per Person per Day',
+			'Send Window',
+		]);
+	});
+
 	it('shows, for every operation, the fields its description shows', async () => {
 		const resources = optionsOf(propertyNamed('resource'));
 		let walked = 0;
