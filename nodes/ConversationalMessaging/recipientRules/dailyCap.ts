@@ -64,7 +64,11 @@ export const BATCH = 200;
 /** The least time between two batches' starts (more claims wait for the next), unless one is full. */
 export const ROUND_GAP_MS = 250;
 /** Continuous waiting on the lock after which it is taken as left by a crashed worker. */
-export const STALE_MS = 30_000;
+export const STALE_MS = 60_000;
+/** A waiter tries twice as often after waiting this long, three times after twice as long... */
+const AGE_SPEEDUP_MS = 5_000;
+/** The least wait between two tries of one waiter. */
+const MIN_POLL_MS = 10;
 /** Up to this much more, drawn per cap, so that two waiters do not clear at once. */
 const STALE_JITTER_MS = 5_000;
 /** The least wait on the lock is the stale rule's and this: time to clear a left lock and take it. */
@@ -151,7 +155,13 @@ export class DailyCap {
 	}
 
 	private kick(): void {
-		this.running ??= this.settle().finally(() => (this.running = undefined));
+		this.running ??= this.settle().finally(() => {
+			this.running = undefined;
+			// A claim made after settle's last look, before this: settled too.
+			// (Broken: the claims are refused, the releases stay counted.)
+			if (this.pending.length || (!this.broken && this.flushing && this.releases.length))
+				this.kick();
+		});
 	}
 
 	/** Settles batches until nothing waits. */
@@ -361,7 +371,12 @@ export class DailyCap {
 				heldSince = clock.now();
 				continue;
 			}
-			await clock.sleep(POLL_MS * (1 + Math.random()));
+			// The longer a waiter has waited, the more often it tries: the oldest waiters tend to get
+			// the lock first, so that no one sees it held long enough to take a live lock for a left one.
+			const age = clock.now() - started;
+			await clock.sleep(
+				Math.max(MIN_POLL_MS, (POLL_MS * (1 + Math.random())) / (1 + age / AGE_SPEEDUP_MS)),
+			);
 		}
 	}
 

@@ -112,10 +112,12 @@ export class RecipientRules {
 		}
 		let cap: DailyCap | undefined;
 		if (typed.maxPerDay !== undefined) {
-			const max = read('maxPerDay');
+			const given = read('maxPerDay');
+			// A number an expression gives as text (a sheet's cell) is the number.
+			const max = typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
 			if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
 				fail(
-					`Max Messages per Person per Day: ${JSON.stringify(max) ?? 'nothing'} is not a whole number of 1 or more`,
+					`Max Messages per Person per Day: ${JSON.stringify(given) ?? 'nothing'} is not a whole number of 1 or more`,
 					'Enter how many messages one person may get in a day, 1 or more, or remove the rule to send without a cap. Nothing was sent.',
 				);
 			cap = new DailyCap(fns, max as number, maxWaitMs);

@@ -180,20 +180,21 @@ async function claimRetry(
 	if (record.writtenBy === executionId || record.retriedBy === executionId) return;
 	const key = `retried ${record.writtenBy} run ${record.runIndex}`;
 	let first: boolean | undefined;
-	try {
-		await exclusive(async () => {
+	// The lock's own errors (the daily cap's) pass as they are: they say what to do.
+	await exclusive(async () => {
+		try {
 			first = await recordedFirst(fns, key, MAX_RETRIED_STOPS);
-		});
-	} catch (error) {
-		const why = error instanceof Error ? error.message : String(error);
-		// n8n-core's store set up by no server (an engine run alone): the record alone protects it.
-		if (storeNotSetUp(why)) return;
-		throw new NodeOperationError(
-			fns.getNode(),
-			"Could not note this Retry in n8n's processed-data store: nothing was sent",
-			{ description: `${why.replace(/\.?$/, '.')} Retry again once n8n's database answers.` },
-		);
-	}
+		} catch (error) {
+			const why = error instanceof Error ? error.message : String(error);
+			// n8n-core's store set up by no server (an engine run alone): the record alone protects it.
+			if (storeNotSetUp(why)) return;
+			throw new NodeOperationError(
+				fns.getNode(),
+				"Could not note this Retry in n8n's processed-data store: nothing was sent",
+				{ description: `${why.replace(/\.?$/, '.')} Retry again once n8n's database answers.` },
+			);
+		}
+	});
 	// n8n before its processed-data store (no helper, so no answer): the record alone protects it.
 	if (first === undefined) return;
 	if (!first)

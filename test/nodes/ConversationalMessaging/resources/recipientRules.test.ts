@@ -327,6 +327,14 @@ describe('with other rules', () => {
 });
 
 describe('Max Messages per Person per Day', () => {
+	test('takes a number an expression gives as text (a sheet cell)', async () => {
+		const run = await suite.run(withRules({ maxPerDay: "={{ '1' }}" }), {
+			items: [{ phone: '+573005550031' }, { phone: '+573005550031' }],
+		});
+		expect(phonesSent(run)).toEqual(['573005550031']);
+		expect((run.items[1].json.skipped as IDataObject).rule).toBe('maxPerDay');
+	});
+
 	test('holds across executions, counting only what the service accepted', async () => {
 		const rules = withRules({ maxPerDay: 1 });
 		// The service refuses the first try to one person: it does not count.
