@@ -250,6 +250,8 @@ export interface RunOptions {
 	nodeType?: string;
 	/** The node's output connected back to its input: it runs again on its output (run index 1, 2...). */
 	loop?: boolean;
+	/** The workflow's time zone (Settings > Timezone); n8n's default, America/New_York, when not given. */
+	timezone?: string;
 }
 
 export interface RunResult {
@@ -340,6 +342,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	};
 	const toNode = { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] };
 	const connections = { Source: toNode, ...(options.loop ? { [node.name]: toNode } : {}) };
+	const settings = options.timezone ? { timezone: options.timezone } : undefined;
 	const workflow = new Workflow({
 		id: 'test',
 		name: 'test',
@@ -347,6 +350,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		connections,
 		active: false,
 		nodeTypes,
+		settings,
 	});
 	const additionalData = additionalDataFor(options.credentials);
 
@@ -359,6 +363,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			connections,
 			active: false,
 			nodeTypes,
+			settings,
 		});
 	// n8n-core 2.x takes an options object; 1.x (npm run test:compat) positional arguments.
 	const run = await (ENGINE_MAJOR >= 2

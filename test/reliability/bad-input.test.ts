@@ -587,6 +587,9 @@ const context = {
 	getNode: () => node,
 	getItemIndex: () => 0,
 	getNodeParameter: (_name: string, fallback: unknown) => fallback,
+	// A workflow in UTC, a zone of no country: no number is read as dialled in one.
+	getTimezone: () => 'UTC',
+	continueOnFail: () => false,
 	// A credential without a Default Country: numbers must start with their country code.
 	getCredentials: async () => ({}),
 } as unknown as IExecuteSingleFunctions;

@@ -91,7 +91,7 @@ export const SERVICE_FAULTS: ServiceFaultCase[] = [
 		name: 'err: true on HTTP 200',
 		fault: { kind: 'errTrue', message: 'Instance line-1 is disconnected' },
 		message: 'The service answered 400: Instance line-1 is disconnected',
-		description: ['The service rejected the request'],
+		description: ['The service refused the request for what it contains'],
 		httpCode: '400',
 		source: 'node',
 		verdict: 'readable: the service message and its status',

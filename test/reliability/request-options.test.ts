@@ -51,6 +51,9 @@ async function listen(server: http.Server): Promise<number> {
 	return (server.address() as AddressInfo).port;
 }
 
+const PROXY_FIX =
+	' Settings > Request Options > Proxy: use http://host:port, with user:password@ before the host if it needs them.';
+
 describe('Proxy', () => {
 	it('sends every request through the proxy', async () => {
 		const seen: string[] = [];
@@ -95,8 +98,9 @@ describe('Proxy', () => {
 			{ items: items.slice(0, 1), continueOnFail: true },
 		);
 		expect(run.requests).toHaveLength(0);
+		// An error item's message carries its fix (n8n shows an error item as its message alone).
 		expect(run.items[0].error?.message).toBe(
-			'Proxy: "http://proxy.example" is not a proxy address',
+			`Proxy: "http://proxy.example" is not a proxy address.${PROXY_FIX}`,
 		);
 		expect(JSON.stringify(run.run.data)).not.toContain('cret');
 	});
@@ -108,7 +112,7 @@ describe('Proxy', () => {
 		);
 		expect(run.requests).toHaveLength(0);
 		expect(run.items.map((item) => item.error?.message)).toEqual(
-			Array(2).fill('Proxy: "my proxy" is not a proxy address'),
+			Array(2).fill(`Proxy: "my proxy" is not a proxy address.${PROXY_FIX}`),
 		);
 	});
 
@@ -145,7 +149,7 @@ describe('Proxy', () => {
 		);
 		expect(run.items.map((item) => item.error?.message)).toEqual([
 			undefined,
-			'Proxy: "my proxy" is not a proxy address',
+			`Proxy: "my proxy" is not a proxy address.${PROXY_FIX}`,
 		]);
 		expect(run.requests.map((request) => request.body)).toEqual([
 			expect.objectContaining({ to: items[0].phone }),

@@ -143,7 +143,9 @@ describe('the hint after a bulk send', () => {
 		expect(errorsOf(run.items)).toHaveLength(2);
 		const hint = onlyHint(run);
 		expect(hint.type).toBe('warning');
-		expect(hint.message).toBe('2 of 10 items failed (items 4 and 8): see their error items.');
+		expect(hint.message).toBe(
+			'2 of 10 items were not sent: items 3 and 7 (n8n counts items from 0). See their error items.',
+		);
 	});
 
 	it('continue-on-fail with a service fault (HTTP 500) on 3 requests: 3 failed; a refusal given up on (Max Wait 0) is said not sent again', async () => {
@@ -157,7 +159,7 @@ describe('the hint after a bulk send', () => {
 		expect(errorsOf(faulted.items)).toHaveLength(3);
 		expect(onlyHint(faulted)).toEqual({
 			message: expect.stringMatching(
-				/^3 of 10 items failed \(items \d+, \d+ and \d+\): see their error items\.$/,
+				/^3 of 10 items were not sent: items \d+, \d+ and \d+ \(n8n counts items from 0\)\. See their error items\.$/,
 			),
 			type: 'warning',
 			location: 'outputPane',
@@ -173,7 +175,7 @@ describe('the hint after a bulk send', () => {
 		expect(suite.sandbox.stats().rateLimited - before).toBe(2);
 		expect(errorsOf(refused.items)).toHaveLength(2);
 		expect(onlyHint(refused).message).toMatch(
-			/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items failed \(items \d and \d\): see their error items\.$/,
+			/^The service pushed back twice \(rate limit\); those requests were not sent again\. 2 of 3 items were not sent: items \d and \d \(n8n counts items from 0\)\. See their error items\.$/,
 		);
 	});
 
@@ -238,7 +240,7 @@ describe('the wording', () => {
 		summary.failedItem(3);
 		expect(summary.hint(0)).toEqual({
 			message: expect.stringMatching(
-				/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items failed \(item 4\): see its error item\.$/,
+				/^The service pushed back 4 times \(3 rate limit, 1 overloaded\); the node waited up to 1\.\d s and sent 3 of those requests again\. 1 of 1,500 items was not sent: item 3 \(n8n counts items from 0\)\. See its error item\.$/,
 			),
 			type: 'warning',
 			location: 'outputPane',
@@ -258,11 +260,11 @@ describe('the wording', () => {
 		);
 	});
 
-	it('names up to five failed items, counted from 1, and counts the rest', () => {
+	it('names up to five failed items, counted from 0 as n8n does, and counts the rest', () => {
 		const summary = new SendSummary(100);
 		[40, 2, 9, 0, 77, 13, 5].forEach((item) => summary.failedItem(item));
 		expect(summary.hint(0)?.message).toBe(
-			'7 of 100 items failed (items 1, 3, 6, 10, 14 and 2 more): see their error items.',
+			'7 of 100 items were not sent: items 0, 2, 5, 9, 13 and 2 more (n8n counts items from 0). See their error items.',
 		);
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestContext } from '../service/envelope';
+import { withFix } from '../service/envelope';
 import type { PhoneReading } from './phone/reading';
 import type { SmsReading } from './sms';
 import { homeCountry, readPhone } from './phone/reading';
@@ -63,8 +64,18 @@ export const preSend = (
 		return requestOptions;
 	};
 
-export const itemError = (item: ItemContext, message: string, description: string) =>
-	new NodeOperationError(item.getNode(), message, { description, itemIndex: item.getItemIndex() });
+/** A value refused before its request: the fix, then that nothing went out for it (in the message too for an error item). */
+export function itemError(item: ItemContext, message: string, fix: string): NodeOperationError {
+	const description = `${fix} ${NOT_SENT}`;
+	return new NodeOperationError(
+		item.getNode(),
+		item.continueOnFail() ? withFix(message, description) : message,
+		{ description, itemIndex: item.getItemIndex() },
+	);
+}
+
+/** How a refusal before sending ends its description. */
+export const NOT_SENT = 'This item was not sent.';
 
 /** Drops an optional field left empty, so the service never receives "". */
 export const omitWhenBlank = (path: string) =>
@@ -152,7 +163,8 @@ const phoneCheck = (
 		const fail = failing(item, label);
 		const typed = asText(value, fail).replace(suffix ?? '', '');
 		const home = await homeCountry(item, failing(item, 'Default Country'));
-		const reading = readPhone(typed, home);
+		// The workflow's time zone says where numbers are dialled when no Default Country does.
+		const reading = readPhone(typed, home, home ? undefined : item.getTimezone());
 		if ('problem' in reading) return fail(reading.problem, reading.fix);
 		item.phoneRead?.(reading);
 		setPath(request, path.split('.'), write(reading.digits));

@@ -26,6 +26,8 @@ export interface SmsReading {
 	characters: number;
 	/** The characters that made it UCS-2, once each, in order. */
 	unicode: string[];
+	/** The text sent, when Replace Look-Alike Characters changed the text typed. */
+	sentText?: string;
 }
 
 /** The encoding and the segments of a text, as a phone network splits it. */
@@ -84,13 +86,15 @@ export const withoutLookAlikes = (text: string): string =>
 export const lookAlikesIn = (unicode: string[]): string[] =>
 	unicode.filter((c) => c in LOOK_ALIKES);
 
-/** `’` as the words show a character: quoted, an invisible one by its code. */
-export const shown = (c: string): string =>
-	/\s/.test(c) ||
-	'\u00ad\u200b\u200c\u200d\u2060\ufeff"“”'.includes(c) ||
-	(c >= '\u0300' && c <= '\u036f')
-		? `U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`
-		: `“${c}”`;
+/** A character as the words show it: by its code, after it unless it is invisible (`’ (U+2019)`, `U+00A0`). */
+export function shown(c: string): string {
+	const code = `U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+	const invisible =
+		/\s/.test(c) ||
+		'\u00ad\u200b\u200c\u200d\u2060\ufeff'.includes(c) ||
+		(c >= '\u0300' && c <= '\u036f');
+	return invisible ? code : `${c} (${code})`;
+}
 
 /**
  * The SMS text's check: its look-alikes replaced when SMS Options says so, its segments held to
@@ -113,7 +117,7 @@ export const smsText = (path: string, label: string): Check =>
 					? ': turn on Replace Look-Alike Characters (SMS Options), or write it without them'
 					: '';
 			const blame = reading.unicode.length
-				? ` ${reading.unicode.slice(0, 10).map(shown).join(' ')} made it UCS-2 (70 characters a segment, not 160)${replace}.`
+				? ` ${reading.unicode.slice(0, 10).map(shown).join(', ')} made it UCS-2 (70 characters a segment, not 160)${replace}.`
 				: '';
 			throw itemError(
 				item,
@@ -121,6 +125,6 @@ export const smsText = (path: string, label: string): Check =>
 				`Shorten the message, or raise Max Segments per Message (SMS Options).${blame}`,
 			);
 		}
-		item.smsRead?.(reading);
+		item.smsRead?.(text === String(value) ? reading : { ...reading, sentText: text });
 		setPath(request, path.split('.'), text);
 	});

@@ -22,6 +22,8 @@ export class SendSummary {
 	private reused = 0;
 	private readonly sentEarlier = new Map<string, number>();
 	private readonly failed = new Set<number>();
+	/** Of those, the items the service may have carried out (no answer came). */
+	private readonly unsure = new Set<number>();
 	/** Refused items until their request goes again (since when), and those not reached until one does. */
 	private readonly refusedAt = new Map<number, number>();
 	private readonly notReached = new Set<number>();
@@ -60,9 +62,10 @@ export class SendSummary {
 		else this.sentEarlier.set(by, (this.sentEarlier.get(by) ?? 0) + 1);
 	}
 
-	/** The item comes out as an error item (continue-on-fail). */
-	failedItem(itemIndex: number): void {
+	/** The item comes out as an error item (continue-on-fail); `unsure`: the service may have carried it out. */
+	failedItem(itemIndex: number, unsure = false): void {
 		this.failed.add(itemIndex);
+		if (unsure) this.unsure.add(itemIndex);
 	}
 
 	/**
@@ -116,16 +119,30 @@ export class SendSummary {
 				`Retry On Fail ran the node again: it skipped the ${plural(this.reused, 'item')} the service had already accepted.`,
 			);
 		if (!failed) sentences.push('No item failed.');
-		else if (this.items === 1) sentences.push('The item failed: see its error item.');
-		else
-			sentences.push(
-				`${count(failed)} of ${count(this.items)} items failed (${itemList([...this.failed])}): see ${failed === 1 ? 'its error item' : 'their error items'}.`,
-			);
+		else sentences.push(this.failedSentence());
 		return {
 			message: sentences.join(' '),
 			type: failed ? 'warning' : 'info',
 			location: 'outputPane',
 		};
+	}
+
+	/** Which error items were not sent, and which the service may have carried out. */
+	private failedSentence(): string {
+		const unsure = [...this.unsure];
+		const notSent = [...this.failed].filter((item) => !this.unsure.has(item));
+		const them = (n: number) => (n === 1 ? 'it' : 'them');
+		if (this.items === 1)
+			return unsure.length
+				? 'The item failed, and the service may have carried it out: check it in the dashboard before sending it again (see its error item).'
+				: 'The item was not sent: see its error item.';
+		const sentences = [
+			notSent.length &&
+				`${count(notSent.length)} of ${count(this.items)} items ${notSent.length === 1 ? 'was' : 'were'} not sent: ${itemList(notSent)}. See ${notSent.length === 1 ? 'its error item' : 'their error items'}.`,
+			unsure.length &&
+				`${count(unsure.length)} of ${count(this.items)} items failed, but the service may have carried ${them(unsure.length)} out: ${itemList(unsure, false, notSent.length > 0)}. Check ${them(unsure.length)} in the dashboard before sending ${them(unsure.length)} again.`,
+		];
+		return sentences.filter(Boolean).join(' ');
 	}
 }
 
@@ -145,12 +162,24 @@ const seconds = (ms: number) => (ms < 100 ? 'less than 0.1 s' : `${(ms / 1000).t
 /** How many failed items the hint names; the rest are counted. */
 const NAMED_ITEMS = 5;
 
-/** "item 4", "items 2, 5 and 9", "items 1, 2, 3, 4, 5 and 12 more": counted from 1, as the output panel's rows. */
-function itemList(indexes: number[], capital = false): string {
-	const numbers = indexes.sort((a, b) => a - b).map((index) => count(index + 1));
+/** How the words number items: as n8n's "[item N]" in an error's title, so one number means one item. */
+export const FROM_ZERO = 'n8n counts items from 0';
+
+/** "1st", "2nd", "3rd", "11th", "22nd". */
+export function ordinal(n: number): string {
+	const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+	return `${count(n)}${suffix}`;
+}
+
+/**
+ * "item 3 (n8n counts items from 0)", "items 1, 4 and 8 (…)", "items 0, 1, 2, 3, 4 and 12 more (…)";
+ * `said`: a list before it in the same sentence said how items are counted.
+ */
+function itemList(indexes: number[], capital = false, said = false): string {
+	const numbers = indexes.sort((a, b) => a - b).map(count);
 	const named = numbers.slice(0, NAMED_ITEMS);
 	if (numbers.length > NAMED_ITEMS) named.push(`${count(numbers.length - NAMED_ITEMS)} more`);
-	return `${capital ? 'I' : 'i'}tem${numbers.length === 1 ? '' : 's'} ${joinAnd(named)}`;
+	return `${capital ? 'I' : 'i'}tem${numbers.length === 1 ? '' : 's'} ${joinAnd(named)}${said ? '' : ` (${FROM_ZERO})`}`;
 }
 
 /** How many countries the hint names; the others are counted together. */
@@ -167,6 +196,13 @@ const NAMED_COUNTRIES = 20;
  */
 export class CountriesReached {
 	private readonly byItem = new Map<number, PhoneReading>();
+	/** Items an earlier try or execution had sent: this run's figures leave them out, and say so. */
+	private earlier = 0;
+
+	/** The item's answer came from an earlier try or execution (./sendLoop.ts): not counted. */
+	reused(): void {
+		this.earlier++;
+	}
 
 	/** The item's number was sent. */
 	sent(itemIndex: number, reading: PhoneReading | undefined): void {
@@ -205,14 +241,17 @@ export class CountriesReached {
 			named.push(
 				`${others.reduce((sum, [, { count }]) => sum + count, 0)} to ${others.length} other countries`,
 			);
-		const sentences = [`Phone numbers: ${joinAnd(named)}.`];
+		const only = this.earlier
+			? `, counting only what this run sent (the ${plural(this.earlier, 'item')} sent before it ${this.earlier === 1 ? 'is' : 'are'} not counted)`
+			: '';
+		const sentences = [`Phone numbers: ${joinAnd(named)}${only}.`];
 		if (astray.length) {
 			const groups = [...byCountry(astray, (reading) => reading.code)];
 			const went = groups
 				.slice(0, NAMED_COUNTRIES)
 				.map(
 					([code, items], index) =>
-						`${itemList(items)}${index ? '' : ' went'} to ${countryLabel(code)}`,
+						`${itemList(items, false, index > 0)}${index ? '' : ' went'} to ${countryLabel(code)}`,
 				);
 			if (groups.length > NAMED_COUNTRIES)
 				went.push(`others to ${groups.length - NAMED_COUNTRIES} more countries`);

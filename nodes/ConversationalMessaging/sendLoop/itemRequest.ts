@@ -300,6 +300,8 @@ export function itemContext(
 	return {
 		getNode: () => node ?? fns.getNode(),
 		getItemIndex: () => itemIndex,
+		getTimezone: () => fns.getTimezone(),
+		continueOnFail: () => fns.continueOnFail(),
 		getNodeParameter: ((name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
 			fns.getNodeParameter(name, itemIndex, fallback, options)) as ItemContext['getNodeParameter'],
 		getCredentials: (async (type: string) =>

@@ -11,7 +11,7 @@ import type { ItemContext } from '../checks/checks';
 import { MAX_RATE_LIMIT_RETRIES } from '../form/settings';
 import { CREDENTIAL_NAME } from '../service/account';
 import type { EnvelopeReading, ServiceFailure } from '../service/envelope';
-import { failureError, headerValue, readEnvelope } from '../service/envelope';
+import { failureError, headerValue, readEnvelope, withFix } from '../service/envelope';
 import type { NetworkFailure } from '../service/network';
 import { hostOf, networkFailure, notReachedError } from '../service/network';
 import { clock } from './clock';
@@ -248,4 +248,19 @@ export function failureOf(
 ): NodeError {
 	if ('unsure' in outcome) return asNodeError(fns, outcome.unsure, itemIndex);
 	return 'failed' in outcome ? outcome.failed : outcome.stopped;
+}
+
+/**
+ * The error of an error item (On Error: Continue), its fix in its message: n8n writes an error item
+ * as `{ error: message }`, and its description (what to do) would be lost from the output.
+ */
+export function errorItemError(error: NodeError): NodeError {
+	const message = withFix(error.message, error.description);
+	if (message === error.message) return error;
+	const copy = Object.defineProperties(
+		Object.create(Object.getPrototypeOf(error) as object) as NodeError,
+		Object.getOwnPropertyDescriptors(error),
+	);
+	copy.message = message;
+	return copy;
 }

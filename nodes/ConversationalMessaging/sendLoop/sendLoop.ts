@@ -28,7 +28,7 @@ import { CountriesReached, SegmentsSent, SendSummary, smsFacts } from './hints';
 import type { Done } from './runMemory';
 import { executionIdOf, markedSent, RunMemory, sentEarlier } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
-import { asNodeError, BULK_ADVICE, failureOf, send, stoppedError } from './send';
+import { asNodeError, BULK_ADVICE, errorItemError, failureOf, send, stoppedError } from './send';
 import { stopError } from './stopError';
 
 /**
@@ -110,8 +110,10 @@ export function sendLoop(description: INodeTypeDescription) {
 				else if (!('stopped' in outcome)) failures.set(itemIndex, error);
 				return;
 			}
-			results[itemIndex] = [{ json: {}, error, pairedItem: { item: itemIndex } }];
-			summary.failedItem(itemIndex);
+			results[itemIndex] = [
+				{ json: {}, error: errorItemError(error), pairedItem: { item: itemIndex } },
+			];
+			summary.failedItem(itemIndex, 'unsure' in outcome);
 		};
 
 		const sendItem = async (
@@ -136,8 +138,12 @@ export function sendLoop(description: INodeTypeDescription) {
 					countries.sent(itemIndex, built.phone);
 					segments.sent(built.sms);
 					// What the SMS cost, on its output: the service's answer does not say.
+					// And the text sent, when Replace Look-Alike Characters changed it.
 					if (built.sms)
-						for (const answer of outcome.sent) answer.json.smsCost = smsFacts(built.sms);
+						for (const answer of outcome.sent) {
+							answer.json.smsCost = smsFacts(built.sms);
+							if (built.sms.sentText !== undefined) answer.json.sentText = built.sms.sentText;
+						}
 				}
 				return outcome;
 			} catch (error) {
@@ -152,8 +158,10 @@ export function sendLoop(description: INodeTypeDescription) {
 			const remembered = memory.get(itemIndex, items[itemIndex]);
 			if (remembered) {
 				done[itemIndex] = remembered;
-				if ('sent' in remembered)
+				if ('sent' in remembered) {
 					summary.reusedAnswer(sentEarlier(remembered, executionId)?.executionId);
+					countries.reused();
+				}
 				return settle(itemIndex, remembered);
 			}
 			// Settings > Request Options > Batching: a batch starts no earlier than one interval after the previous one.

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { runIndexOf } from '../n8nInternals';
-import { count, joinAnd, plural } from './hints';
+import { count, FROM_ZERO, joinAnd, ordinal, plural } from './hints';
 import type { Done } from './runMemory';
 import { executionIdOf, sentEarlier } from './runMemory';
 import type { NodeError } from './send';
@@ -35,10 +35,10 @@ export function stopError(
 const were = (n: number) => (n === 1 ? 'was' : 'were');
 
 /**
- * What the stop's error adds when the service got part of a run of several items (undefined
- * else: the item's own error says all): what became of every item, and what to do so that n8n's
- * Retry finishes the send. `stopped`: the item that stopped the send (counted from 1 in the words,
- * as the output panel's rows). `retried`: this run is a Retry of another execution.
+ * What the stop's error adds to a run of several items (undefined for one: the item's own error
+ * says all): that nothing was sent, or what became of every item, and what to do so that n8n's
+ * Retry finishes the send. `stopped`: the item that stopped the send, numbered from 0 as n8n's
+ * "[item N]" in the error's title, and said so. `retried`: this run is a Retry of another execution.
  */
 function stopSentence(
 	done: Array<Done | undefined>,
@@ -54,7 +54,9 @@ function stopSentence(
 		if ('sent' in outcome) sent++;
 		else unsure++;
 	}
-	if (total < 2 || (!sent && !unsure)) return undefined;
+	if (total < 2) return undefined;
+	if (!sent && !unsure)
+		return `Nothing was sent: item ${count(stopped)} (${FROM_ZERO}: the ${ordinal(stopped + 1)} item) stopped the send before any of the ${count(total)} items went out.`;
 	// Held for their Send Window or skipped by a Recipient Rule: a Retry decides them again.
 	const notSent = total - sent - unsure - keptBack;
 	const stoppedUnsure = done[stopped] !== undefined;
@@ -82,5 +84,5 @@ function stopSentence(
 	const which = retried
 		? ' Retry this execution, not the one it retried: that one does not know what this one sent.'
 		: '';
-	return `Item ${count(stopped + 1)} stopped the send: ${joinAnd(counts)}. ${todo}${which}`;
+	return `Item ${count(stopped)} stopped the send (${FROM_ZERO}: the ${ordinal(stopped + 1)} item): ${joinAnd(counts)}. ${todo}${which}`;
 }

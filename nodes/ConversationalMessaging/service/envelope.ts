@@ -45,7 +45,7 @@ function hintFor(status: number, retryAfter?: string): string {
 	if (status >= 500)
 		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and operations with Send Options then skip the items already accepted.';
 	if (status >= 400)
-		return 'The service rejected the request. Check the field named in the message.';
+		return 'The service refused the request for what it contains: its words above say why. Correct that value (or the recipient) first: sent again unchanged, it is refused again.';
 	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
 }
 
@@ -66,8 +66,20 @@ const NOT_THE_API =
  */
 export type RequestContext = Pick<
 	IExecuteSingleFunctions,
-	'getNode' | 'getItemIndex' | 'getNodeParameter' | 'getCredentials'
+	| 'getNode'
+	| 'getItemIndex'
+	| 'getNodeParameter'
+	| 'getCredentials'
+	| 'getTimezone'
+	| 'continueOnFail'
 >;
+
+/**
+ * An error item's message (On Error: Continue): n8n writes the item as `{ error: message }` alone,
+ * so the fix goes into the message or it is lost from the output.
+ */
+export const withFix = (message: string, fix: string | null | undefined): string =>
+	!fix || message.includes(fix) ? message : `${message.replace(/[.:]$/, '')}. ${fix}`;
 
 /** Reads `{statusCode, body: {err, ...}}`: `err: true` or a status not 200 fails, even on HTTP 200. */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
@@ -122,6 +134,7 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 /** An item's context, or the editor's (a list search), which has no item. */
 type FailureContext = Pick<RequestContext, 'getNode' | 'getCredentials'> & {
 	getItemIndex?: () => number;
+	continueOnFail?: () => boolean;
 };
 
 /**
@@ -149,7 +162,7 @@ export async function failureError(
 		},
 	);
 	// NodeApiError swaps the message of a known error code (ECONNRESET, ...) for a generic one.
-	error.message = message;
+	error.message = this.continueOnFail?.() ? withFix(message, error.description) : message;
 	return error;
 }
 

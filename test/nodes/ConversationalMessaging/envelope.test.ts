@@ -105,7 +105,10 @@ describe('continue on fail', () => {
 			{ items: [{ id: 'welcome' }, { id: 'missing' }, { id: 'welcome' }], continueOnFail: true },
 		);
 		expect(run.items).toHaveLength(3);
-		expect(run.items[1].json.error).toBe('The service answered 404: Short link missing not found');
+		// n8n shows an error item as its message alone: the node's message carries the fix.
+		expect(run.items[1].json.error).toBe(
+			'The service answered 404: Short link missing not found. Nothing exists with that identifier. Check the ID; the record may have been deleted. If every operation answers 404, check the Base URL of the credential.',
+		);
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
 		expect(run.items[0].json).toMatchObject({ idUrl: 'welcome' });
 	});

@@ -28,6 +28,7 @@ import {
 	PREFIX_WRITTEN,
 } from '../../../nodes/ConversationalMessaging/checks/phone/countries';
 import { readPhone } from '../../../nodes/ConversationalMessaging/checks/phone/reading';
+import { countryOfZone } from '../../../nodes/ConversationalMessaging/checks/phone/timeZones';
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { RunResult } from '../../helpers/engine';
 import { sentBody, useSandbox } from '../../helpers/sandbox';
@@ -334,6 +335,9 @@ const fields: Array<[string, string, INodeParameters]> = [
 	],
 ];
 
+const NEW_YORK_FIX =
+	"Write it with + and its country code (+13001234567 if it is a number of United States (+1), the country of the workflow's time zone America/New_York), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.";
+
 describe('every phone field', () => {
 	const refusal = (label: string) =>
 		`${label}: "${nationalOnly}" fits no country's numbering plan: it looks like a number without its country code`;
@@ -344,9 +348,8 @@ describe('every phone field', () => {
 			const run = await suite.run(parameters);
 			expect(run.requests).toHaveLength(0);
 			expect(run.error?.message).toBe(refusal(label));
-			expect(run.error?.description).toMatch(
-				/^Write it with \+ and its country code, e\.g\. \+1 201 555 0123 for the United States or \+44 7400 123456 for the United Kingdom\./,
-			);
+			// n8n's default workflow time zone, America/New_York: the number as dialled there is offered.
+			expect(run.error?.description).toBe(`${NEW_YORK_FIX} This item was not sent.`);
 		},
 	);
 
@@ -378,9 +381,10 @@ describe('every phone field', () => {
 			'573001234567',
 			'573001234568',
 		]);
+		// An error item is its message alone in n8n's output: the message carries the fix.
 		expect(run.items.map((item) => item.json.error ?? null)).toEqual([
 			null,
-			refusal('Recipient Phone'),
+			`${refusal('Recipient Phone')}. ${NEW_YORK_FIX} This item was not sent.`,
 			null,
 		]);
 	});
@@ -611,6 +615,7 @@ describe('the Default Country of the credential and of the node', () => {
 });
 
 describe('a bulk send names the countries its numbers went to', () => {
+	// A workflow in UTC, a zone of no country: without a Default Country, first digits are the country code.
 	const bulk = (phones: string[], defaultCountry?: string) =>
 		suite.run(
 			{
@@ -624,6 +629,7 @@ describe('a bulk send names the countries its numbers went to', () => {
 				items: phones.map((phone) => ({ phone })),
 				continueOnFail: true,
 				credentials: defaultCountry ? { defaultCountry } : {},
+				timezone: 'UTC',
 			},
 		);
 
@@ -652,7 +658,7 @@ describe('a bulk send names the countries its numbers went to', () => {
 
 	it("a number read as the Default Country's that also fits another country written code first: a warning that names it", async () => {
 		// 2015550123: a US number typed as at home, and Egypt's +20 15550123 as the service writes numbers.
-		const run = await bulk(['(201) 555-0123', '+1 202 555 0123'], 'US');
+		const run = await bulk(['201 555 0123', '+1 202 555 0123'], 'US');
 		expect(run.requests.map((request) => sentBody(request).to).sort()).toEqual([
 			'12015550123',
 			'12025550123',
@@ -660,11 +666,18 @@ describe('a bulk send names the countries its numbers went to', () => {
 		expect(hintsOf(run)).toEqual([
 			{
 				message:
-					'Phone numbers: 2 to United States (+1). Item 1 was sent as a number of United States (+1); written with the country code first, it would be a number of Egypt (+20). Write numbers of other countries with + and their country code.',
+					'Phone numbers: 2 to United States (+1). Item 0 (n8n counts items from 0) was sent as a number of United States (+1); written with the country code first, it would be a number of Egypt (+20). Write numbers of other countries with + and their country code.',
 				type: 'info',
 				location: 'outputPane',
 			},
 		]);
+		// Brackets are never a country code's: that number is the Default Country's, and nothing else is said.
+		const bracketed = await bulk(['(201) 555-0123', '+1 202 555 0123'], 'US');
+		expect(bracketed.requests.map((request) => sentBody(request).to).sort()).toEqual([
+			'12015550123',
+			'12025550123',
+		]);
+		expect(hintsOf(bracketed)).toEqual([]);
 		// Without a Default Country, numbers all with + give no hint.
 		expect(hintsOf(await bulk(['+57 300 123 4567', '+57 300 123 4568']))).toEqual([]);
 	});
@@ -681,7 +694,7 @@ describe('a bulk send names the countries its numbers went to', () => {
 		expect(hintsOf(mixed)).toEqual([
 			{
 				message:
-					"Phone numbers: 4 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 3 went to Egypt (+20): with no Default Country set, its first digits were read as the country code. If it was typed without its country code, it reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).",
+					"Phone numbers: 4 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 2 (n8n counts items from 0) went to Egypt (+20): with no Default Country set, its first digits were read as the country code. If it was typed without its country code, it reached someone else: write numbers with + and their country code, or set the Default Country (in the credential, or in the node's Settings).",
 				type: 'warning',
 				location: 'outputPane',
 			},
@@ -699,7 +712,7 @@ describe('a bulk send names the countries its numbers went to', () => {
 			expect(await warningOf(phones)).toMatchObject({
 				type: 'warning',
 				message: expect.stringContaining(
-					`item ${phones.indexOf('201 555 0123') + 1} went to Egypt (+20)`,
+					`item ${phones.indexOf('201 555 0123')} (n8n counts items from 0) went to Egypt (+20)`,
 				),
 			});
 		// Three read from their first digits to Egypt, two with + to Colombia: the three are named.
@@ -713,14 +726,14 @@ describe('a bulk send names the countries its numbers went to', () => {
 			]),
 		).toMatchObject({
 			message: expect.stringContaining(
-				"Unlike most of the run's numbers, items 1, 2 and 3 went to Egypt (+20)",
+				"Unlike most of the run's numbers, items 0, 1 and 2 (n8n counts items from 0) went to Egypt (+20)",
 			),
 		});
 		// One each, none with +: both named.
 		expect(await warningOf(['201 555 0123', '573001234567'])).toMatchObject({
 			type: 'warning',
 			message: expect.stringContaining(
-				"With the run's numbers split between countries, item 1 went to Egypt (+20) and item 2 to Colombia (+57)",
+				"With the run's numbers split between countries, item 0 (n8n counts items from 0) went to Egypt (+20) and item 1 to Colombia (+57)",
 			),
 		});
 	});
@@ -729,17 +742,20 @@ describe('a bulk send names the countries its numbers went to', () => {
 		for (const typed of ['(201) 555-0123', '0300 123 4567']) {
 			const run = await bulk([typed]);
 			expect(run.requests).toEqual([]);
+			// The error item (On Error: Continue) is its message alone in n8n's output: it names the fix.
 			expect(run.items[0].json.error).toBe(
-				`Recipient Phone: "${typed}" is written as dialled within its country (${typed.startsWith('(') ? 'the area code in brackets' : 'it starts with 0'}), and no Default Country is set to say which one`,
+				`Recipient Phone: "${typed}" is written as dialled within its country (${typed.startsWith('(') ? 'the area code in brackets' : 'it starts with 0'}), and no Default Country is set to say which one. ${run.items[0].error?.description}`,
 			);
+			expect(run.items[0].error?.description).toContain('set the Default Country');
+			expect(run.items[0].error?.description).toMatch(/This item was not sent\.$/);
 		}
 		// With a Default Country, the same number is that country's; not one of it, it is refused.
 		const us = await bulk(['(201) 555-0123'], 'US');
 		expect(us.requests.map((request) => sentBody(request).to)).toEqual(['12015550123']);
 		const colombia = await bulk(['(201) 555-0123'], 'CO');
 		expect(colombia.requests).toEqual([]);
-		expect(colombia.items[0].json.error).toBe(
-			'Recipient Phone: "(201) 555-0123" is not a number of Colombia (+57) as dialled there, and has no country code (the area code in brackets)',
+		expect(colombia.items[0].error?.message).toContain(
+			'Recipient Phone: "(201) 555-0123" is not a number of Colombia (+57) as dialled there, and has no country code (the area code in brackets). Write',
 		);
 		// Brackets around the country code are not an area code.
 		const withCode = await bulk(['(+57) 300 123 4567', '(+1) 201 555 0123']);
@@ -761,5 +777,69 @@ describe('a bulk send names the countries its numbers went to', () => {
 				location: 'outputPane',
 			},
 		]);
+	});
+});
+
+describe("without a Default Country, the workflow's time zone says where a number may be dialled", () => {
+	const sendTo = (phone: string, timezone: string) =>
+		suite.run(
+			{ resource: 'messaging', operation: 'sendSms', to: phone, instance: 'line-1', message: 'Hi' },
+			{ timezone },
+		);
+
+	it("201 555 0123 in a workflow on New York time could be two people's: refused before any request, naming Egypt and the United States", async () => {
+		const run = await sendTo('201 555 0123', 'America/New_York');
+		expect(run.requests).toEqual([]);
+		expect(run.error?.message).toBe(
+			`Recipient Phone: "201 555 0123" could be two people's numbers: one of Egypt (+20) read with its first digits as the country code (+2015550123), or one of United States (+1) as dialled there (+12015550123), the country of the workflow's time zone (America/New_York). No Default Country is set to say which`,
+		);
+		expect(run.error?.description).toBe(
+			"Write it with + and its country code (+12015550123 or +2015550123), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in. This item was not sent.",
+		);
+	});
+
+	it('the same digits in a workflow on Cairo time are sent to Egypt, as written', async () => {
+		const run = await sendTo('201 555 0123', 'Africa/Cairo');
+		expect(run.error).toBeUndefined();
+		expect(run.requests.map((request) => sentBody(request).to)).toEqual(['2015550123']);
+	});
+
+	it.each(['America/New_York', 'Africa/Cairo', 'UTC'])(
+		"573001234567 (the service's own form) is sent in a workflow on %s",
+		async (timezone) => {
+			const run = await sendTo('573001234567', timezone);
+			expect(run.error).toBeUndefined();
+			expect(run.requests.map((request) => sentBody(request).to)).toEqual(['573001234567']);
+		},
+	);
+
+	it('a zone of no country (UTC) reads the first digits as the country code, as before', async () => {
+		const run = await sendTo('201 555 0123', 'UTC');
+		expect(run.requests.map((request) => sentBody(request).to)).toEqual(['2015550123']);
+	});
+
+	it('with a Default Country, the time zone is not asked', async () => {
+		const run = await suite.run(
+			{
+				resource: 'messaging',
+				operation: 'sendSms',
+				to: '201 555 0123',
+				instance: 'line-1',
+				message: 'Hi',
+			},
+			{ timezone: 'America/New_York', credentials: { defaultCountry: 'EG' } },
+		);
+		expect(run.requests.map((request) => sentBody(request).to)).toEqual(['2015550123']);
+	});
+
+	it('the zone table: old names and links included; no country for UTC', () => {
+		expect(countryOfZone('America/New_York')).toBe('US');
+		expect(countryOfZone('US/Eastern')).toBe('US');
+		expect(countryOfZone('Asia/Calcutta')).toBe('IN');
+		expect(countryOfZone('Asia/Kolkata')).toBe('IN');
+		expect(countryOfZone('Africa/Cairo')).toBe('EG');
+		expect(countryOfZone('America/Bogota')).toBe('CO');
+		expect(countryOfZone('UTC')).toBeUndefined();
+		expect(countryOfZone('Etc/GMT+5')).toBeUndefined();
 	});
 });

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../service/envelope';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
 import { COUNTRY_OPTIONS, countryLabel } from './countryList';
 import { PLANS } from './plans';
+import { countryOfZone } from './timeZones';
 
 /**
  * Whether digits (country code, then number) fit a plan of libphonenumber-js's metadata
@@ -87,6 +88,9 @@ function howToWrite(home: string | undefined, more = ''): string {
 	return `Write a number of ${name} as dialled there (e.g. ${national}), or any number with + and its country code (e.g. ${international}).${more}`;
 }
 
+/** "(201) 555-0123": an area code in brackets, as numbers are written within their country. */
+const BRACKETED = /^\s*\(\s*\d/;
+
 const patterns = new Map<string, RegExp>();
 const compiled = (source: string) => {
 	let pattern = patterns.get(source);
@@ -125,9 +129,15 @@ function readAtHome(digits: string, home: string): string | undefined {
  * Country code then number, digits only, fitting a numbering plan. With a Default Country
  * (`home`), a number typed without + or 00 that is a number of that country is read as typed
  * there; otherwise, and without one, its first digits are its country code: a number typed without
- * it (`300 123 4567` for +57 ...) would go out as another number.
+ * it (`300 123 4567` for +57 ...) would go out as another number. Without one, `zone` (the
+ * workflow's time zone) says where numbers are likely dialled: one that is also a number of its
+ * country as dialled there is refused, naming both readings.
  */
-export function readPhone(typed: string, home?: string): PhoneReading | PhoneProblem {
+export function readPhone(
+	typed: string,
+	home?: string,
+	zone?: string,
+): PhoneReading | PhoneProblem {
 	let digits = typed.replace(/[\s\-.()/]/g, '');
 	const international = /^(\+|00)/.test(digits);
 	digits = digits.replace(/^(\+|00)/, '');
@@ -167,24 +177,41 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 				international,
 				home,
 				atHome: true,
-				...(abroad && abroad !== code ? { alsoAbroad: abroad } : {}),
+				// "(201) 555-0123": brackets are never a country code's, so no other reading to mention.
+				...(abroad && abroad !== code && !BRACKETED.test(typed) ? { alsoAbroad: abroad } : {}),
 			};
 	}
 	const atHomeToo =
 		home && !international
 			? `is not a number of ${countryLabel(COUNTRIES[home][0], home)} as dialled there, and `
 			: '';
-	// "0300 123 4567", "(201) 555-0123": how a number is written within its country.
 	// "0300 123 4567", "(201) 555-0123" ("(+57) ..." has its code): written within a country.
 	const national = digits.startsWith('0')
 		? 'it starts with 0'
-		: !international && /^\s*\(\s*\d/.test(typed) && 'the area code in brackets';
+		: !international && BRACKETED.test(typed) && 'the area code in brackets';
+	// Where the workflow's time zone is, as dialled there: the likely number, offered, never assumed.
+	const local = !international && !home && zone ? countryOfZone(zone) : undefined;
+	const dialled = local && readAtHome(digits, local);
+	const localFix =
+		local && dialled
+			? `Write it with + and its country code (+${dialled} if it is a number of ${countryLabel(COUNTRIES[local][0], local)}, the country of the workflow's time zone ${zone}), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.`
+			: undefined;
 	if (national && !home)
 		return {
 			problem: `"${typed}" is written as dialled within its country (${national}), and no Default Country is set to say which one`,
-			fix,
+			fix: localFix ?? fix,
 		};
 	if (national) return { problem: `"${typed}" ${atHomeToo}has no country code (${national})`, fix };
+	// "201 555 0123" in a workflow in New York: +20 15 5501 23 (Egypt) as written, or +1 201 555 0123.
+	if (local) {
+		const asWritten = digits.length <= E164_MAX_DIGITS && fitPlan(digits);
+		const [localCode] = COUNTRIES[local];
+		if (dialled && asWritten && asWritten.fits && asWritten.code !== localCode)
+			return {
+				problem: `"${typed}" could be two people's numbers: one of ${countryLabel(asWritten.code)} read with its first digits as the country code (+${digits}), or one of ${countryLabel(localCode, local)} as dialled there (+${dialled}), the country of the workflow's time zone (${zone}). No Default Country is set to say which`,
+				fix: `Write it with + and its country code (+${dialled} or +${digits}), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.`,
+			};
+	}
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
 	if (digits.length < SHORTEST_NUMBER)
 		return {
@@ -216,6 +243,7 @@ export function readPhone(typed: string, home?: string): PhoneReading | PhonePro
 			: `"${typed}" fits no country's numbering plan: it looks like a number without its country code`,
 		fix:
 			prefixFix ??
+			localFix ??
 			(code === undefined
 				? fix
 				: howToWrite(home, ` If ${code} is its country code, check the digits: ${plan.reason}.`)),
@@ -237,7 +265,7 @@ export const credentialDefaultCountry: INodeProperties = {
 	// None says what it does: the first digits are the country code.
 	options: [{ name: 'None (First Digits Are the Country Code)', value: '' }, ...COUNTRY_OPTIONS],
 	default: '',
-	description: `The country of phone numbers typed without their country code. ${READING} With None, a number typed without + is read with its first digits as its country code (201 555 0123 goes to Egypt, +20), and one written as within a country (a leading 0, an area code in brackets) is refused.`,
+	description: `The country of phone numbers typed without their country code. ${READING} With None, a number typed without + is read with its first digits as its country code (201 555 0123 goes to Egypt, +20), unless it is also a number of the country of the workflow's time zone as dialled there: that one is refused, naming both readings. One written as within a country (a leading 0, an area code in brackets) is refused too.`,
 };
 
 /** The node setting's list, loaded when opened (./countryList.ts). */

@@ -1,4 +1,5 @@
 import { COUNTRIES } from './countries';
+import { ZONES_BY_COUNTRY } from './zoneCountries';
 import { BY_ZONES, NAMES, SHARED_REGIONS } from './zones';
 
 /*
@@ -61,4 +62,23 @@ export function zonesOfCountry(region: string): readonly string[] {
 	if (shared !== undefined) return list(shared);
 	const row = COUNTRIES[upper];
 	return (row && byPrefix().get(row[0])) || NONE;
+}
+
+let zoneCountries: Map<string, string> | undefined;
+
+/**
+ * The country of an IANA time zone (ISO 3166 two letters, as COUNTRIES), from the tz database
+ * (./zoneCountries.ts): where a workflow in that zone likely dials. Undefined for a zone of no
+ * country (UTC, Etc/GMT+5) or one COUNTRIES does not know.
+ */
+export function countryOfZone(zone: string): string | undefined {
+	if (!zoneCountries) {
+		zoneCountries = new Map();
+		for (const [region, zones] of Object.entries(ZONES_BY_COUNTRY))
+			for (const name of zones.split(' ')) zoneCountries.set(name, region);
+	}
+	const region = zoneCountries.get(zone);
+	return region !== undefined && Object.prototype.hasOwnProperty.call(COUNTRIES, region)
+		? region
+		: undefined;
 }

@@ -14,7 +14,7 @@ import type { RequestOptionsParameter } from '../../n8nInternals';
 import { REQUEST_OPTIONS } from '../../n8nInternals';
 import { clock } from '../../sendLoop/clock';
 import { CREDENTIAL_NAME } from '../../service/account';
-import { envelopePayload } from '../../service/envelope';
+import { envelopePayload, withFix } from '../../service/envelope';
 import { readableError } from '../../service/network';
 import { NO_REDIRECTS } from '../../service/redirects';
 import { researchIsComplete } from './completion';
@@ -65,8 +65,16 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 		return await envelopePayload.call(this, response);
 	} catch (error) {
 		const readable = await readableError.call(this, error);
-		if (readable instanceof NodeApiError || readable instanceof NodeOperationError)
-			readable.description = `${RUN_GOES_ON} ${checkAdvice(readable.description ?? '')}`.trim();
+		if (readable instanceof NodeApiError || readable instanceof NodeOperationError) {
+			const said = readable.description ?? '';
+			readable.description = `${RUN_GOES_ON} ${checkAdvice(said)}`.trim();
+			// An error item's message carries its fix (withFix): this one's, not the request's.
+			if (said && readable.message.endsWith(`. ${said}`))
+				readable.message = withFix(
+					readable.message.slice(0, -(said.length + 2)),
+					readable.description,
+				);
+		}
 		throw readable;
 	}
 }

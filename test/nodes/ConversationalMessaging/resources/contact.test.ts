@@ -60,17 +60,20 @@ describe('Contact', () => {
 		expect(runs.map((run) => [run.error?.message, run.error?.description])).toEqual([
 			[
 				'Extra Values: value 2 has no Field',
-				'Enter the name the contact list stores the value under (e.g. city), or remove the entry.',
+				'Enter the name the contact list stores the value under (e.g. city), or remove the entry. This item was not sent.',
 			],
 			[
 				'Extra Values: "phone" is given twice',
-				'Give it once: in the Phone field or as an Extra Value.',
+				'Give it once: in the Phone field or as an Extra Value. This item was not sent.',
 			],
 			[
 				'Extra Values: "name" is given twice',
-				'Give it once: in the Name field or as an Extra Value.',
+				'Give it once: in the Name field or as an Extra Value. This item was not sent.',
 			],
-			['Extra Values: "city" is given twice', 'Give it in one Extra Values entry only.'],
+			[
+				'Extra Values: "city" is given twice',
+				'Give it in one Extra Values entry only. This item was not sent.',
+			],
 		]);
 	});
 

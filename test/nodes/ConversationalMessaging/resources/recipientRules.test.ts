@@ -321,7 +321,7 @@ describe('with other rules', () => {
 			],
 		});
 		expect(run.error?.description).toContain(
-			'Item 3 stopped the send: 1 of 3 items was sent, this one was not sent and 1 was held or skipped by Recipient Rules (a Retry decides them again).',
+			'Item 2 stopped the send (n8n counts items from 0: the 3rd item): 1 of 3 items was sent, this one was not sent and 1 was held or skipped by Recipient Rules (a Retry decides them again).',
 		);
 	});
 });

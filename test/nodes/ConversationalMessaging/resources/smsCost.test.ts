@@ -44,7 +44,7 @@ describe('what an SMS costs', () => {
 		]);
 		expect(smsHint(run)).toEqual({
 			message:
-				'SMS: 3 messages, 5 segments: “’” made 2 of them Unicode (UCS-2: 70 characters a segment instead of 160). Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.',
+				'SMS: 3 messages, 5 segments: ’ (U+2019) made 2 of them Unicode (UCS-2: 70 characters a segment instead of 160). Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.',
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -76,16 +76,17 @@ describe('what an SMS costs', () => {
 			continueOnFail: true,
 		});
 		expect(run.requests).toHaveLength(2);
+		const fix =
+			'Shorten the message, or raise Max Segments per Message (SMS Options). ’ (U+2019) made it UCS-2 (70 characters a segment, not 160): turn on Replace Look-Alike Characters (SMS Options), or write it without them. This item was not sent.';
+		// The error item's message carries the fix: n8n shows an error item as its message alone.
 		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
 			'sent',
-			`Message: 2 segments (UCS-2, ${pasted.length} characters), more than Max Segments per Message (1)`,
+			`Message: 2 segments (UCS-2, ${pasted.length} characters), more than Max Segments per Message (1). ${fix}`,
 			'sent',
 		]);
 		const failed = await suite.run(sms({ maxSegments: 1 }), { items: items(pasted) });
 		expect(failed.requests).toEqual([]);
-		expect(failed.error?.description).toBe(
-			'Shorten the message, or raise Max Segments per Message (SMS Options). “’” made it UCS-2 (70 characters a segment, not 160): turn on Replace Look-Alike Characters (SMS Options), or write it without them.',
-		);
+		expect(failed.error?.description).toBe(fix);
 	});
 
 	it('Send and Wait by SMS keeps what its question cost with the question', async () => {
