@@ -78,7 +78,7 @@ function recipientParameters(channel: Channel, recipient: string): Record<string
 		case 'sms':
 			return { instance: 'line-1', to: recipient };
 		case 'socialnet':
-			return { instance: 'line-1', recipientId: recipient };
+			return { socialnetInstance: 'line-1', recipientId: recipient };
 		case 'chatapp':
 			return { legacyInstance: 'qr-1', recipient: recipient };
 		case 'liveChat':

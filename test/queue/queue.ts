@@ -211,7 +211,7 @@ function sendAndWaitWorkflow(credential: { id: string; name: string }) {
 					resource: 'messaging',
 					operation: 'sendAndWait',
 					sendAndWaitChannel: 'socialnet',
-					instance: 'line-1',
+					socialnetInstance: 'line-1',
 					recipientId: 'psid-queue-1',
 					message: '={{ $json.body.question }}',
 					responseType: 'approval',

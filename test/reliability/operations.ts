@@ -185,7 +185,7 @@ export const OPERATIONS: OperationCase[] = [
 			operation: 'sendSocialnet',
 			socialnetType: 'text',
 			recipientId: 'psid-1',
-			instance: 'page-1',
+			socialnetInstance: 'page-1',
 			message: 'Hi',
 		},
 		mainFields: {

@@ -22,8 +22,8 @@ interface Channel {
 /**
  * Send and Wait reaches a person through a channel's plain send: its request and answer reader,
  * and its instance and recipient fields with their checks, each shown for its channel only. They
- * keep their plain fields' names (`instance`, `to`, `recipientId`; a chatapp QR instance is
- * `legacyInstance`), so switching operation keeps what was typed, one of them shown at a time.
+ * keep their plain fields' names (`instance`, `to`, `socialnetInstance`, `recipientId`; a chatapp
+ * QR instance is `legacyInstance`), so switching operation keeps what was typed, one of them shown at a time.
  */
 export const CHANNELS: Record<string, Channel> = {
 	chatapp: {
@@ -54,7 +54,7 @@ export const CHANNELS: Record<string, Channel> = {
 		description: 'A message on the socialnet messenger',
 		send: ['messaging', 'sendSocialnet'],
 		body: { type: 'text' },
-		instance: 'instance',
+		instance: 'socialnetInstance',
 		recipient: 'recipientId',
 	},
 };

@@ -69,8 +69,11 @@ function form(values: INodeParameters): { values: INodeParameters; shown: INodeP
 		NodeHelpers.getNodeParameters(properties, values, true, false, VERSION, description) ?? {};
 	return {
 		values: full,
-		shown: properties.filter((property) =>
-			NodeHelpers.displayParameter(full, property, VERSION, description),
+		// A hidden property (a value kept through operations without it) is never on the panel.
+		shown: properties.filter(
+			(property) =>
+				property.type !== 'hidden' &&
+				NodeHelpers.displayParameter(full, property, VERSION, description),
 		),
 	};
 }
@@ -295,14 +298,14 @@ describe('the whole description, form by form', () => {
 		expect(clashes).toEqual([]);
 	});
 
-	it('declares no parameter other than Operation twice with another type or default', () => {
+	it('declares no parameter other than Operation twice with another type or default (a hidden copy that keeps it aside)', () => {
 		const byName = new Map<string, INodeProperties[]>();
 		for (const property of properties.filter((p) => p.name !== 'operation'))
 			byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
 		const flipping = [...byName].filter(([, declared]) =>
 			declared.some(
 				(property) =>
-					property.type !== declared[0].type ||
+					(property.type !== declared[0].type && property.type !== 'hidden') ||
 					!isDeepStrictEqual(property.default, declared[0].default),
 			),
 		);

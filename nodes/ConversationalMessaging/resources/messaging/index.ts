@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../form/fields';
+import { keptWhileHidden, showFor } from '../../form/fields';
 import { instanceField } from '../../form/messageFields';
 import { operationSelector } from '../../form/operations';
 import {
@@ -15,10 +15,11 @@ import { injectCrmLeadFields, injectCrmLeadOperation } from './injectCrmLead';
 import { sendSmsFields, sendSmsOperation } from './sendSms';
 import { sendSocialnetFields, sendSocialnetOperation } from './sendSocialnet';
 
-// One Instance for every operation: the value stays when the operation changes.
+// One Instance for the operations of the business lines: the value stays when the operation
+// changes. A socialnet page is another line: its own Instance (./sendSocialnet.ts).
 const instance = instanceField(
 	'instance',
-	showFor('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms', 'sendSocialnet']),
+	showFor('messaging', ['checkChatappNumber', 'injectCrmLead', 'sendSms']),
 );
 
 const operation = operationSelector(
@@ -49,4 +50,11 @@ export const messagingDescription: INodeProperties[] = [
 	...injectCrmLeadFields,
 	checkChatappNumberField,
 	...sendAndWaitFields,
+	// The phone, its line, the text and SMS Options wait through the operations without them.
+	...keptWhileHidden(
+		'messaging',
+		[instance, ...sendSmsFields].filter((field) =>
+			['instance', 'message', 'smsOptions', 'to'].includes(field.name),
+		),
+	),
 ];

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, field, idField, showFor } from '../../form/fields';
-import { messageBodyFields, messageTypeField } from '../../form/messageFields';
+import { instanceField, messageBodyFields, messageTypeField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('messaging', ['sendSocialnet']);
@@ -17,6 +17,8 @@ export const sendSocialnetOperation: OperationSpec = {
 };
 
 export const sendSocialnetFields: INodeProperties[] = [
+	// The page's line: an SMS line's id is never carried into it when the operation changes.
+	instanceField('socialnetInstance', show),
 	messageTypeField(
 		'socialnetType',
 		show,

@@ -40,7 +40,7 @@ describe('Messaging', () => {
 			operation: 'sendSocialnet',
 			socialnetType: 'text',
 			recipientId: 'psid-778899',
-			instance: 'page-1',
+			socialnetInstance: 'page-1',
 			message: 'Hi!',
 		});
 		const request = onlyRequest(run, suite.sandbox.token);
@@ -53,13 +53,34 @@ describe('Messaging', () => {
 		});
 	});
 
+	it('never sends what Send SMS left behind (its phone, line and SMS Options, kept for switching back)', async () => {
+		const run = await suite.run({
+			resource: 'messaging',
+			operation: 'sendSocialnet',
+			socialnetType: 'text',
+			recipientId: 'psid-778899',
+			socialnetInstance: 'page-1',
+			message: 'Hi’!',
+			to: '+57 300 123 4567',
+			instance: 'sms-line-1',
+			smsOptions: { maxSegments: 1, replaceLookAlikes: true },
+		});
+		expect(sentBody(onlyRequest(run, suite.sandbox.token))).toEqual({
+			type: 'text',
+			to: 'psid-778899',
+			instance: 'page-1',
+			body: 'Hi’!',
+		});
+		expect(run.items[0].json).not.toHaveProperty('smsCost');
+	});
+
 	it('sends socialnet media with a caption; a caption left for text is not sent', async () => {
 		const media = await suite.run({
 			resource: 'messaging',
 			operation: 'sendSocialnet',
 			socialnetType: 'image',
 			recipientId: 'psid-1',
-			instance: 'page-1',
+			socialnetInstance: 'page-1',
 			socialnetFileUrl: 'https://cdn.example.com/a.png',
 			socialnetFields: { caption: 'Our menu' },
 		});
@@ -75,7 +96,7 @@ describe('Messaging', () => {
 			operation: 'sendSocialnet',
 			socialnetType: 'text',
 			recipientId: 'psid-1',
-			instance: 'page-1',
+			socialnetInstance: 'page-1',
 			message: 'Hi',
 			socialnetFields: { caption: 'stale' },
 		});
@@ -88,7 +109,7 @@ describe('Messaging', () => {
 			operation: 'sendSocialnet',
 			socialnetType: 'video',
 			recipientId: 'psid-1',
-			instance: 'page-1',
+			socialnetInstance: 'page-1',
 			socialnetFileUrl: 'my-video.mp4',
 		});
 		expect(run.requests).toHaveLength(0);

@@ -65,7 +65,7 @@ describe('Send and Wait for Response', () => {
 		const result = await suite.run({
 			...ask,
 			sendAndWaitChannel: 'socialnet',
-			instance: 'line-1',
+			socialnetInstance: 'line-1',
 			recipientId: 'psid-9',
 		});
 		const body = sentBody(onlyRequest(result, suite.sandbox.token));
