@@ -275,7 +275,11 @@ async function executeAndReadLink(question: string): Promise<{ link: string; url
 const BULK_SIZE = 100;
 
 /** Manual Trigger, a list of phones split into items, and Send SMS to each. */
-function bulkSmsWorkflow(phones: string[], credential: { id: string; name: string }) {
+function bulkSmsWorkflow(
+	phones: string[],
+	credential: { id: string; name: string },
+	{ name = 'Bulk SMS with a rate limit', timezone }: { name?: string; timezone?: string } = {},
+) {
 	const node = (
 		name: string,
 		type: string,
@@ -284,9 +288,9 @@ function bulkSmsWorkflow(phones: string[], credential: { id: string; name: strin
 		parameters: Record<string, unknown>,
 	) => ({ id: name.replace(/\W/g, '-'), name, type, typeVersion, position: [x, 0], parameters });
 	return {
-		name: 'Bulk SMS with a rate limit',
+		name,
 		active: false,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(timezone ? { timezone } : {}) },
 		connections: {
 			'When clicking Execute workflow': { main: [[{ node: 'Phones', type: 'main', index: 0 }]] },
 			Phones: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
@@ -516,7 +520,7 @@ describe('the editor', () => {
 		});
 	});
 
-	it('keeps Instance and the message, and the phone where both have one, when the operation changes between Send SMS, Send and Wait and Send Socialnet Message', async () => {
+	it('keeps the phone, its line, the message and SMS Options where they apply when the operation changes between Send SMS, Send and Wait and Send Socialnet Message', async () => {
 		const value = async (name: string) =>
 			await params()
 				.locator(`[data-test-id="parameter-input-${name}"]`)
@@ -527,23 +531,61 @@ describe('the editor', () => {
 			instance: 'sms-line-1',
 			to: '+57 300 123 4567',
 			message: 'Your order has shipped',
+			maxSegments: '2',
 		};
-		/** The values of these fields as the form shows them. */
+		// A cost guard in SMS Options: Max Segments per Message.
+		await params()
+			.locator('[data-test-id="parameter-item"]:visible', {
+				has: page.locator('label[for="smsOptions"]'),
+			})
+			.locator('[data-test-id="collection-parameter-add"]')
+			.click();
+		await page
+			.locator('[data-test-id="collection-parameter-option"]:visible', {
+				hasText: 'Max Segments per Message',
+			})
+			.click();
+		await params()
+			.locator('[data-test-id="parameter-input-maxSegments"] input')
+			.fill(typed.maxSegments);
+		await frame();
+		/** The values of these fields as the form shows them; absent fields as null. */
 		const shown = async (...names: Array<keyof typeof typed>) =>
-			Object.fromEntries(await Promise.all(names.map(async (name) => [name, await value(name)])));
-		// From Send SMS as the previous test left it, through the operations, and back.
-		const steps: Array<[string, Array<keyof typeof typed>]> = [
-			['Send SMS', ['instance', 'to', 'message']],
-			['Send and Wait for Response', ['instance', 'to', 'message']],
-			['Send SMS', ['instance', 'to', 'message']],
-			['Send Socialnet Message', ['instance', 'message']],
-			['Send SMS', ['instance', 'message']],
+			Object.fromEntries(
+				await Promise.all(
+					names.map(async (name) => [
+						name,
+						(await params().locator(`[data-test-id="parameter-input-${name}"]`).count())
+							? await value(name)
+							: null,
+					]),
+				),
+			);
+		const all = Object.keys(typed) as Array<keyof typeof typed>;
+		const none = { instance: '', to: '', message: typed.message, maxSegments: null };
+		const steps: Array<[string, Partial<Record<keyof typeof typed, string | null>>]> = [
+			['Send SMS', typed],
+			// The same ideas under the same names: all kept, SMS Options ruling the question too.
+			['Send and Wait for Response', typed],
+			['Send SMS', typed],
+			// A page's line is not an SMS line: its own Instance, empty; no phone, no SMS Options.
+			[
+				'Send Socialnet Message',
+				{ instance: null, to: null, message: typed.message, maxSegments: null },
+			],
+			// n8n's panel drops what an operation does not show (ParameterInputList): the message only.
+			['Send and Wait for Response', none],
+			['Send SMS', none],
 		];
-		for (const [index, [operation, names]] of steps.entries()) {
+		for (const [index, [operation, expected]] of steps.entries()) {
 			if (index) await choose('operation', operation);
-			const expected = Object.fromEntries(names.map((name) => [name, typed[name]]));
-			expect({ operation, ...(await shown(...names)) }).toEqual({ operation, ...expected });
+			expect({ operation, ...(await shown(...all)) }).toEqual({ operation, ...expected });
+			if (operation === 'Send Socialnet Message') expect(await value('socialnetInstance')).toBe('');
 		}
+		// As the next tests need it.
+		await params().locator('[data-test-id="parameter-input-instance"] input').fill(typed.instance);
+		await params().locator('[data-test-id="parameter-input-to"] input').fill(typed.to);
+		await frame();
 	});
 
 	it('says what an SMS costs: SMS Options in the form, the hint above the output, the encoding and segments on the item', async () => {
@@ -552,6 +594,12 @@ describe('the editor', () => {
 		const pasted =
 			'Our spring sale starts today. It’s 20 % off everything until Sunday, in every shop and online.';
 		await params().locator('[data-test-id="parameter-input-message"] textarea').fill(pasted);
+		// Before anything is sent: the notice under the text says its encoding and segments.
+		const notice = params().getByText(
+			'As typed, this SMS is Unicode (UCS-2): 2 segments, each usually billed.',
+		);
+		await notice.waitFor({ timeout: 10_000 });
+		await page.screenshot({ path: join(SHOTS, 'send-sms-cost-notice.png') });
 		expect(await collectionOffers('smsOptions')).toEqual([
 			'Max Segments per Message',
 			'Replace Look-Alike Characters',
@@ -561,7 +609,7 @@ describe('the editor', () => {
 		const hint = output.locator('[data-test-id="node-hint"]', { hasText: 'SMS:' });
 		await hint.first().waitFor({ timeout: 60_000 });
 		expect((await hint.first().innerText()).trim()).toBe(
-			'SMS: 1 message, 2 segments: “’” made it Unicode (UCS-2: 70 characters a segment instead of 160). Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.',
+			'SMS: 1 message, 2 segments: ’ (U+2019) made it Unicode (UCS-2: 70 characters a segment instead of 160). Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.',
 		);
 		await output.getByText('UCS-2').first().waitFor();
 		await expectTokenHidden();
@@ -955,10 +1003,11 @@ describe('the editor', () => {
 		);
 		/** Runs the phones as a bulk send in a tab of its own; the hints above its output. */
 		const runBulk = async (phones: string[], shot?: string) => {
+			// A workflow in UTC, a zone of no country: numbers without + are read country code first.
 			const { data: workflow } = await session.request<{ data: { id: string } }>(
 				'POST',
 				'/rest/workflows',
-				bulkSmsWorkflow(phones, credentials[0]),
+				bulkSmsWorkflow(phones, credentials[0], { timezone: 'UTC' }),
 			);
 			const sentBefore = sandbox.state.sentMessages.size;
 			// A tab of its own: the form on the first one is unsaved.
@@ -1007,11 +1056,63 @@ describe('the editor', () => {
 		expect(warned.filter(({ text }) => text.includes('Phone numbers:'))).toEqual([
 			{
 				text: expect.stringContaining(
-					"Phone numbers: 12 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 7 went to Egypt (+20)",
+					"Phone numbers: 12 to Colombia (+57) and 1 to Egypt (+20). Unlike most of the run's numbers, item 6 (n8n counts items from 0) went to Egypt (+20)",
 				),
 				warning: true,
 			},
 		]);
+	});
+
+	it('a bulk send stopped by a refused number says one item number in the error title, its body and the toast', async () => {
+		const { data: credentials } = await session.request<{
+			data: Array<{ id: string; name: string }>;
+		}>('GET', '/rest/credentials');
+		const phones = Array.from(
+			{ length: 5 },
+			(_, index) => `57301${String(index + 1).padStart(7, '0')}`,
+		);
+		const { data: workflow } = await session.request<{ data: { id: string } }>(
+			'POST',
+			'/rest/workflows',
+			bulkSmsWorkflow(phones, credentials[0], { name: 'Bulk SMS stopped by a refused number' }),
+		);
+		// The service refuses the third number (n8n's item 2), as a number that opted out.
+		sandbox.injectFault({
+			kind: 'errTrue',
+			message: 'This number opted out of SMS',
+			match: { operationId: 'smsSend', body: { to: phones[2] } },
+		});
+		const tab = await page.context().newPage();
+		try {
+			await tab.goto(`${server.url}/workflow/${workflow.id}`);
+			await tab.locator('[data-test-id="execute-workflow-button"]').click({ timeout: 60_000 });
+			const toast = tab.locator('.el-notification', { hasText: 'opted out' });
+			await toast.first().waitFor({ timeout: 60_000 });
+			const toastText = (await toast.first().innerText()).trim();
+			await tab.locator('[data-test-id="canvas-node"]', { hasText: 'Send SMS' }).dblclick();
+			const output = tab.locator('[data-test-id="output-panel"]');
+			const title = (
+				await output.locator('[data-test-id="node-error-message"]').first().innerText()
+			).trim();
+			const body = (
+				await output.locator('[data-test-id="node-error-description"]').first().innerText()
+			).trim();
+			await tab.screenshot({ path: join(SHOTS, 'bulk-send-stopped.png') });
+			console.log(`stop error\n  toast: ${toastText}\n  title: ${title}\n  body: ${body}`);
+			expect(title).toBe('The service answered 400: This number opted out of SMS [item 2]');
+			expect(body).toMatch(/^Item 2 stopped the send \(n8n counts items from 0: the 3rd item\): /);
+			// One number for the item wherever an item is named: the title and the body name item 2;
+			// n8n's toast gives the message alone (no item), and never another number.
+			expect(toastText).toContain('The service answered 400: This number opted out of SMS');
+			for (const words of [toastText, title, body])
+				expect([...words.matchAll(/\bitem (\d+)/gi)].map((match) => match[1])).toEqual(
+					words === toastText ? [] : expect.arrayContaining(['2']),
+				);
+			for (const words of [toastText, title, body]) expect(words).not.toMatch(/\bitem [013-9]\b/i);
+		} finally {
+			sandbox.clearFaults();
+			await tab.close();
+		}
 	});
 
 	it('picks a campaign From list in Campaign > Get, searched by name, and executes it', async () => {

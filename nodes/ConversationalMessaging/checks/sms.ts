@@ -7,17 +7,17 @@ import { isBlank, itemError, preSend, readAt, setPath } from './checks';
  */
 
 /** GSM 03.38's basic alphabet (one septet each; 0x1B, the escape, is not a character). */
-const BASIC =
+export const BASIC =
 	'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** Its extension table: an escape septet, then the character's (two septets each). */
-const EXTENSION = '\f^{}\\[~]|€';
+export const EXTENSION = '\f^{}\\[~]|€';
 
 /** Looked up once per character of every message: sets, not string scans. */
 const GSM7 = new Set(BASIC);
 const ESCAPED = new Set(EXTENSION);
 
 /** One segment of each encoding, alone and as a part of a longer message (its header takes room). */
-const SIZES = { 'GSM-7': [160, 153], 'UCS-2': [70, 67] } as const;
+export const SIZES = { 'GSM-7': [160, 153], 'UCS-2': [70, 67] } as const;
 
 export interface SmsReading {
 	encoding: 'GSM-7' | 'UCS-2';

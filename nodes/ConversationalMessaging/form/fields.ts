@@ -182,18 +182,3 @@ export function returnAllAndLimit(
 		},
 	];
 }
-
-/**
- * Hidden copies of `fields`, shown for the whole resource, so that a value typed in one operation
- * waits unseen and unsent through an operation with no use for it (n8n's editor drops the value of
- * a parameter no shown property names when the operation changes): Send SMS's phone, through
- * Send Socialnet Message, is there again in Send and Wait. Never sent: they carry no routing.
- */
-export const keptWhileHidden = (resource: string, fields: INodeProperties[]): INodeProperties[] =>
-	fields.map(({ displayName, name, default: value }) => ({
-		displayName,
-		name,
-		type: 'hidden',
-		default: value,
-		displayOptions: { show: { resource: [resource] } },
-	}));

@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
+import type { Check } from '../checks/checks';
+import { smsText } from '../checks/sms';
 import { collection, field, showFor } from '../form/fields';
 import { messageTextField } from '../form/messageFields';
 
@@ -16,6 +18,9 @@ interface Channel {
 	/** The plain send's instance and recipient fields, shown here under their own names. */
 	instance: string;
 	recipient: string;
+	/** More of the plain send's fields shown here, and the checks of the question they rule. */
+	alsoShown?: string[];
+	checks?: Check[];
 	shortensLink?: true;
 }
 
@@ -47,6 +52,9 @@ export const CHANNELS: Record<string, Channel> = {
 		send: ['messaging', 'sendSms'],
 		instance: 'instance',
 		recipient: 'to',
+		// SMS Options rule the question (link included) as they rule Send SMS's text.
+		alsoShown: ['smsOptions'],
+		checks: [smsText('body.body', 'Message')],
 		shortensLink: true,
 	},
 	socialnet: {
@@ -103,11 +111,20 @@ function plainProperty(plain: INodeProperties[], name: string, [resource, operat
  * send engine's request form of Send and Wait is then its channel's plain send.
  */
 function channelOption(plain: INodeProperties[], value: string): INodePropertyOptions {
-	const { displayName: name, description, send, body } = CHANNELS[value];
+	const { displayName: name, description, send, body, checks } = CHANNELS[value];
 	const options = plainProperty(plain, 'operation', send).options as INodePropertyOptions[];
 	const { request, output } = options.find((option) => option.value === send[1])?.routing ?? {};
 	const constant = { ...(request?.body as IDataObject | undefined), ...body };
-	return { name, value, description, routing: { request: { ...request, body: constant }, output } };
+	return {
+		name,
+		value,
+		description,
+		routing: {
+			request: { ...request, body: constant },
+			output,
+			...(checks ? { send: { preSend: checks } } : {}),
+		},
+	};
 }
 
 /**
@@ -126,11 +143,12 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		default: 'sms',
 		description: 'Where the question goes',
 	};
-	const fields = Object.entries(CHANNELS).flatMap(([channel, { send, instance, recipient }]) =>
-		[instance, recipient].map((name) => ({
-			...plainProperty(plain, name, send),
-			displayOptions: show({ sendAndWaitChannel: [channel] }),
-		})),
+	const fields = Object.entries(CHANNELS).flatMap(
+		([channel, { send, instance, recipient, alsoShown = [] }]) =>
+			[instance, recipient, ...alsoShown].map((name) => ({
+				...plainProperty(plain, name, send),
+				displayOptions: show({ sendAndWaitChannel: [channel] }),
+			})),
 	);
 	const oneQuestionNotice: INodeProperties = {
 		displayName:

@@ -9,10 +9,10 @@ import type {
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { readAt } from '../checks/checks';
-import { readSms } from '../checks/sms';
 import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../sendLoop/clock';
+import type { SmsReading } from '../checks/sms';
 import { smsFacts } from '../sendLoop/hints';
 import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
@@ -44,7 +44,7 @@ const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 const SHORTEN = { resource: 'shortLink', operation: 'create' };
 
 /** A request of Send and Wait's (the question, the short link). */
-type Built = { form: RequestForm; request: IHttpRequestOptions };
+type Built = { form: RequestForm; request: IHttpRequestOptions; sms?: SmsReading };
 
 /**
  * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
@@ -202,8 +202,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 				recipient: sentValue(ready, channel.recipient),
 				messageId: messageId === undefined ? undefined : String(messageId),
 				// What the SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
-				...(channelName === 'sms' &&
-					!asked && { smsCost: smsFacts(readSms(sentValue(ready, 'message') ?? '')) }),
+				...(ready.sms && !asked && { smsCost: smsFacts(ready.sms) }),
 			};
 		} catch (error) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.

@@ -69,11 +69,8 @@ function form(values: INodeParameters): { values: INodeParameters; shown: INodeP
 		NodeHelpers.getNodeParameters(properties, values, true, false, VERSION, description) ?? {};
 	return {
 		values: full,
-		// A hidden property (a value kept through operations without it) is never on the panel.
-		shown: properties.filter(
-			(property) =>
-				property.type !== 'hidden' &&
-				NodeHelpers.displayParameter(full, property, VERSION, description),
+		shown: properties.filter((property) =>
+			NodeHelpers.displayParameter(full, property, VERSION, description),
 		),
 	};
 }
@@ -298,14 +295,14 @@ describe('the whole description, form by form', () => {
 		expect(clashes).toEqual([]);
 	});
 
-	it('declares no parameter other than Operation twice with another type or default (a hidden copy that keeps it aside)', () => {
+	it('declares no parameter other than Operation twice with another type or default', () => {
 		const byName = new Map<string, INodeProperties[]>();
 		for (const property of properties.filter((p) => p.name !== 'operation'))
 			byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
 		const flipping = [...byName].filter(([, declared]) =>
 			declared.some(
 				(property) =>
-					(property.type !== declared[0].type && property.type !== 'hidden') ||
+					property.type !== declared[0].type ||
 					!isDeepStrictEqual(property.default, declared[0].default),
 			),
 		);

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { keptWhileHidden, showFor } from '../../form/fields';
+import { showFor } from '../../form/fields';
 import { instanceField } from '../../form/messageFields';
 import { operationSelector } from '../../form/operations';
 import {
@@ -50,11 +50,4 @@ export const messagingDescription: INodeProperties[] = [
 	...injectCrmLeadFields,
 	checkChatappNumberField,
 	...sendAndWaitFields,
-	// The phone, its line, the text and SMS Options wait through the operations without them.
-	...keptWhileHidden(
-		'messaging',
-		[instance, ...sendSmsFields].filter((field) =>
-			['instance', 'message', 'smsOptions', 'to'].includes(field.name),
-		),
-	),
 ];

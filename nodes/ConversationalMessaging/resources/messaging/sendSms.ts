@@ -5,6 +5,7 @@ import { smsText } from '../../checks/sms';
 import { collection, showFor } from '../../form/fields';
 import { messageTextField, phoneField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
+import { smsCostNotices } from './smsCostNotices';
 
 const show = showFor('messaging', ['sendSms']);
 
@@ -38,6 +39,8 @@ export const sendSmsFields: INodeProperties[] = [
 			'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is usually billed.',
 		checks: [freeText('body.body', 'Message'), smsText('body.body', 'Message')],
 	}),
+	// Its encoding and segments, before the first send.
+	...smsCostNotices(show),
 	collection(
 		'smsOptions',
 		'SMS Options',

@@ -111,4 +111,46 @@ describe('what an SMS costs', () => {
 			characters: body.length,
 		});
 	});
+
+	it('says the text sent when Replace Look-Alike Characters changed it, and only then', async () => {
+		const run = await suite.run(sms({ replaceLookAlikes: true }), { items: items(pasted, plain) });
+		const replaced = pasted.replace('’', "'");
+		expect(run.requests.map((request) => (sentBody(request) as { body: string }).body)).toEqual([
+			replaced,
+			plain,
+		]);
+		expect(run.items.map((item) => item.json.sentText)).toEqual([replaced, undefined]);
+		expect(run.items[0].json.smsCost).toEqual({
+			encoding: 'GSM-7',
+			segments: 1,
+			characters: replaced.length,
+		});
+	});
+
+	it("SMS Options rule Send and Wait's SMS question as they rule Send SMS: look-alikes replaced, Max Segments refused before sending", async () => {
+		const ask = {
+			resource: 'messaging',
+			operation: 'sendAndWait',
+			sendAndWaitChannel: 'sms',
+			instance: 'line-1',
+			to: '+57 300 555 0198',
+			message: 'Refund of 400 USD for order 17 – it’s the second one: approve?',
+			responseType: 'approval',
+			shortenLink: false,
+		};
+		const replaced = await suite.run({ ...ask, smsOptions: { replaceLookAlikes: true } });
+		const { body } = sentBody(replaced.requests[0]) as { body: string };
+		expect(body).toContain("order 17 - it's the second one");
+		const contextData = replaced.run.data.executionData?.contextData ?? {};
+		const kept = contextData['node:Conversational Messaging'] as {
+			sendAndWait: { question: { smsCost?: { encoding: string } } };
+		};
+		expect(kept.sendAndWait.question.smsCost?.encoding).toBe('GSM-7');
+
+		const capped = await suite.run({ ...ask, smsOptions: { maxSegments: 1 } });
+		expect(capped.requests).toEqual([]);
+		expect(capped.error?.message).toMatch(
+			/^Message: \d segments \(UCS-2, \d+ characters\), more than Max Segments per Message \(1\)$/,
+		);
+	});
 });

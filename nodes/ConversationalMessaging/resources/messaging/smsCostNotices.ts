@@ -1,0 +1,96 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { BASIC, EXTENSION, SIZES } from '../../checks/sms';
+
+/*
+ * What a typed SMS will cost, said under its text before anything is sent. n8n shows a notice by
+ * its displayOptions, which may test a parameter's value with a regular expression (`_cnd.regex`,
+ * n8n-workflow's checkConditions), but never prints a value into its words: so one notice per
+ * encoding and count of segments, each shown for the texts it is true of, the encoding by whether
+ * a character outside GSM-7 appears, the segments by the text's length. An expression's text is
+ * known only per item (its output's smsCost says it); with Replace Look-Alike Characters on, the
+ * text sent is not the text typed: neither gets a notice.
+ */
+
+/** Counts said one by one; more are "more than". */
+const COUNTED = 4;
+
+/** Inside a character class, in JavaScript's syntax (n8n tests them with RegExp, in the browser too). */
+const escaped = (chars: string) =>
+	[...chars].map((c) => ('\\]^-['.includes(c) ? `\\${c}` : c)).join('');
+const NOT_GSM = `[^${escaped(BASIC + EXTENSION)}]`;
+const ALL_GSM = `^[${escaped(BASIC + EXTENSION)}]*$`;
+/** GSM-7's escaped characters take two characters' room: a count by length would be off. */
+const ESCAPED = `[${escaped(EXTENSION)}]`;
+const NO_ESCAPED = `^[^${escaped(EXTENSION)}]*$`;
+
+/** The most characters (UTF-16 units for UCS-2) of `segments` segments: a part holds fewer than one alone. */
+const most = (encoding: keyof typeof SIZES, segments: number) =>
+	segments === 1 ? SIZES[encoding][0] : SIZES[encoding][1] * segments;
+
+/** Texts shorter than `from` or longer than `to` characters. */
+const outside = (from: number, to?: number) => [
+	`^[\\s\\S]{0,${from - 1}}$`,
+	...(to === undefined ? [] : [`^[\\s\\S]{${to + 1},}$`]),
+];
+
+/**
+ * Shown with `show` unless the text is an expression, matches one of `unless`, or Replace
+ * Look-Alike Characters is on. The text's tests are all in `hide`: n8n shows a property at once
+ * when a value its `show` tests is an expression (displayParameter), whatever else it says.
+ */
+const shownUnless = (show: IDisplayOptions, unless: string[]): IDisplayOptions => ({
+	show: show.show,
+	hide: {
+		'smsOptions.replaceLookAlikes': [true],
+		message: [{ _cnd: { startsWith: '=' } }, ...unless.map((regex) => ({ _cnd: { regex } }))],
+	},
+});
+
+const UNICODE_WHY =
+	'A character outside the GSM-7 alphabet (such as ’, á or an emoji) sends the whole message as Unicode: 70 characters a segment, 67 in each part of a longer one. Replace Look-Alike Characters (SMS Options) sends pasted quotes, dashes and spaces in their GSM-7 forms.';
+
+function notice(
+	show: IDisplayOptions,
+	encoding: keyof typeof SIZES,
+	segments: number,
+): INodeProperties {
+	const unicode = encoding === 'UCS-2';
+	const last = segments > COUNTED;
+	const from = segments === 1 ? 1 : most(encoding, segments - 1) + 1;
+	const count = last
+		? `more than ${COUNTED} segments`
+		: `${segments} segment${segments > 1 ? 's' : ''}`;
+	const each = segments > 1 ? ', each usually billed' : '';
+	return {
+		displayName: unicode
+			? `As typed, this SMS is Unicode (UCS-2): ${count}${each}. ${UNICODE_WHY}`
+			: `As typed, this SMS is GSM-7: ${count}${each}.`,
+		name: `smsCost${unicode ? 'Unicode' : 'Gsm'}${last ? 'More' : segments}`,
+		type: 'notice',
+		default: '',
+		displayOptions: shownUnless(show, [
+			...outside(from, last ? undefined : most(encoding, segments)),
+			// Unicode: not when every character is GSM-7's; GSM-7: not with another or an escaped one.
+			...(unicode ? [ALL_GSM] : [NOT_GSM, ESCAPED]),
+		]),
+	};
+}
+
+/** A GSM-7 text with an escaped character: the rule, the count on its output. */
+const escapedNotice = (show: IDisplayOptions): INodeProperties => ({
+	displayName:
+		'As typed, this SMS is GSM-7, and each ^ { } [ ] ~ | € or \\ in it takes the room of two characters: 160 in one segment, 153 in each part of a longer one. Its output gives the segments (smsCost).',
+	name: 'smsCostGsmEscaped',
+	type: 'notice',
+	default: '',
+	displayOptions: shownUnless(show, [NOT_GSM, NO_ESCAPED]),
+});
+
+/** The notices of a typed SMS text (`message`), shown with `show` (Send SMS's). */
+export const smsCostNotices = (show: IDisplayOptions): INodeProperties[] => [
+	...(['GSM-7', 'UCS-2'] as const).flatMap((encoding) =>
+		Array.from({ length: COUNTED + 1 }, (_, index) => notice(show, encoding, index + 1)),
+	),
+	escapedNotice(show),
+];
