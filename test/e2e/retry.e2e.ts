@@ -153,7 +153,7 @@ describe('Retry of a bulk send that stopped part-way, in real n8n', () => {
 			expect(first.every((messages) => messages.length <= 1)).toBe(true);
 			expect(accepted).toBeGreaterThan(0);
 			expect(error?.description).toContain(
-				`Item ${REFUSED + 1} stopped the send: ${accepted} of ${CONTACTS} items ${were(accepted)} sent and ${CONTACTS - accepted} ${were(CONTACTS - accepted)} not sent (this one included). Retry (Executions list) sends only the ${CONTACTS - accepted} not sent. If the service refused this item for its value, first set Settings > On Error to Continue and use Retry with currently saved workflow.`,
+				`Item ${REFUSED} stopped the send (n8n counts items from 0: the ${REFUSED + 1}th item): ${accepted} of ${CONTACTS} items ${were(accepted)} sent and ${CONTACTS - accepted} ${were(CONTACTS - accepted)} not sent (this one included). Retry (Executions list) sends only the ${CONTACTS - accepted} not sent. If the service refused this item for its value, first set Settings > On Error to Continue and use Retry with currently saved workflow.`,
 			);
 
 			const retriedId = await retry(failedId, loadWorkflow);
