@@ -284,6 +284,34 @@ export const PREFIX_WRITTEN: ReadonlySet<string> = new Set('${prefixWritten.join
 `;
 }
 
+/**
+ * Per region, the pattern of its mobile numbers (national, after the country code): the fixed-line
+ * pattern where the metadata gives none of its own (the two are one in the NANP). Whether a number
+ * typed without + is likely one of the workflow's time zone's country (checks/phone/reading.ts).
+ */
+function renderMobiles() {
+	const metadata = require('libphonenumber-js/metadata.max.json');
+	const quote = (text) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+	const rows = Object.keys(metadata.countries)
+		.sort()
+		.map((region) => {
+			const [fixed, mobile] = metadata.countries[region][11] ?? [];
+			const pattern = mobile?.[0] || fixed?.[0];
+			if (!pattern) throw new Error(`phone-plans: ${region} has no mobile or fixed-line pattern`);
+			return `\t${region}: ${quote(pattern)},`;
+		});
+	return `${HEADER}
+//
+// Per region, the pattern of its mobile numbers (national, after the country code); the fixed-line
+// pattern where the metadata gives no mobile one of its own (the NANP's are one).
+
+// prettier-ignore
+export const MOBILES: Readonly<Record<string, string>> = {
+${rows.join('\n')}
+};
+`;
+}
+
 // Formatted as the rest of the tree (.prettierrc.js), so that `npm run lint` accepts what this writes.
 const prettier = require('prettier');
 const check = process.argv.includes('--check');
@@ -291,6 +319,7 @@ let stale = false;
 for (const [file, render] of [
 	['plans.ts', renderPlans],
 	['countries.ts', renderCountries],
+	['mobiles.ts', renderMobiles],
 ]) {
 	const target = join(PHONE_DIR, file);
 	const fresh = await prettier.format(render(), {

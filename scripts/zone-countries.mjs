@@ -17,11 +17,19 @@ for (const line of readFileSync(`${dir}/zone.tab`, 'utf8').split('\n')) {
 	const [code, , zone] = line.split('\t');
 	country.set(zone, code);
 }
-// Links: old names (US/Eastern, Asia/Calcutta) and zones merged into another (Europe/Zagreb).
+// Links: old names (US/Eastern, Asia/Calcutta) take their target's country, but only a target of
+// one country (zone1970.tab): the tz database merges zones across borders (Iceland is a link to
+// Africa/Abidjan, which 12 countries share), so another link's country is unknown.
+const countries = new Map();
+for (const line of readFileSync(`${dir}/zone1970.tab`, 'utf8').split('\n')) {
+	if (!line || line.startsWith('#')) continue;
+	const [codes, , zone] = line.split('\t');
+	countries.set(zone, codes.split(','));
+}
 for (const line of readFileSync(`${dir}/tzdata.zi`, 'utf8').split('\n')) {
 	const [kind, target, alias] = line.split(' ');
-	if (kind === 'L' && country.has(target) && !country.has(alias))
-		country.set(alias, country.get(target));
+	if (kind !== 'L' || country.has(alias) || countries.get(target)?.length !== 1) continue;
+	country.set(alias, countries.get(target)[0]);
 }
 let version = '';
 try {

@@ -35,7 +35,7 @@ function pages(): Array<[string, string]> {
 
 /** What was said, and why it was wrong. */
 const RETIRED: Array<[RegExp, string]> = [
-	[/presses \*?Submit\*? /, 'one tap answers an approval: there is no Submit to press'],
+	[/presses \*?Submit\b/i, 'one tap answers an approval: there is no Submit to press'],
 	[
 		/The service rejected the request\. Check the field named in the message\./,
 		'the service message it follows names no field',
@@ -46,8 +46,7 @@ const RETIRED: Array<[RegExp, string]> = [
 		/\bItem [\d,]+ stopped the send:/,
 		"an item numbered from 1 beside n8n's [item N] from 0: the stop says n8n's number, and so",
 	],
-	[/Phone numbers: 1 to Colombia \(\+57\)\.(?! )/, "a retry's count of only what it sent, unsaid"],
-	[/No action required/, "n8n's page for an answered link: say that it was answered"],
+	[/No action required/i, "n8n's page for an answered link: say that it was answered"],
 ];
 
 describe('the pages a user reads', () => {

@@ -20,7 +20,7 @@ import type {
 	INodePropertyOptions,
 	PreSendAction,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { RESEARCHER_FILE_TYPES } from '../../nodes/ConversationalMessaging/resources/researcher/files';
 import { RESEARCHER_READABLE_FIELDS } from '../../nodes/ConversationalMessaging/resources/researcher/get';
@@ -717,6 +717,22 @@ const WRONG_TYPE_CASES = OPERATIONS.flatMap((operation) =>
 );
 
 describe('expressions of the wrong type in the main fields', () => {
+	it('names main fields each operation shows (a renamed field would be tested nowhere)', () => {
+		const hidden = OPERATIONS.flatMap((operation) =>
+			Object.keys(operation.mainFields)
+				.filter(
+					(name) =>
+						!nodeProperties.some(
+							(property) =>
+								property.name === name.split('.')[0] &&
+								NodeHelpers.displayParameter(operation.parameters, property, null, null),
+						),
+				)
+				.map((name) => `${operation.operationId} ${name}`),
+		);
+		expect(hidden).toEqual([]);
+	});
+
 	it.each(WRONG_TYPE_CASES)(
 		'$name: refused by name or sent as the contract wants',
 		async ({ operation, path, label }) => {

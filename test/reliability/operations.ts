@@ -191,7 +191,7 @@ export const OPERATIONS: OperationCase[] = [
 		mainFields: {
 			socialnetType: 'Message Type',
 			recipientId: 'Recipient ID',
-			instance: 'Instance',
+			socialnetInstance: 'Instance',
 			message: 'Message',
 		},
 	},

@@ -198,6 +198,13 @@ describe('the hint after a bulk send', () => {
 			type: 'info',
 			location: 'outputPane',
 		});
+		// The countries hint of this try counts what it sent, and says so.
+		const countries = (run.run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? []).filter(
+			(hint) => hint.message.startsWith('Phone numbers:'),
+		);
+		expect(countries.map((hint) => hint.message)).toEqual([
+			'Phone numbers: 1 to Colombia (+57), counting only what this run sent (the 19 items sent before it are not counted).',
+		]);
 	});
 
 	it('an outage: the time the service could not be reached, and the request sent once it answered', async () => {

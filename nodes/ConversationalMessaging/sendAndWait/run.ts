@@ -20,7 +20,7 @@ import { joinLane } from '../sendLoop/lane';
 import type { Done } from '../sendLoop/runMemory';
 import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
-import { asNodeError, failureOf, send } from '../sendLoop/send';
+import { asNodeError, errorItemError, failureOf, send } from '../sendLoop/send';
 import { CREDENTIAL_NAME } from '../service/account';
 import { CHANNELS, UNIT_MS } from './description';
 import { pageOf } from './page';
@@ -178,16 +178,21 @@ export function sendAndWait(description: INodeTypeDescription) {
 		const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
 		// The Channel option and its fields make this node's request form its channel's plain send's.
 		const messageForm = requestForm(description, node);
-		const message = async (link: string) =>
-			await build(messageForm, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
+		const message = async (link: string, form = messageForm) =>
+			await build(form, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
 		let question: Kept['question'];
 		try {
 			const memory = await RunMemory.recall(this);
-			let ready = await message(resumeUrl);
 			// A question the service has, or may have, is not sent again: no link to shorten for it.
 			const asked = memory.get(0, items[0]);
-			const shorten = this.getNodeParameter('shortenLink', 0, true) === true;
-			if (channel.shortensLink && shorten && !asked) {
+			const shortens =
+				channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true && !asked;
+			// Checked before a short link is made; its cost (SMS Options) on the text sent, short link
+			// included, and never on a question an earlier run sent.
+			const checks = messageForm.checks.filter((check) => !channel.checks?.includes(check));
+			const final = !shortens && !asked;
+			let ready = await message(resumeUrl, final ? messageForm : { ...messageForm, checks });
+			if (shortens) {
 				const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
 				const longUrl = await build(shortenForm, { longUrl: resumeUrl });
 				ready = await message(shortUrlOf(this, await sendStep(this, credentials, longUrl)));
@@ -208,7 +213,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.
 			const failed = asNodeError(this, error, 0);
 			if (!this.continueOnFail()) throw failed;
-			return [[{ json: {}, error: failed, pairedItem: { item: 0 } }]];
+			return [[{ json: {}, error: errorItemError(failed), pairedItem: { item: 0 } }]];
 		}
 		// Sent: what follows (keep the page, set the timeout's output, wait) does not send again.
 		await keepAndWait(this, { page, question }, limit);

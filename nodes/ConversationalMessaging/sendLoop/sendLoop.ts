@@ -68,7 +68,8 @@ export function sendLoop(description: INodeTypeDescription) {
 			// pass the input on as if sent: each item says so instead.
 			const failed = asNodeError(this, error, 0);
 			if (!continueOnFail) throw failed;
-			return [items.map((_, item) => ({ json: {}, error: failed, pairedItem: { item } }))];
+			const shown = errorItemError(failed);
+			return [items.map((_, item) => ({ json: {}, error: shown, pairedItem: { item } }))];
 		}
 		const executionId = executionIdOf(this);
 		/** What the service got of each item, in this run or an earlier one: kept if the send stops. */

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { NOT_SENT } from '../checks/checks';
 import { runIndexOf } from '../n8nInternals';
 import { count, FROM_ZERO, joinAnd, ordinal, plural } from './hints';
 import type { Done } from './runMemory';
@@ -28,7 +29,9 @@ export function stopError(
 	const executionId = executionIdOf(fns);
 	const retried = done.some((outcome) => outcome && sentEarlier(outcome, executionId));
 	const stopped = stopSentence(done, total, itemIndex, retried, keptBack);
-	error.description = [stopped, failed.description].filter(Boolean).join(' ');
+	// The counts say what was sent: the item's own "not sent" would say it again.
+	const own = stopped ? failed.description?.replace(` ${NOT_SENT}`, '') : failed.description;
+	error.description = [stopped, own].filter(Boolean).join(' ');
 	return error;
 }
 

@@ -28,6 +28,9 @@ function expected(text: string): RegExp {
 	const { encoding, segments } = readSms(text);
 	if (encoding === 'GSM-7' && /[\f^{}\\[~\]|€]/.test(text))
 		return /each \^ \{ \} \[ \] ~ \| € or \\ in it/;
+	// A longer Unicode text with an emoji: a part never splits one, which a count by length cannot see.
+	if (encoding === 'UCS-2' && text.length > 70 && /[\uD800-\uDBFF]/.test(text))
+		return /^As typed, this SMS is Unicode \(UCS-2\) and longer than one segment, with an emoji/;
 	const shape = encoding === 'UCS-2' ? 'Unicode \\(UCS-2\\)' : 'GSM-7';
 	const count = segments > 4 ? 'more than 4 segments' : `${segments} segments?`;
 	return new RegExp(`^As typed, this SMS is ${shape}: ${count}[,.]`);
@@ -48,16 +51,23 @@ describe('the cost notices under a typed SMS', () => {
 		['135', '’'.repeat(135), 'Unicode (UCS-2): 3 segments'],
 		['269', '’'.repeat(269), 'Unicode (UCS-2): more than 4 segments'],
 		['a text with € and [ ]', 'Price: 10€ [promo]', 'each ^ { } [ ] ~ | € or \\ in it'],
+		['a short text with an emoji', 'See you soon 😀', 'Unicode (UCS-2): 1 segment.'],
+		['67 emoji (3 segments: a part never splits one)', '😀'.repeat(67), 'with an emoji'],
 	])('%s: one notice', (_label, text, words) => {
 		const shown = shownFor(text);
 		expect(shown).toHaveLength(1);
 		expect(shown[0].displayName).toContain(words);
 	});
 
-	it('says nothing of an expression, an empty text, or a text sent with its look-alikes replaced', () => {
+	it('says nothing of an expression or an empty text; a text sent with its look-alikes replaced, as typed', () => {
 		expect(shownFor('={{ $json.text }}')).toEqual([]);
 		expect(shownFor('')).toEqual([]);
-		expect(shownFor('It’s here', { smsOptions: { replaceLookAlikes: true } })).toEqual([]);
+		// n8n 1.x resolves no displayOptions on a collection's field: the notice says "as typed".
+		expect(
+			shownFor('It’s here', { smsOptions: { replaceLookAlikes: true } }).map(
+				(notice) => notice.name,
+			),
+		).toEqual(['smsCostUnicode1']);
 		// Only under Send SMS.
 		const parameters = { resource: 'messaging', operation: 'sendSocialnet', message: 'It’s here' };
 		expect(
@@ -67,10 +77,9 @@ describe('the cost notices under a typed SMS', () => {
 		).toEqual([]);
 	});
 
-	it('any typed text without emoji: exactly one notice, saying what the send counts', () => {
-		// Letters of GSM-7 and not, the escaped ones, spaces and line breaks; no surrogate pairs
-		// (a part never splits one, which a count by length cannot see).
-		const char = fc.constantFrom(...'abcXYZ019 .,\n@£é€^{}[]~|\\’áçş–…Жω'.split(''));
+	it('any typed text: exactly one notice, saying what the send counts', () => {
+		// Letters of GSM-7 and not, the escaped ones, spaces, line breaks and emoji.
+		const char = fc.constantFrom(...'abcXYZ019 .,\n@£é€^{}[]~|\\’áçş–…Жω', '😀', '👍🏽');
 		fc.assert(
 			fc.property(
 				fc.array(char, { minLength: 1, maxLength: 700 }).map((chars) => chars.join('')),

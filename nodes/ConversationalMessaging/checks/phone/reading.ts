@@ -4,6 +4,7 @@ import { CREDENTIAL_NAME } from '../../service/account';
 import type { RequestContext } from '../../service/envelope';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
 import { COUNTRY_OPTIONS, countryLabel } from './countryList';
+import { MOBILES } from './mobiles';
 import { PLANS } from './plans';
 import { countryOfZone } from './timeZones';
 
@@ -126,6 +127,25 @@ function readAtHome(digits: string, home: string): string | undefined {
 }
 
 /**
+ * The number as dialled in `country` when that reading is a likely one, for a workflow in its time
+ * zone without a Default Country: a mobile number of its (./mobiles.ts, libphonenumber's type
+ * pattern), and, where numbers are written with their trunk prefix (Germany's 0), typed with it.
+ * The national patterns alone are loose enough to read most numbers written country code first as
+ * a German or Chinese one.
+ */
+function dialledIn(digits: string, country: string): string | undefined {
+	const [code, , prefix] = COUNTRIES[country];
+	if (PREFIX_WRITTEN.has(country) && !(prefix && digits.startsWith(prefix))) return undefined;
+	const dialled = readAtHome(digits, country);
+	const mobile = MOBILES[country];
+	return dialled !== undefined &&
+		mobile !== undefined &&
+		compiled(`^(?:${mobile})$`).test(dialled.slice(code.length))
+		? dialled
+		: undefined;
+}
+
+/**
  * Country code then number, digits only, fitting a numbering plan. With a Default Country
  * (`home`), a number typed without + or 00 that is a number of that country is read as typed
  * there; otherwise, and without one, its first digits are its country code: a number typed without
@@ -189,29 +209,21 @@ export function readPhone(
 	const national = digits.startsWith('0')
 		? 'it starts with 0'
 		: !international && BRACKETED.test(typed) && 'the area code in brackets';
-	// Where the workflow's time zone is, as dialled there: the likely number, offered, never assumed.
-	const local = !international && !home && zone ? countryOfZone(zone) : undefined;
-	const dialled = local && readAtHome(digits, local);
-	const localFix =
-		local && dialled
-			? `Write it with + and its country code (+${dialled} if it is a number of ${countryLabel(COUNTRIES[local][0], local)}, the country of the workflow's time zone ${zone}), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.`
-			: undefined;
 	if (national && !home)
 		return {
 			problem: `"${typed}" is written as dialled within its country (${national}), and no Default Country is set to say which one`,
-			fix: localFix ?? fix,
+			fix,
 		};
 	if (national) return { problem: `"${typed}" ${atHomeToo}has no country code (${national})`, fix };
 	// "201 555 0123" in a workflow in New York: +20 15 5501 23 (Egypt) as written, or +1 201 555 0123.
-	if (local) {
-		const asWritten = digits.length <= E164_MAX_DIGITS && fitPlan(digits);
-		const [localCode] = COUNTRIES[local];
-		if (dialled && asWritten && asWritten.fits && asWritten.code !== localCode)
-			return {
-				problem: `"${typed}" could be two people's numbers: one of ${countryLabel(asWritten.code)} read with its first digits as the country code (+${digits}), or one of ${countryLabel(localCode, local)} as dialled there (+${dialled}), the country of the workflow's time zone (${zone}). No Default Country is set to say which`,
-				fix: `Write it with + and its country code (+${dialled} or +${digits}), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.`,
-			};
-	}
+	const local = !international && !home && zone ? countryOfZone(zone) : undefined;
+	const dialled = local && dialledIn(digits, local);
+	const asWritten = dialled && digits.length <= E164_MAX_DIGITS && fitPlan(digits);
+	if (local && dialled && asWritten && asWritten.fits && asWritten.code !== COUNTRIES[local][0])
+		return {
+			problem: `"${typed}" could be two people's numbers: one of ${countryLabel(asWritten.code)} read with its first digits as the country code (+${digits}), or one of ${countryLabel(COUNTRIES[local][0], local)} as dialled there (+${dialled}), the country of the workflow's time zone (${zone}). No Default Country is set to say which`,
+			fix: `Write it with + and its country code (+${dialled} or +${digits}), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.`,
+		};
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.
 	if (digits.length < SHORTEST_NUMBER)
 		return {
@@ -243,7 +255,6 @@ export function readPhone(
 			: `"${typed}" fits no country's numbering plan: it looks like a number without its country code`,
 		fix:
 			prefixFix ??
-			localFix ??
 			(code === undefined
 				? fix
 				: howToWrite(home, ` If ${code} is its country code, check the digits: ${plan.reason}.`)),

@@ -8,8 +8,9 @@ import { BASIC, EXTENSION, SIZES } from '../../checks/sms';
  * n8n-workflow's checkConditions), but never prints a value into its words: so one notice per
  * encoding and count of segments, each shown for the texts it is true of, the encoding by whether
  * a character outside GSM-7 appears, the segments by the text's length. An expression's text is
- * known only per item (its output's smsCost says it); with Replace Look-Alike Characters on, the
- * text sent is not the text typed: neither gets a notice.
+ * known only per item (its output's smsCost says it). The notices cannot see Replace Look-Alike
+ * Characters (SMS Options): n8n 1.x resolves no displayOptions on a collection's field
+ * ("Max iterations reached"), so they say "as typed", and the output what was sent.
  */
 
 /** Counts said one by one; more are "more than". */
@@ -23,6 +24,9 @@ const ALL_GSM = `^[${escaped(BASIC + EXTENSION)}]*$`;
 /** GSM-7's escaped characters take two characters' room: a count by length would be off. */
 const ESCAPED = `[${escaped(EXTENSION)}]`;
 const NO_ESCAPED = `^[^${escaped(EXTENSION)}]*$`;
+/** An emoji (a surrogate pair): a part of a longer text never splits one, so its length says too little. */
+const PAIRED = '[\\uD800-\\uDBFF]';
+const NOT_PAIRED = '^[^\\uD800-\\uDBFF]*$';
 
 /** The most characters (UTF-16 units for UCS-2) of `segments` segments: a part holds fewer than one alone. */
 const most = (encoding: keyof typeof SIZES, segments: number) =>
@@ -35,20 +39,19 @@ const outside = (from: number, to?: number) => [
 ];
 
 /**
- * Shown with `show` unless the text is an expression, matches one of `unless`, or Replace
- * Look-Alike Characters is on. The text's tests are all in `hide`: n8n shows a property at once
- * when a value its `show` tests is an expression (displayParameter), whatever else it says.
+ * Shown with `show` unless the text is an expression or matches one of `unless`. The text's tests
+ * are all in `hide`: n8n shows a property at once when a value its `show` tests is an expression
+ * (displayParameter), whatever else it says.
  */
 const shownUnless = (show: IDisplayOptions, unless: string[]): IDisplayOptions => ({
 	show: show.show,
 	hide: {
-		'smsOptions.replaceLookAlikes': [true],
 		message: [{ _cnd: { startsWith: '=' } }, ...unless.map((regex) => ({ _cnd: { regex } }))],
 	},
 });
 
 const UNICODE_WHY =
-	'A character outside the GSM-7 alphabet (such as ’, á or an emoji) sends the whole message as Unicode: 70 characters a segment, 67 in each part of a longer one. Replace Look-Alike Characters (SMS Options) sends pasted quotes, dashes and spaces in their GSM-7 forms.';
+	'A character outside the GSM-7 alphabet (such as ’, á or an emoji) sends the whole message as Unicode: 70 characters a segment, 67 in each part of a longer one. Replace Look-Alike Characters (SMS Options) sends pasted quotes, dashes and spaces in their GSM-7 forms (the output then says what was sent).';
 
 function notice(
 	show: IDisplayOptions,
@@ -71,8 +74,9 @@ function notice(
 		default: '',
 		displayOptions: shownUnless(show, [
 			...outside(from, last ? undefined : most(encoding, segments)),
-			// Unicode: not when every character is GSM-7's; GSM-7: not with another or an escaped one.
-			...(unicode ? [ALL_GSM] : [NOT_GSM, ESCAPED]),
+			// Unicode: not when every character is GSM-7's, nor a longer text with an emoji; GSM-7: not
+			// with another character or an escaped one.
+			...(unicode ? [ALL_GSM, ...(segments > 1 ? [PAIRED] : [])] : [NOT_GSM, ESCAPED]),
 		]),
 	};
 }
@@ -87,10 +91,20 @@ const escapedNotice = (show: IDisplayOptions): INodeProperties => ({
 	displayOptions: shownUnless(show, [NOT_GSM, NO_ESCAPED]),
 });
 
+/** A Unicode text longer than one segment, with an emoji: the rule, the count on its output. */
+const pairedNotice = (show: IDisplayOptions): INodeProperties => ({
+	displayName: `As typed, this SMS is Unicode (UCS-2) and longer than one segment, with an emoji (two of a segment's places, never split between two parts): its output gives the segments (smsCost), each usually billed. ${UNICODE_WHY}`,
+	name: 'smsCostUnicodeEmoji',
+	type: 'notice',
+	default: '',
+	displayOptions: shownUnless(show, [ALL_GSM, NOT_PAIRED, ...outside(SIZES['UCS-2'][0] + 1)]),
+});
+
 /** The notices of a typed SMS text (`message`), shown with `show` (Send SMS's). */
 export const smsCostNotices = (show: IDisplayOptions): INodeProperties[] => [
 	...(['GSM-7', 'UCS-2'] as const).flatMap((encoding) =>
 		Array.from({ length: COUNTED + 1 }, (_, index) => notice(show, encoding, index + 1)),
 	),
 	escapedNotice(show),
+	pairedNotice(show),
 ];

@@ -268,6 +268,12 @@ describe('bad settings are refused before any request', () => {
 			{ doNotSendTo: '+57 300 123 4567, hello' },
 			'Do Not Send To: entry 2, "hello" is not a phone number',
 		],
+		// Read as a recipient is, in the workflow's time zone (n8n's default, New York): Egypt's
+		// 2015550123 or the United States' 12015550123, so it could stop neither: refused.
+		[
+			{ doNotSendTo: '+57 300 123 4567, 201 555 0123' },
+			`Do Not Send To: entry 2, "201 555 0123" could be two people's numbers: one of Egypt (+20)`,
+		],
 		[{ sendWindow: { window: { from: '08:00', until: '08:00' } } }, 'Send Window'],
 		[{ sendWindow: { window: { from: '8am', until: '21:00' } } }, 'Send Window'],
 		[

@@ -147,6 +147,25 @@ describe('what an SMS costs', () => {
 		};
 		expect(kept.sendAndWait.question.smsCost?.encoding).toBe('GSM-7');
 
+		// The cap rules the text sent: with the short link (Shorten Link, the default), a question that
+		// fits one segment goes, though with n8n's long signed link it would not.
+		const short = await suite.run({
+			...ask,
+			message: 'Refund of 400 USD for order 17: approve?',
+			shortenLink: true,
+			smsOptions: { maxSegments: 1 },
+		});
+		expect(short.error).toBeUndefined();
+		const sms = short.requests.find((request) => request.path === '/v1/sms');
+		expect((sentBody(sms!) as { body: string }).body.length).toBeLessThanOrEqual(160);
+		const long = await suite.run({
+			...ask,
+			message: 'Refund of 400 USD for order 17: approve?',
+			smsOptions: { maxSegments: 1 },
+		});
+		expect(long.requests).toEqual([]);
+		expect(long.error?.message).toMatch(/^Message: 2 segments \(GSM-7, \d+ characters\)/);
+
 		const capped = await suite.run({ ...ask, smsOptions: { maxSegments: 1 } });
 		expect(capped.requests).toEqual([]);
 		expect(capped.error?.message).toMatch(
