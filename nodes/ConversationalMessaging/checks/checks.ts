@@ -163,8 +163,8 @@ const phoneCheck = (
 		const fail = failing(item, label);
 		const typed = asText(value, fail).replace(suffix ?? '', '');
 		const home = await homeCountry(item, failing(item, 'Default Country'));
-		// The workflow's time zone says where numbers are dialled when no Default Country does.
-		const reading = readPhone(typed, home, home ? undefined : item.getTimezone());
+		// The workflow's time zone says where numbers are dialled (readPhone: when no Default Country does).
+		const reading = readPhone(typed, home, item.getTimezone());
 		if ('problem' in reading) return fail(reading.problem, reading.fix);
 		item.phoneRead?.(reading);
 		setPath(request, path.split('.'), write(reading.digits));

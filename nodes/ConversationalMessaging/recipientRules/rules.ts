@@ -343,7 +343,7 @@ async function readDoNotSendTo(
 		}
 		// Read as the recipient phone is, the workflow's time zone included (checks.ts phoneCheck):
 		// an entry that could be two people's is refused, never left to match neither.
-		const reading = readPhone(text, home, home ? undefined : fns.getTimezone());
+		const reading = readPhone(text, home, fns.getTimezone());
 		if ('problem' in reading)
 			fail(`entry ${count(position + 1)}, ${reading.problem}`, `${reading.fix} Nothing was sent.`);
 		else list.add(reading.digits);
