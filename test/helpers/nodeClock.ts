@@ -1,9 +1,9 @@
 import { FakeClock } from '../../sandbox/clock';
-import type { Clock } from '../../nodes/ConversationalMessaging/sendLoop/clock';
-import { useClock } from '../../nodes/ConversationalMessaging/sendLoop/clock';
+import type { Clock } from '../../nodes/ConversationalMessaging/clock';
+import { useClock } from '../../nodes/ConversationalMessaging/clock';
 
 /**
- * The node's clock (nodes/ConversationalMessaging/sendLoop/clock.ts) for a wait that leads only to
+ * The node's clock (nodes/ConversationalMessaging/clock.ts) for a wait that leads only to
  * one of the node's own limits (a service that never answers: Max Wait, the first contact's
  * 10 s; Retry-After): each sleep moves the clock on by its length at once, so the node reaches
  * the same decisions as on the system's clock without the wall time, whatever the machine's load.

@@ -12,7 +12,7 @@ import {
 	storeNotSetUp,
 	unlockWorkflow,
 } from '../n8nInternals';
-import { clock } from '../sendLoop/clock';
+import { clock } from '../clock';
 import { MAX_RETRIED_STOPS } from '../sendLoop/runMemory';
 
 /*

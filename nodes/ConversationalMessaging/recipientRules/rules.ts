@@ -11,7 +11,7 @@ import { itemError, listEntries, readAt } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
 import { homeCountry, readPhone } from '../checks/phone/reading';
 import { zonesOfCountry, zonesOfNumber } from '../checks/phone/timeZones';
-import { clock } from '../sendLoop/clock';
+import { clock } from '../clock';
 import { count, joinAnd, plural } from '../sendLoop/hints';
 import { FieldValues, itemContext } from '../sendLoop/itemRequest';
 import type { Exclusive } from '../sendLoop/runMemory';

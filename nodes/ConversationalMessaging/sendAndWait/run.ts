@@ -11,7 +11,7 @@ import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { readAt } from '../checks/checks';
 import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
 import { requireSignedResume } from '../n8nInternals';
-import { clock } from '../sendLoop/clock';
+import { clock } from '../clock';
 import type { SmsReading } from '../checks/sms';
 import { smsFacts } from '../sendLoop/hints';
 import type { RequestForm } from '../sendLoop/itemRequest';

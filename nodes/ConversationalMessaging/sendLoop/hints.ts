@@ -4,7 +4,7 @@ import { countryLabel } from '../checks/phone/countryList';
 import type { PhoneReading } from '../checks/phone/reading';
 import type { SmsReading } from '../checks/sms';
 import { lookAlikesIn, shown } from '../checks/sms';
-import { clock } from './clock';
+import { clock } from '../clock';
 
 /**
  * What happened to one node run's requests, as an execution hint above the output (nothing when

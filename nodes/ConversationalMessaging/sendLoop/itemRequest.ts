@@ -19,7 +19,7 @@ import type { PhoneReading } from '../checks/phone/reading';
 import type { SmsReading } from '../checks/sms';
 import { expressionMayRead } from '../n8nInternals';
 import type { AnswerReader } from '../service/envelope';
-import { clock } from './clock';
+import { clock } from '../clock';
 
 /** A field whose value the request carries. */
 export interface SentField {

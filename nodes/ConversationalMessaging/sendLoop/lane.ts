@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { apiBaseUrl } from '../service/account';
 import type { Unreached } from '../service/network';
-import { clock } from './clock';
+import { clock } from '../clock';
 import { Pacer, Slots } from './pacer';
 
 /**

@@ -1,4 +1,4 @@
-import { clock } from './clock';
+import { clock } from '../clock';
 
 /**
  * How fast the sends to one service account may go, for every execution of this process that

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { nodeContextOf, recordedFirst, runIndexOf, storeNotSetUp } from '../n8nInternals';
 import { failureError } from '../service/envelope';
-import { clock } from './clock';
+import { clock } from '../clock';
 import { itemContext } from './itemRequest';
 
 /*

@@ -14,7 +14,7 @@ import type { EnvelopeReading, ServiceFailure } from '../service/envelope';
 import { failureError, headerValue, readEnvelope, withFix } from '../service/envelope';
 import type { NetworkFailure } from '../service/network';
 import { hostOf, networkFailure, notReachedError } from '../service/network';
-import { clock } from './clock';
+import { clock } from '../clock';
 import type { SendSummary } from './hints';
 import type { RequestForm } from './itemRequest';
 import { readAnswer } from './itemRequest';

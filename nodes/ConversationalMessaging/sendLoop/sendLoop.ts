@@ -20,7 +20,7 @@ import {
 import type { Cleared, RuleOutcome } from '../recipientRules/rules';
 import { RecipientRules } from '../recipientRules/rules';
 import { CREDENTIAL_NAME } from '../service/account';
-import { clock } from './clock';
+import { clock } from '../clock';
 import type { Reading } from './itemRequest';
 import { buildRequest, FieldValues, itemContext, READ_AHEAD, requestForm } from './itemRequest';
 import { joinLane } from './lane';

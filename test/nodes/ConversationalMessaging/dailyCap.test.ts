@@ -18,7 +18,7 @@ import {
 	ROUND_GAP_MS,
 	STALE_MS,
 } from '../../../nodes/ConversationalMessaging/recipientRules/dailyCap';
-import { clock } from '../../../nodes/ConversationalMessaging/sendLoop/clock';
+import { clock } from '../../../nodes/ConversationalMessaging/clock';
 import { nodeOnFakeClock, runClock } from '../../helpers/nodeClock';
 import {
 	ProcessedDataStore,

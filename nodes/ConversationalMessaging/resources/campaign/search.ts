@@ -7,7 +7,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { clock } from '../../sendLoop/clock';
+import { clock } from '../../clock';
 import { apiBaseUrl, CREDENTIAL_NAME, withoutUserInfo } from '../../service/account';
 import type { ServiceFailure } from '../../service/envelope';
 import { failureError, listRecords, readEnvelope } from '../../service/envelope';

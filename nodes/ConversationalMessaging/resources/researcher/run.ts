@@ -12,7 +12,7 @@ import type { OperationSpec } from '../../form/operations';
 import { requestSettings } from '../../form/settings';
 import type { RequestOptionsParameter } from '../../n8nInternals';
 import { REQUEST_OPTIONS } from '../../n8nInternals';
-import { clock } from '../../sendLoop/clock';
+import { clock } from '../../clock';
 import { CREDENTIAL_NAME } from '../../service/account';
 import { envelopePayload, withFix } from '../../service/envelope';
 import { readableError } from '../../service/network';

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { useClock } from '../../../../nodes/ConversationalMessaging/sendLoop/clock';
+import { useClock } from '../../../../nodes/ConversationalMessaging/clock';
 import { loadNodeType, NODE_TYPE, registerNodeType } from '../../../helpers/engine';
 import type { SandboxRun } from '../../../helpers/sandbox';
 import { SEND_SMS, useSandbox } from '../../../helpers/sandbox';
