@@ -19,9 +19,10 @@ module.exports = {
 	 * Only the files whose result can change with the engine: those that run the node through n8n's
 	 * engine (test/helpers/engine.ts, directly or through the sandbox helper), or load it with
 	 * n8n-core (package, description) or n8n-workflow's helpers (form), and the checks of the n8n
-	 * internals the node relies on (test/n8n/). That is every file under these folders and the
-	 * package test: a new test there runs on both engines unless listed below. The tooling tier
-	 * (sandbox, lint, workflows) touches no engine and is not run here.
+	 * internals the node relies on (test/n8n/). That is the files under these folders and the
+	 * package test, but the pure ones and the 2.x-only one listed below: a new test there runs on
+	 * both engines unless listed. The tooling tier (sandbox, lint, workflows) and the pages' words
+	 * (test/words.test.ts) touch no engine and are not run here.
 	 */
 	testMatch: [
 		'<rootDir>/test/n8n/**/*.test.ts',
@@ -32,8 +33,19 @@ module.exports = {
 	],
 	testPathIgnorePatterns: [
 		'/node_modules/',
-		// Pure functions of the node's own (no n8n code runs): the same on every engine.
+		// Pure functions of the node's own, no n8n code runs: the same on every engine, so run once, by
+		// `npm test`. A file that runs the node, reads its description or calls n8n-workflow's
+		// helpers (NodeHelpers, a NodeOperationError's words) stays on both engines.
+		// A research's completion rule (resources/researcher/completion.ts).
 		'<rootDir>/test/nodes/ConversationalMessaging/resources/researcherCompletion.test.ts',
+		// An SMS's encoding and segments, look-alike characters (checks/sms.ts).
+		'<rootDir>/test/nodes/ConversationalMessaging/smsSegments.test.ts',
+		// Every phone refusal's example numbers, read again (checks/phone/reading.ts).
+		'<rootDir>/test/nodes/ConversationalMessaging/phoneErrors.test.ts',
+		// The Send Window's time math and its time-zone table (recipientRules/, checks/phone/zones.ts).
+		'<rootDir>/test/nodes/ConversationalMessaging/sendWindow.test.ts',
+		// The pace and outages of one account's lane, on a fake clock (sendLoop/lane.ts, pacer.ts).
+		'<rootDir>/test/nodes/ConversationalMessaging/pacing.test.ts',
 		// n8n 2.41's AI-builder packages (node catalogue, workflow SDK) on 2.41's n8n-workflow: n8n 1.x has no such builders.
 		'<rootDir>/test/nodes/ConversationalMessaging/aiBuilders.test.ts',
 	],

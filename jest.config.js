@@ -1,10 +1,10 @@
 /**
  * The jest suites in two tiers, as two projects (`npx jest <file>` finds a file in either):
  * - node: the node's behaviour in n8n's engine (the engine suites, the contract check, reliability,
- *   the form): `npm test`, the fast tier (jest --selectProjects node).
+ *   the form), its pure functions (phone numbers, SMS segments, the Send Window, pacing) and the
+ *   words of the pages a user reads: `npm test`, the fast tier (jest --selectProjects node).
  * - tooling: the project's own tools, not the node: the sandbox, the lint and scan set-up, the CI
- *   workflows, the dev script's installer output, the README's compatibility table, the node
- *   tier's runner:
+ *   workflows, the dev script's installer output, the README's compatibility table:
  *   `npm run test:tooling`. .ci/run and the CI workflow run both.
  */
 const shared = {
@@ -23,7 +23,6 @@ const TOOLING = [
 	'test/workflows.test.ts',
 	'test/quietly.test.ts',
 	'test/compatibility.test.ts',
-	'test/lightRunner.test.ts',
 ];
 
 /** @type {import('jest').Config} */

@@ -10,7 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/checks/phone/reading';
+import { credentialDefaultCountry } from '../nodes/ConversationalMessaging/checks/phone/defaultCountry';
 import { apiBaseUrl } from '../nodes/ConversationalMessaging/service/account';
 import {
 	NO_REDIRECTS,

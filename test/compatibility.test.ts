@@ -2,9 +2,10 @@
  * README's Compatibility table stays true: the n8n versions it names are the ones the scripts run,
  * read from where the scripts take them (package.json's devDependencies for the 2.x engine,
  * scripts/ensure-compat.sh for the 1.x engine, tools/n8n-runtime*\/package.json for real n8n, which
- * scripts/ensure-n8n.sh installs). Bumping a version there without the table fails here.
+ * scripts/ensure-n8n.sh installs). Bumping a version there without the table fails here. And the
+ * files the compat run leaves out (jest.compat.config.js) are still there to be left out.
  */
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 const root = join(__dirname, '..');
@@ -108,5 +109,17 @@ describe('README Compatibility table', () => {
 		const named = texts.flatMap((text) => text.match(VERSION) ?? []);
 		expect(named.length).toBeGreaterThan(0);
 		expect(named.filter((version) => !allUsed.includes(version))).toEqual([]);
+	});
+});
+
+describe("the compat run's left-out files", () => {
+	it('exist: a file moved or renamed is named again where it is, or comes back to the run', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const compat = require('../jest.compat.config.js') as { testPathIgnorePatterns: string[] };
+		const files = compat.testPathIgnorePatterns
+			.filter((pattern) => pattern.startsWith('<rootDir>/'))
+			.map((pattern) => pattern.slice('<rootDir>/'.length));
+		expect(files.length).toBeGreaterThan(0);
+		expect(files.filter((file) => !existsSync(join(root, file)))).toEqual([]);
 	});
 });

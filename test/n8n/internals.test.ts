@@ -32,31 +32,33 @@ import {
 	batchingOf,
 	DEFAULT_TIMEOUT_MS,
 	expressionMayRead,
-	hasProcessedData,
-	insertConflict,
-	lockLooksOurs,
-	lockWorkflow,
-	modeConflict,
 	nodeContextOf,
 	nodeContextInWebhook,
 	outputConnected,
-	recordedFirst,
-	recordInNode,
-	removeFromNode,
 	REQUEST_OPTIONS,
 	requireSignedResume,
 	routedThrough,
 	runIndexOf,
 	runsAsTool,
 	setTimeoutOutput,
-	storeNotSetUp,
 	triedAgainAfter,
+} from '../../nodes/ConversationalMessaging/n8nInternals';
+import {
+	hasProcessedData,
+	insertConflict,
+	lockLooksOurs,
+	lockWorkflow,
+	modeConflict,
+	recordedFirst,
+	recordInNode,
+	removeFromNode,
+	storeNotSetUp,
 	unlockWorkflow,
 	WORKFLOW_LOCK,
-} from '../../nodes/ConversationalMessaging/n8nInternals';
+} from '../../nodes/ConversationalMessaging/n8nProcessedData';
 import type { RequestOptionsParameter } from '../../nodes/ConversationalMessaging/n8nInternals';
 import { requestOptions } from '../../nodes/ConversationalMessaging/form/settings';
-import { requestSettings } from '../../nodes/ConversationalMessaging/form/settings';
+import { requestSettings } from '../../nodes/ConversationalMessaging/service/account';
 import type { RunOptions, RunResult } from '../helpers/engine';
 import {
 	ENGINE_MAJOR,

@@ -16,9 +16,6 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeParameters,
-	INodeProperties,
-	INodePropertyOptions,
-	PreSendAction,
 } from 'n8n-workflow';
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
@@ -26,6 +23,9 @@ import { RESEARCHER_FILE_TYPES } from '../../nodes/ConversationalMessaging/resou
 import { RESEARCHER_READABLE_FIELDS } from '../../nodes/ConversationalMessaging/resources/researcher/get';
 import type { OperationId } from '../../sandbox/server';
 import { loadContract } from '../../sandbox/server';
+import type { Check } from '../../nodes/ConversationalMessaging/checks/checks';
+import { RESOURCES } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
+import { allFields } from '../../nodes/ConversationalMessaging/form/operations';
 import { loadNodeType, NODE_TYPE } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 import { OPERATIONS, withParameter } from './operations';
@@ -551,27 +551,17 @@ const FIELDS: FieldCase[] = [
 
 const nodeProperties = loadNodeType().description.properties;
 
-/** The pre-send hooks a request of the operation runs for these parameters, in the node's order. */
-function hooksFor({ resource, operation, parameters }: FieldCase): PreSendAction[] {
-	const shown = nodeProperties.filter((property) => {
-		const show = property.displayOptions?.show;
-		return (
-			show?.resource?.includes(resource) &&
-			(property.name === 'operation' || show.operation?.includes(operation))
-		);
-	});
-	const selected = (
-		shown.find((property) => property.name === 'operation')?.options as INodePropertyOptions[]
-	).find((option) => option.value === operation);
-	const fields = shown.flatMap((property) =>
-		property.type === 'collection' ? (property.options as INodeProperties[]) : [property],
+/** The checks a request of the operation runs for these parameters: its own, then its fields', from its spec. */
+function hooksFor({ resource, operation, parameters }: FieldCase): Check[] {
+	const spec = RESOURCES.find(({ value }) => value === resource)?.operations.find(
+		({ value }) => value === operation,
 	);
-	const hooks = parameters.map(
-		(name) => fields.find((property) => property.name === name)?.routing?.send?.preSend,
-	);
+	if (!spec || spec.sends === 'custom') throw new Error(`no spec for ${resource} ${operation}`);
+	const fields = allFields(spec.fields);
+	const hooks = parameters.map((name) => fields.find((field) => field.name === name)?.sent?.checks);
 	if (hooks.some((list) => !list))
-		throw new Error(`no pre-send hooks for ${parameters.join(', ')} of ${resource} ${operation}`);
-	return [...(selected?.routing?.send?.preSend ?? []), ...(hooks as PreSendAction[][]).flat()];
+		throw new Error(`no checks for ${parameters.join(', ')} of ${resource} ${operation}`);
+	return [...(spec.preSend ?? []), ...(hooks as Check[][]).flat()];
 }
 
 const node: INode = {
@@ -597,10 +587,10 @@ const context = {
 type Outcome = 'accepted' | 'refused';
 
 /** Runs the hooks on a request holding the value: refused by name, or a request the contract accepts; anything else throws. */
-async function judge(field: FieldCase, hooks: PreSendAction[], value: unknown): Promise<Outcome> {
+async function judge(field: FieldCase, hooks: Check[], value: unknown): Promise<Outcome> {
 	const { api } = await loadContract();
 	const { request } = field;
-	let options: IHttpRequestOptions = {
+	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: request.path,
 		body: structuredClone(request.body),
@@ -610,7 +600,7 @@ async function judge(field: FieldCase, hooks: PreSendAction[], value: unknown): 
 	const target = (place === 'qs' ? options.qs : options.body) as IDataObject;
 	target[keys.join('.')] = value as IDataObject[string];
 	try {
-		for (const hook of hooks) options = await hook.call(context, options);
+		for (const hook of hooks) await hook(options, context);
 	} catch (error) {
 		if (
 			error instanceof NodeOperationError &&

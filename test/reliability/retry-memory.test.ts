@@ -5,18 +5,15 @@
  * run ends unfinished, and goes once a run of the node returns.
  */
 import { WorkflowExecute } from 'n8n-core';
-import type {
-	IDataObject,
-	IExecuteData,
-	IExecuteFunctions,
-	INode,
-	INodePropertyOptions,
-	PostReceiveAction,
-} from 'n8n-workflow';
-import { deepCopy } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { ConversationalMessaging } from '../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
-import { customOperations } from '../../nodes/ConversationalMessaging/customOperations';
+import {
+	ConversationalMessaging,
+	RESOURCES,
+} from '../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
+import { customOperationsOf } from '../../nodes/ConversationalMessaging/customOperations';
+import type { BulkSpec } from '../../nodes/ConversationalMessaging/form/operations';
+import { sendSmsOperation } from '../../nodes/ConversationalMessaging/resources/messaging/sendSms';
 
 import type { Done } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
 import { RunMemory } from '../../nodes/ConversationalMessaging/sendLoop/runMemory';
@@ -186,19 +183,19 @@ describe('the memory is kept only while a run is unfinished', () => {
 describe('a return n8n runs again (Retry On Fail after an answer whose first item has json.error)', () => {
 	it('the next try sends nothing again: the answers come from the memory', async () => {
 		// This node's Send SMS reader marks every answer with `error`, as a service answer might.
-		const description = deepCopy(new ConversationalMessaging().description);
-		const operation = description.properties.find(
-			(property) =>
-				property.name === 'operation' &&
-				property.displayOptions?.show?.resource?.includes('messaging'),
-		);
-		const option = (operation?.options as INodePropertyOptions[]).find(
-			({ value }) => value === 'sendSms',
-		);
-		const marked: PostReceiveAction = async (answers) =>
-			answers.map((answer) => ({ ...answer, json: { ...answer.json, error: 'in the answer' } }));
-		option?.routing?.output?.postReceive?.push(marked);
-		registerNodeType(MARKED, { description, customOperations: customOperations(description) });
+		const { description } = new ConversationalMessaging();
+		const marked: BulkSpec = {
+			...sendSmsOperation,
+			records: (payload) => [{ ...payload, error: 'in the answer' }],
+		};
+		const resources = RESOURCES.map((resource) => ({
+			...resource,
+			operations: resource.operations.map((spec) => (spec === sendSmsOperation ? marked : spec)),
+		}));
+		registerNodeType(MARKED, {
+			description,
+			customOperations: customOperationsOf(resources, description),
+		});
 		const items = itemsFor('05', 3);
 		let tries = 0;
 		const prototype = WorkflowExecute.prototype as unknown as { runNode: RunNode };

@@ -1,5 +1,5 @@
 /**
- * The hint a bulk send leaves above its output (sendLoop/hints.ts), in n8n's engine against
+ * The hint a bulk send leaves above its output (sendLoop/sendSummary.ts), in n8n's engine against
  * the sandbox: what n8n stores in the run's task data (`hints`), which the editor shows in the
  * output panel. Its figures are checked against what the sandbox counted; no hint when nothing
  * happened. The node and the sandbox share a clock that stands still until a test moves it: the
@@ -8,7 +8,7 @@
 import type { INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
 import { FakeClock } from '../../sandbox/clock';
-import { SendSummary } from '../../nodes/ConversationalMessaging/sendLoop/hints';
+import { SendSummary } from '../../nodes/ConversationalMessaging/sendLoop/sendSummary';
 import type { RunResult } from '../helpers/engine';
 import { nodeOnFakeClock, whileMoving } from '../helpers/nodeClock';
 import { useSandbox } from '../helpers/sandbox';

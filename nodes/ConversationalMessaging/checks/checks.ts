@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RequestContext } from '../service/envelope';
 import { withFix } from '../service/envelope';
 import type { PhoneReading } from './phone/reading';
-import type { SmsReading } from './sms';
 import { homeCountry, readPhone } from './phone/reading';
 
 /** A bad item fails alone, naming its field and the fix, instead of reaching the service. */
@@ -39,30 +38,25 @@ export function isBlank(value: unknown): boolean {
 	return false;
 }
 
-/** An item's context, as a check gets it: the send loop also hears how the item's phone was read. */
-export type ItemContext = RequestContext & {
-	/** Told how a check read the item's phone number, and its SMS text: the send loop's, not RoutingNode's. */
-	phoneRead?: (reading: PhoneReading) => void;
-	smsRead?: (reading: SmsReading) => void;
-};
+/** An item's context, as a check gets it, whoever runs it (RoutingNode, the send loop, Send and Wait). */
+export type ItemContext = RequestContext;
 
 /**
- * A check of an item's request before it is sent (routing's `preSend`). It gets the item's context
- * alone, whoever runs it (RoutingNode or the send loop): a check that needs more does not compile.
+ * A check of an item's request before it is sent: it reads the request, or changes it in place, or
+ * fails the item; it returns what it read of the item (`{ phone }`, `{ sms }`), if anything. It gets
+ * the item's context alone: a check that needs more of n8n does not compile.
  */
-export type Check = (
-	this: ItemContext,
+export type Check<Read extends object = object> = (
 	request: IHttpRequestOptions,
-) => Promise<IHttpRequestOptions>;
+	item: ItemContext,
+) => void | Read | Promise<void | Read>;
 
-/** A check that reads the request, or changes it in place. */
-export const preSend = (
-	check: (request: IHttpRequestOptions, item: ItemContext) => void | Promise<void>,
-): Check =>
-	async function (this: ItemContext, requestOptions: IHttpRequestOptions) {
-		await check(requestOptions, this);
-		return requestOptions;
-	};
+/** Typed in place: `itemCheck((request, item) => ...)`. */
+export const itemCheck = <Read extends object = object>(check: Check<Read>): Check<Read> => check;
+
+/** The checks that read a phone: an operation with one shows the Default Country. */
+const PHONE_CHECKS = new WeakSet<Check>();
+export const readsPhone = (check: Check): boolean => PHONE_CHECKS.has(check);
 
 /** A value refused before its request: the fix, then that nothing went out for it (in the message too for an error item). */
 export function itemError(item: ItemContext, message: string, fix: string): NodeOperationError {
@@ -79,7 +73,7 @@ export const NOT_SENT = 'This item was not sent.';
 
 /** Drops an optional field left empty, so the service never receives "". */
 export const omitWhenBlank = (path: string) =>
-	preSend((request) => {
+	itemCheck((request) => {
 		if (isBlank(readPath(request, path))) setPath(request, path.split('.'), undefined);
 	});
 
@@ -97,7 +91,7 @@ const failing =
 	};
 
 export const checkField = (path: string, label: string, normalise: Normaliser) =>
-	preSend((request, item) => {
+	itemCheck((request, item) => {
 		const value = readPath(request, path);
 		if (!isBlank(value)) setPath(request, path.split('.'), normalise(value, failing(item, label)));
 	});
@@ -113,7 +107,7 @@ const enterValue = (label: string) =>
 	`Enter a value for "${label}", or check that the expression mapped to it gives one.`;
 
 export const requireField = (path: string, label: string) =>
-	preSend((request, item) => {
+	itemCheck((request, item) => {
 		if (isBlank(readPath(request, path)))
 			throw itemError(item, `${label} is required`, enterValue(label));
 	});
@@ -139,7 +133,7 @@ export const oneOf = (path: string, label: string, allowed: unknown[]) =>
 
 /** A required identifier for the URL path; fills the URL's `{<parameter>}`, trimmed and encoded. */
 export const pathId = (parameter: string, label: string) =>
-	preSend((request, item) => {
+	itemCheck((request, item) => {
 		const fail = failing(item, label);
 		const value = item.getNodeParameter(parameter, '', { extractValue: true }) as unknown;
 		const id = isBlank(value) ? '' : asText(value, fail);
@@ -156,8 +150,8 @@ const phoneCheck = (
 	label: string,
 	write: (digits: string) => string,
 	suffix?: RegExp,
-) =>
-	preSend(async (request, item) => {
+): Check<{ phone: PhoneReading }> => {
+	const check = itemCheck<{ phone: PhoneReading }>(async (request, item) => {
 		const value = readPath(request, path);
 		if (isBlank(value)) return;
 		const fail = failing(item, label);
@@ -166,9 +160,12 @@ const phoneCheck = (
 		// The workflow's time zone says where numbers are dialled (readPhone: when no Default Country does).
 		const reading = readPhone(typed, home, item.getTimezone());
 		if ('problem' in reading) return fail(reading.problem, reading.fix);
-		item.phoneRead?.(reading);
 		setPath(request, path.split('.'), write(reading.digits));
+		return { phone: reading };
 	});
+	PHONE_CHECKS.add(check as Check);
+	return check;
+};
 
 export const phone = (path: string, label: string) => phoneCheck(path, label, (digits) => digits);
 
@@ -264,7 +261,7 @@ export const onlyWith = (
 	otherLabel: string,
 	why: string,
 ) =>
-	preSend((request, item) => {
+	itemCheck((request, item) => {
 		if (!isBlank(readPath(request, path)) && isBlank(readPath(request, otherPath)))
 			throw itemError(
 				item,

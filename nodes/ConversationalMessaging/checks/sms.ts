@@ -1,5 +1,8 @@
+import type { NodeExecutionHint } from 'n8n-workflow';
+
+import { count, joinAnd, plural } from '../words';
 import type { Check } from './checks';
-import { isBlank, itemError, preSend, readAt, setPath } from './checks';
+import { isBlank, itemCheck, itemError, readAt, setPath } from './checks';
 
 /*
  * What an SMS costs: its encoding and segments, by GSM 03.38 (the alphabet) and 3GPP TS 23.040
@@ -98,10 +101,10 @@ export function shown(c: string): string {
 
 /**
  * The SMS text's check: its look-alikes replaced when SMS Options says so, its segments held to
- * Max Segments per Message, and its reading told to the item (for its output and the run's hint).
+ * Max Segments per Message; its reading returned (for the item's output and the run's hint).
  */
-export const smsText = (path: string, label: string): Check =>
-	preSend((request, item) => {
+export const smsText = (path: string, label: string): Check<{ sms: SmsReading }> =>
+	itemCheck<{ sms: SmsReading }>((request, item) => {
 		const value = readAt(request, path.split('.'));
 		if (isBlank(value)) return;
 		const options = item.getNodeParameter('smsOptions', {}) as {
@@ -125,6 +128,55 @@ export const smsText = (path: string, label: string): Check =>
 				`Shorten the message, or raise Max Segments per Message (SMS Options).${blame}`,
 			);
 		}
-		item.smsRead?.(text === String(value) ? reading : { ...reading, sentText: text });
 		setPath(request, path.split('.'), text);
+		return { sms: text === String(value) ? reading : { ...reading, sentText: text } };
 	});
+
+/** What an SMS cost, on its output item: the service's answer does not say. */
+export const smsFacts = ({ encoding, segments, characters }: SmsReading) => ({
+	encoding,
+	segments,
+	characters,
+});
+
+/**
+ * What a run's SMS cost, as a hint above the output when a message took more than one segment or
+ * UCS-2 (a warning then: a pasted `’` can double a bill); nothing when each was one GSM-7 segment.
+ */
+export class SegmentsSent {
+	private messages = 0;
+	private segments = 0;
+	private unicodeMessages = 0;
+	/** The characters that made messages UCS-2, and in how many messages. */
+	private readonly blamed = new Map<string, number>();
+
+	/** The SMS texts this run sent, as their checks read them. */
+	constructor(readings: SmsReading[]) {
+		for (const reading of readings) {
+			this.messages++;
+			this.segments += reading.segments;
+			if (reading.encoding === 'UCS-2') this.unicodeMessages++;
+			for (const c of reading.unicode) this.blamed.set(c, (this.blamed.get(c) ?? 0) + 1);
+		}
+	}
+
+	hint(): NodeExecutionHint | undefined {
+		if (this.segments === this.messages && !this.unicodeMessages) return undefined;
+		const chars = [...this.blamed]
+			.sort(([, a], [, b]) => b - a)
+			.slice(0, 10)
+			.map(([c]) => shown(c));
+		const them = this.messages === 1 ? 'it' : `${count(this.unicodeMessages)} of them`;
+		const unicode = this.unicodeMessages
+			? `: ${joinAnd(chars)} made ${them} Unicode (UCS-2: 70 characters a segment instead of 160)`
+			: '';
+		const fix = lookAlikesIn([...this.blamed.keys()]).length
+			? ' Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.'
+			: '';
+		return {
+			message: `SMS: ${plural(this.messages, 'message')}, ${plural(this.segments, 'segment')}${unicode}.${fix}`,
+			type: this.unicodeMessages ? 'warning' : 'info',
+			location: 'outputPane',
+		};
+	}
+}

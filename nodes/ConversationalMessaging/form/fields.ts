@@ -9,6 +9,14 @@ import type {
 import type { Check } from '../checks/checks';
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from '../checks/checks';
 
+/** A field's conditions besides its resource and operation, which its operations' specs decide. */
+export function beyondOperation(show: IDisplayOptions['show'] = {}): IDataObject {
+	const extra: IDataObject = { ...show };
+	delete extra.resource;
+	delete extra.operation;
+	return extra;
+}
+
 export function showFor(
 	resource: string,
 	operations: string[],
@@ -18,6 +26,19 @@ export function showFor(
 		show: { resource: [resource], operation: operations, ...extra } as IDisplayOptions['show'],
 	};
 }
+
+/**
+ * Where a field's value goes in its operation's request (`to`: `body` or `qs`, then the keys under
+ * it; none for a value its checks put in the URL) and its checks in order: read by the send loop and
+ * Send and Wait, and turned into n8n's `routing` for RoutingNode (./routing.ts).
+ */
+export interface Sent {
+	to?: string[];
+	checks: Check[];
+}
+
+/** A node parameter, and how an operation sends it. */
+export type Field = INodeProperties & { sent?: Sent };
 
 export type FieldSpec = Omit<INodeProperties, 'default' | 'type' | 'routing'> & {
 	type?: INodeProperties['type'];
@@ -40,22 +61,12 @@ function typeChecks({ type, displayName, options }: INodeProperties, sendTo: str
  * at send time, as an expression can empty it, and after its own checks, which can leave nothing
  * (a list of only commas).
  */
-export function field({ sendTo, checks = [], ...spec }: FieldSpec): INodeProperties {
+export function field({ sendTo, checks = [], ...spec }: FieldSpec): Field {
 	const property: INodeProperties = { type: 'string', default: '', ...spec };
 	if (!sendTo) return property;
-	const [location, ...path] = sendTo.split('.');
 	const presence = spec.required ? requireField(sendTo, spec.displayName) : omitWhenBlank(sendTo);
-	property.routing = {
-		send: {
-			type: location === 'qs' ? 'query' : 'body',
-			property: path.join('.'),
-			preSend: [
-				presence,
-				...(checks.length ? [...checks, presence] : typeChecks(property, sendTo)),
-			],
-		},
-	};
-	return property;
+	const own = checks.length ? [...checks, presence] : typeChecks(property, sendTo);
+	return { ...property, sent: { to: sendTo.split('.'), checks: [presence, ...own] } };
 }
 
 /** What an AI builder is told of an identifier field, unless the field says otherwise. */
@@ -71,11 +82,11 @@ export const ASK_THE_USER_HINT: IParameterBuilderHint = {
 };
 
 /** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */
-export function idField(spec: Omit<FieldSpec, 'required' | 'checks'>): INodeProperties {
+export function idField(spec: Omit<FieldSpec, 'required' | 'checks'>): Field {
 	const checks = spec.sendTo ? [text(spec.sendTo, spec.displayName)] : [];
 	const property = field({ builderHint: ID_HINT, ...spec, required: true, checks });
 	if (spec.sendTo) return property;
-	return { ...property, routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } } };
+	return { ...property, sent: { checks: [pathId(spec.name, spec.displayName)] } };
 }
 
 interface IdLocatorSpec
@@ -90,7 +101,7 @@ interface IdLocatorSpec
  * A record's identifier, From List or By ID, for the URL's `{<name>}`. No mode has `extractValue`:
  * its regex would refuse an expression's number before the check could name the field.
  */
-export function idLocator(spec: IdLocatorSpec): INodeProperties {
+export function idLocator(spec: IdLocatorSpec): Field {
 	const { searchListMethod, listPlaceholder, idPlaceholder, idPattern, ...property } = spec;
 	return {
 		...property,
@@ -114,7 +125,7 @@ export function idLocator(spec: IdLocatorSpec): INodeProperties {
 				validation: [{ type: 'regex', properties: idPattern }],
 			},
 		],
-		routing: { send: { preSend: [pathId(spec.name, spec.displayName)] } },
+		sent: { checks: [pathId(spec.name, spec.displayName)] },
 	};
 }
 

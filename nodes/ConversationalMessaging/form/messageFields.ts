@@ -1,15 +1,16 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { phone, url } from '../checks/checks';
-import type { FieldSpec } from './fields';
+import type { Field, FieldSpec } from './fields';
 import { field, showFor } from './fields';
 
-export function instanceField(name: string, displayOptions: IDisplayOptions): INodeProperties {
+/** An Instance, shown for the operations that list it (one object each: the value stays when the operation changes). */
+export function instanceField(name: string, displayOptions?: IDisplayOptions): Field {
 	return field({
 		displayName: 'Instance',
 		name,
 		required: true,
-		displayOptions,
+		...(displayOptions && { displayOptions }),
 		placeholder: 'ID of a connected line',
 		description: 'Identifier of the instance (connected channel line) to use',
 		hint: "Copy it from the service's dashboard: the API cannot list instances",
@@ -69,6 +70,9 @@ export function messageBodyFields(
 		}),
 	);
 }
+
+/** The Instance of the business lines (chatapp, SMS, CRM); a socialnet page has its own. */
+export const lineInstance = instanceField('instance');
 
 type PhoneSpec = Pick<
 	FieldSpec,

@@ -1,76 +1,86 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHttpRequestMethods,
-	INodeProperties,
-	INodePropertyOptions,
+	INodeExecutionData,
+	INodeTypeDescription,
 	IParameterBuilderHint,
 	PostReceiveAction,
 } from 'n8n-workflow';
 
 import type { Check } from '../checks/checks';
 import type { RoutingRequests } from '../n8nInternals';
-import { routedThrough } from '../n8nInternals';
-import { unwrapEnvelope } from '../service/envelope';
-import { readableError } from '../service/network';
-import { BULK_OPERATIONS } from './bulkOperations';
+import type { Field } from './fields';
 
-export interface OperationSpec {
+/** What n8n-core runs instead of an operation's routing (its `customOperations` entry). */
+export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+/** What every operation is: its place in Operation's list, and its fields. */
+interface OperationBase {
 	name: string;
 	value: string;
 	action: string;
 	description: string;
+	/** What an AI builder must know to build a workflow around it. */
+	builderHint?: IParameterBuilderHint;
+	/**
+	 * Its fields in the order the panel shows them, each shown for the operations that list it (one
+	 * object listed by several is one parameter, whose value stays when the operation changes).
+	 */
+	fields?: Field[];
+}
+
+/** An operation that is one request to the service. */
+export interface RequestSpec extends OperationBase {
 	method: IHttpRequestMethods;
 	url: string;
 	body?: IDataObject;
+	/** Checks of the whole request, before its fields'. */
 	preSend?: Check[];
-	/** The envelope's body by default. */
+	/** The records of an accepted answer's payload, an item each: the payload alone by default. */
+	records?: (payload: IDataObject) => IDataObject[];
+}
+
+/** Run by n8n's RoutingNode from the `routing` derived from the spec (./routing.ts). */
+export interface PlainSpec extends RequestSpec {
+	sends?: undefined;
+	/** RoutingNode's own readers of the answer, instead of `records`. */
 	postReceive?: PostReceiveAction[];
 	/** A list operation's own page walk. */
 	pagination?: RoutingRequests;
-	/** What an AI builder must know to build a workflow around it. */
-	builderHint?: IParameterBuilderHint;
 }
 
-function operationOption(spec: OperationSpec, runByRoutingNode: boolean): INodePropertyOptions {
-	const {
-		method,
-		url,
-		body,
-		preSend,
-		postReceive = [unwrapEnvelope],
-		pagination,
-		...option
-	} = spec;
-	const routing: NonNullable<INodePropertyOptions['routing']> = {
-		request: { method, url, ...(body ? { body } : {}) },
-		...(preSend ? { send: { preSend } } : {}),
-		output: { postReceive },
-	};
-	// Network failures named on each request RoutingNode makes (its one hook around a request:
-	// ../n8nInternals.ts), a list operation's own page walk included.
-	return {
-		...option,
-		routing: runByRoutingNode ? routedThrough(routing, pagination, readableError) : routing,
-	};
+/**
+ * Sent item by item by the send loop (../sendLoop/): paced to the account's limit, never twice,
+ * with Send Options; `toAPerson`: it messages a person, so Recipient Rules apply.
+ */
+export interface BulkSpec extends RequestSpec {
+	sends: 'inBulk';
+	toAPerson?: true;
 }
 
-/** Options sorted by name; the send engine runs BULK_OPERATIONS and names failures itself. */
-export function operationSelector(
-	resource: string,
-	operations: Array<OperationSpec | INodePropertyOptions>,
-	defaultValue: string,
-): INodeProperties {
-	const bulk = BULK_OPERATIONS[resource] ?? [];
-	const options = operations.map((spec) =>
-		'method' in spec ? operationOption(spec, !bulk.includes(spec.value)) : spec,
+/** Run by code of its own (Send and Wait), given the node's description. */
+export interface CustomSpec extends OperationBase {
+	sends: 'custom';
+	execute(description: INodeTypeDescription): CustomOperation;
+}
+
+export type OperationSpec = PlainSpec | BulkSpec | CustomSpec;
+
+export interface ResourceSpec {
+	name: string;
+	value: string;
+	description: string;
+	operations: OperationSpec[];
+	/** The operation a new node starts with. */
+	defaultOperation: string;
+}
+
+export const isBulk = (spec: OperationSpec): spec is BulkSpec => spec.sends === 'inBulk';
+
+/** Every field of an operation, the entries of its collections included. */
+export function allFields(fields: Field[] = []): Field[] {
+	return fields.flatMap((field) =>
+		field.type === 'collection' ? [field, ...allFields(field.options as Field[])] : [field],
 	);
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: options.sort((a, b) => a.name.localeCompare(b.name)),
-		default: defaultValue,
-	};
 }

@@ -1,23 +1,12 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	INode,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { RequestOptionsParameter } from '../n8nInternals';
-import { DEFAULT_TIMEOUT_MS, REQUEST_OPTIONS } from '../n8nInternals';
-import { withoutUserInfo } from '../service/account';
-import { BULK_OPERATIONS } from './bulkOperations';
+import { REQUEST_OPTIONS } from '../n8nInternals';
 import { collection, field, showFor } from './fields';
 
 /*
  * The node's Settings for its requests: Request Options (n8n's own collection, which RoutingNode
- * reads for the plain operations) and, for the bulk sends, Send Options; and how the node's own
- * sends (the send loop, Send and Wait, Researcher > Run's progress checks) take them as RoutingNode
- * does.
+ * reads for the plain operations; the node's own sends take them as RoutingNode does:
+ * ../sendLoop/itemRequest.ts) and, for the bulk sends, Send Options; their names and defaults.
  */
 
 /**
@@ -96,102 +85,6 @@ export const requestOptions: INodeProperties = {
 	],
 };
 
-type Proxy = NonNullable<IHttpRequestOptions['proxy']>;
-
-/** The port written after the host: required, as RoutingNode requires it for the other operations. */
-const WRITTEN_PORT =
-	/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i;
-
-/** The proxy address, `http://user:password@host:port`. */
-function parseProxy(node: INode, text: string, itemIndex: number): Proxy {
-	const address = text.trim();
-	const url = URL.canParse(address) ? new URL(address) : undefined;
-	const port = WRITTEN_PORT.exec(address)?.[1];
-	if (!url?.hostname || !port) {
-		// Quoted without any user:password@, which the message would otherwise keep.
-		const shown = withoutUserInfo(address);
-		throw new NodeOperationError(node, `Proxy: "${shown}" is not a proxy address`, {
-			itemIndex,
-			description:
-				'Settings > Request Options > Proxy: use http://host:port, with user:password@ before the host if it needs them.',
-		});
-	}
-	const proxy: Proxy = {
-		host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-		port: Number(port),
-		protocol: url.protocol.replace(/:$/, ''),
-	};
-	if (url.username)
-		proxy.auth = {
-			username: decodeURIComponent(url.username),
-			password: decodeURIComponent(url.password),
-		};
-	return proxy;
-}
-
-/**
- * The credential's Allowed HTTP Request Domains, which n8n's HTTP helper enforces on every
- * request given them. The Base URL is the credential's own, so the credential's choice stands:
- * every domain, none but its own (n8n's 'none' for a surface the credential owns), or the list.
- */
-function allowedDomains(
-	node: INode,
-	credentials: ICredentialDataDecryptedObject,
-): string | undefined {
-	if (credentials.allowedHttpRequestDomains !== 'domains') return undefined;
-	const domains = String(credentials.allowedDomains ?? '').trim();
-	if (!domains)
-		throw new NodeOperationError(
-			node,
-			'No allowed domains specified. Configure allowed domains or change restriction setting.',
-		);
-	return domains;
-}
-
-/** An item's Timeout, Proxy, Ignore SSL Issues and allowed domains, as RoutingNode sets them. */
-export function requestSettings(
-	node: INode,
-	options: RequestOptionsParameter,
-	credentials: ICredentialDataDecryptedObject,
-	itemIndex: number,
-): Partial<IHttpRequestOptions> {
-	const { timeout, proxy, allowUnauthorizedCerts } = options;
-	const settings: Partial<IHttpRequestOptions> = { timeout: timeout || DEFAULT_TIMEOUT_MS };
-	if (proxy) settings.proxy = parseProxy(node, proxy, itemIndex);
-	if (allowUnauthorizedCerts) settings.skipSslCertificateValidation = true;
-	const allowed = allowedDomains(node, credentials);
-	if (allowed) settings.allowedDomains = allowed;
-	return settings;
-}
-
-/**
- * Each item's request settings for the node's own sends (the send loop, Send and Wait). Read once,
- * unless one of them is an expression (it may differ per item); a failure fails each item with its
- * own error.
- */
-export function settingsFor(
-	fns: IExecuteFunctions,
-	credentials: ICredentialDataDecryptedObject,
-): (itemIndex: number) => Partial<IHttpRequestOptions> {
-	const node = fns.getNode();
-	const forItem = (itemIndex: number) =>
-		requestSettings(
-			node,
-			fns.getNodeParameter(REQUEST_OPTIONS, itemIndex, {}) as RequestOptionsParameter,
-			credentials,
-			itemIndex,
-		);
-	const raw = Object.values((node.parameters[REQUEST_OPTIONS] ?? {}) as object);
-	if (raw.some((value) => typeof value === 'string' && value.startsWith('='))) return forItem;
-	let shared: Partial<IHttpRequestOptions> | undefined;
-	try {
-		shared = forItem(0);
-	} catch {
-		// Thrown again for each item.
-	}
-	return (itemIndex) => (shared ? { ...shared } : forItem(itemIndex));
-}
-
 /**
  * Keeps pace with n8n's HTTP Request node at 50 ms latency; 1,000 had connections reset by a full
  * accept queue, and a cut connection is never sent again (docs/PERFORMANCE.md).
@@ -206,12 +99,15 @@ export interface SendOptions {
 	maxWait?: number;
 }
 
-/** One per resource with bulk sends, under a name of its own: parameter names are unique in the node. */
-export const sendOptions: INodeProperties[] = Object.keys(BULK_OPERATIONS).map((resource) =>
+/** The resource's Send Options: one per resource, as parameter names are unique in the node. */
+export const sendOptionsParameter = (resource: string) => `${resource}SendOptions`;
+
+/** Shown for the resource's bulk sends. */
+export const sendOptions = (resource: string, operations: string[]): INodeProperties =>
 	collection(
-		`${resource}SendOptions`,
+		sendOptionsParameter(resource),
 		'Send Options',
-		showFor(resource, BULK_OPERATIONS[resource]),
+		showFor(resource, operations),
 		[
 			field({
 				displayName: 'Max Requests in Flight',
@@ -235,16 +131,7 @@ export const sendOptions: INodeProperties[] = Object.keys(BULK_OPERATIONS).map((
 			description:
 				'How fast a bulk send may go and how long an item may wait for the service (rate limits, outages)',
 		},
-	),
-);
+	);
 
-/** The bulk sends that message a person, where Recipient Rules apply (../recipientRules/). */
-export const RULED_OPERATIONS: Record<string, string[]> = {
-	legacyMessage: ['send'],
-	messaging: ['sendSms', 'sendSocialnet'],
-};
-
-/** One collection per resource, by resource: parameter names are unique in the node. */
-export const RULES_PARAMETER: Record<string, string> = Object.fromEntries(
-	Object.keys(RULED_OPERATIONS).map((resource) => [resource, `${resource}RecipientRules`]),
-);
+/** The resource's Recipient Rules (../recipientRules/), for its bulk sends that message a person. */
+export const rulesParameter = (resource: string) => `${resource}RecipientRules`;

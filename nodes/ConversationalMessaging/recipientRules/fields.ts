@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { collection, showFor } from '../form/fields';
-import { RULED_OPERATIONS, RULES_PARAMETER } from '../form/settings';
-import { WEEKDAYS } from './window';
+import { rulesParameter } from '../form/settings';
+import { WEEKDAYS } from './sendWindow';
 
 /** What the collection holds, as n8n gives it. */
 export interface RecipientRulesParameter {
@@ -24,10 +24,13 @@ export const DEFAULT_UNTIL = '21:00';
 const capitalised = (day: string) => day[0].toUpperCase() + day.slice(1);
 
 /**
- * The node's outputs: a second one, Held, while a ruled operation has a Send Window. n8n evaluates
- * it with the node's parameters (as its Switch and If nodes declare theirs).
+ * The node's outputs: a second one, Held, while a ruled operation (by resource) has a Send Window.
+ * n8n evaluates it with the node's parameters (as its Switch and If nodes declare theirs).
  */
-export const OUTPUTS: `={{${string}}}` = `={{ ((p) => { const rules = ${JSON.stringify(RULED_OPERATIONS)}; const names = ${JSON.stringify(RULES_PARAMETER)}; const held = (rules[p.resource] || []).includes(p.operation) && Boolean(((p[names[p.resource]] || {}).sendWindow || {}).window); return held ? [{ type: 'main', displayName: 'Done' }, { type: 'main', displayName: 'Held' }] : ['main']; })($parameter) }}`;
+export function outputsOf(ruled: Record<string, string[]>): `={{${string}}}` {
+	const names = Object.fromEntries(Object.keys(ruled).map((name) => [name, rulesParameter(name)]));
+	return `={{ ((p) => { const rules = ${JSON.stringify(ruled)}; const names = ${JSON.stringify(names)}; const held = (rules[p.resource] || []).includes(p.operation) && Boolean(((p[names[p.resource]] || {}).sendWindow || {}).window); return held ? [{ type: 'main', displayName: 'Done' }, { type: 'main', displayName: 'Held' }] : ['main']; })($parameter) }}`;
+}
 
 const sendWindow: INodeProperties = {
 	displayName: 'Send Window',
@@ -86,12 +89,12 @@ const sendWindow: INodeProperties = {
 	],
 };
 
-/** Shown for each ruled operation, after its fields. */
-export const recipientRules: INodeProperties[] = Object.keys(RULED_OPERATIONS).map((resource) =>
+/** Shown for the resource's ruled operations, after their fields. */
+export const recipientRules = (resource: string, operations: string[]): INodeProperties =>
 	collection(
-		RULES_PARAMETER[resource],
+		rulesParameter(resource),
 		'Recipient Rules',
-		showFor(resource, RULED_OPERATIONS[resource]),
+		showFor(resource, operations),
 		[
 			sendWindow,
 			{
@@ -123,5 +126,4 @@ export const recipientRules: INodeProperties[] = Object.keys(RULED_OPERATIONS).m
 			description:
 				'When and to whom a bulk send may go: quiet hours in local time, people who opted out, a daily cap per person',
 		},
-	),
-);
+	);

@@ -4,49 +4,32 @@ import type {
 	INodeExecutionData,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { isExpression, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemContext } from '../checks/checks';
-import { itemError, listEntries, readAt } from '../checks/checks';
+import { itemError, readAt } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
-import { homeCountry, readPhone } from '../checks/phone/reading';
-import { zonesOfCountry, zonesOfNumber } from '../checks/phone/timeZones';
 import { clock } from '../clock';
-import { count, joinAnd, plural } from '../sendLoop/hints';
-import { FieldValues, itemContext } from '../sendLoop/itemRequest';
+import { FieldValues } from '../sendLoop/itemRequest';
 import type { Exclusive } from '../sendLoop/runMemory';
 import { DailyCap } from './dailyCap';
+import { readDoNotSendTo } from './doNotSendTo';
 import type { RecipientRulesParameter } from './fields';
-import { RULES_PARAMETER } from '../form/settings';
+import { rulesParameter } from '../form/settings';
 import { DEFAULT_FROM, DEFAULT_UNTIL } from './fields';
+import { TIME_ZONE_FIX, zonesOf } from './itemZones';
+import { isTimeZone, localDay } from './localTime';
+import type { Held, Rule } from './report';
+import { heldOutputs, rulesHint, skippedItem } from './report';
+import { readSendWindow, WEEKDAYS } from './sendWindow';
 import type { Verdict } from './window';
-import { isoInZone, isTimeZone, localDay, readSendWindow, WEEKDAYS, WindowReader } from './window';
+import { WindowReader } from './window';
 
 /** An item a rule keeps from the service now: not sent, with its reason, or held for its window. */
 export type RuleOutcome = { skipped: INodeExecutionData } | { held: Held };
 
-/** An item outside its Send Window: when the window opens in all its zones. */
-export interface Held {
-	itemIndex: number;
-	sendAfter: number;
-	/** The zones read, the one whose window opens last first. */
-	zones: readonly string[];
-	zone: string;
-}
-
 /** The item may go now; `slot`: its place under the daily cap, given back if it is not sent. */
 export type Cleared = { cleared: true; slot?: string };
-
-type Rule = 'doNotSendTo' | 'maxPerDay';
-
-const TIME_ZONE_FIX =
-	"Send Window > Time Zone: use an IANA time zone name such as America/New_York, Europe/Madrid or Asia/Kolkata, or leave it empty to read the zone from the phone number (else the Default Country's, else the workflow's).";
-
-const WORDS: Record<Rule, string> = {
-	doNotSendTo: 'on Do Not Send To (Recipient Rules): nothing was sent',
-	maxPerDay:
-		'already sent Max Messages per Person per Day today, in their local time (Recipient Rules): nothing was sent',
-};
 
 /**
  * The Recipient Rules of one run of a ruled operation (./fields.ts): read once, before any request,
@@ -81,7 +64,7 @@ export class RecipientRules {
 		maxWaitMs: number,
 	): Promise<RecipientRules | undefined> {
 		const node = fns.getNode();
-		const parameter = RULES_PARAMETER[resource];
+		const parameter = rulesParameter(resource);
 		// As typed: which rules are set, and whether the Time Zone is an expression.
 		const typed = (node.parameters[parameter] ?? {}) as RecipientRulesParameter;
 		const read = (path: string, fallback?: unknown) =>
@@ -102,10 +85,11 @@ export class RecipientRules {
 					? fail(`Send Window: ${times.problem}`, times.fix)
 					: new WindowReader(times);
 			const zone = typed.sendWindow.window.timeZone;
-			const fixed = typeof zone === 'string' && !zone.startsWith('=') ? zone.trim() : undefined;
+			const expression = isExpression(zone);
+			const fixed = !expression && typeof zone === 'string' ? zone.trim() : undefined;
 			if (fixed && !isTimeZone(fixed))
 				fail(`Time Zone: "${fixed}" is not a time zone`, TIME_ZONE_FIX);
-			if (fixed || (typeof zone === 'string' && zone.startsWith('=')))
+			if (fixed || expression)
 				timeZones = new FieldValues(fns, [
 					{ parameter: `${parameter}.sendWindow.window.timeZone`, to: [], locator: false },
 				]);
@@ -141,7 +125,7 @@ export class RecipientRules {
 		const recipient = phone?.digits ?? String(readAt(request, ['body', 'to']) ?? '').trim();
 		if (this.doNotSendTo.has(recipient)) return this.skip('doNotSendTo', itemIndex, recipient);
 		if (!this.windowReader && !this.cap) return { cleared: true };
-		const { zones, from } = await this.zonesOf(item, phone);
+		const { zones, from } = await zonesOf(this.fns, this.timeZones, item, phone);
 		const now = clock.now();
 		if (this.windowReader) {
 			const verdict: Verdict = this.windowReader.verdict(zones, now);
@@ -184,169 +168,23 @@ export class RecipientRules {
 		}
 	}
 
-	/**
-	 * The node's outputs: `done`, then, with a Send Window, Held: each input item with when its
-	 * window opens, the earliest first. An AI Agent reads the first output alone (n8n-core's
-	 * makeHandleToolInvocation), so as its tool the held items come out there, saying so.
-	 */
+	/** The node's outputs: `done`, then, with a Send Window, Held (./report.ts). */
 	outputs(
 		done: INodeExecutionData[],
 		items: INodeExecutionData[],
 		asTool: boolean,
 	): INodeExecutionData[][] {
 		if (!this.windowReader) return [done];
-		const held = [...this.heldItems].sort(
-			(a, b) => a.sendAfter - b.sendAfter || a.itemIndex - b.itemIndex,
-		);
-		if (asTool)
-			return [
-				[
-					...done,
-					...held.map(({ itemIndex, sendAfter, zone, zones }) => ({
-						json: {
-							sent: false,
-							held: { sendAfter: isoInZone(sendAfter, zone), timeZones: [...zones] },
-							message: `Not sent: it is outside the Send Window in the recipient's local time (${zone}). It may be sent from ${isoInZone(sendAfter, zone)}.`,
-						},
-						pairedItem: { item: itemIndex },
-					})),
-				],
-			];
-		return [
-			done,
-			held.map(({ itemIndex, sendAfter, zone, zones }) => ({
-				...items[itemIndex],
-				json: { ...items[itemIndex].json, sendAfter: isoInZone(sendAfter, zone), timeZones: zones },
-				pairedItem: { item: itemIndex },
-			})),
-		];
+		return heldOutputs(this.heldItems, done, items, asTool);
 	}
 
-	/**
-	 * What the rules did in this run, above the output: how many went, how many are held and until
-	 * when (a warning when the Held output leads nowhere), how many a rule kept from being sent.
-	 */
+	/** What the rules did in this run, above the output (./report.ts). */
 	hint(sent: number, heldConnected: boolean): NodeExecutionHint | undefined {
-		const held = [...this.heldItems].sort((a, b) => a.sendAfter - b.sendAfter);
-		const skipped = [...this.skipped];
-		if (!held.length && !skipped.length) return undefined;
-		const sentences = [`Recipient Rules: ${plural(sent, 'item')} sent.`];
-		if (held.length) {
-			const first = held[0];
-			const last = held[held.length - 1];
-			const at = ({ sendAfter, zone }: Held) => `${isoInZone(sendAfter, zone)} (${zone})`;
-			const until =
-				first.sendAfter === last.sendAfter
-					? `until ${at(first)}`
-					: `until their Send Window opens: the first at ${at(first)}, the last at ${at(last)}`;
-			sentences.push(
-				`${count(held.length)} held ${until}; they leave by the Held output, earliest first.`,
-			);
-			if (!heldConnected)
-				sentences.push(
-					'Nothing is connected to the Held output: connect it to a Wait node (Resume: At Specified Time, {{ $json.sendAfter }}) and back into this node, or they are never sent.',
-				);
-		}
-		if (skipped.length)
-			sentences.push(
-				`Not sent: ${joinAnd(
-					skipped.map(
-						([rule, n]) =>
-							`${count(n)} ${rule === 'doNotSendTo' ? 'on Do Not Send To' : 'over Max Messages per Person per Day'}`,
-					),
-				)}.`,
-			);
-		return {
-			message: sentences.join(' '),
-			type: held.length && !heldConnected ? 'warning' : 'info',
-			location: 'outputPane',
-		};
+		return rulesHint(this.heldItems, this.skipped, sent, heldConnected);
 	}
 
 	private skip(rule: Rule, itemIndex: number, recipient: string): RuleOutcome {
 		this.skipped.set(rule, (this.skipped.get(rule) ?? 0) + 1);
-		return {
-			skipped: {
-				json: {
-					sent: false,
-					skipped: { rule, recipient, message: `The recipient is ${WORDS[rule]}.` },
-				},
-				pairedItem: { item: itemIndex },
-			},
-		};
+		return { skipped: skippedItem(rule, itemIndex, recipient) };
 	}
-
-	/**
-	 * The item's zones: its Time Zone, else its phone number's, else its Default Country's, else the
-	 * workflow's (the socialnet messenger gives no number).
-	 */
-	private async zonesOf(
-		item: ItemContext,
-		phone: PhoneReading | undefined,
-	): Promise<{ zones: readonly string[]; from: string }> {
-		const itemIndex = item.getItemIndex();
-		if (this.timeZones) {
-			const reading = await this.timeZones.read(itemIndex);
-			if ('error' in reading) throw reading.error;
-			const [value] = reading.values;
-			const zone = typeof value === 'string' ? value.trim() : value;
-			if (zone !== '' && zone !== undefined && zone !== null) {
-				if (typeof zone === 'string' && isTimeZone(zone))
-					return { zones: [zone], from: 'its Time Zone' };
-				throw itemError(item, `Time Zone: "${String(zone)}" is not a time zone`, TIME_ZONE_FIX);
-			}
-		}
-		if (phone) {
-			const zones = zonesOfNumber(phone.digits);
-			if (zones.length)
-				return { zones, from: `the phone number's prefix (+${phone.digits.slice(0, 4)}...)` };
-		}
-		const home = await homeCountry(item, (problem, fix) => {
-			throw itemError(item, `Default Country: ${problem}`, fix);
-		});
-		const zones = home ? zonesOfCountry(home) : [];
-		if (zones.length) return { zones, from: `the Default Country (${home})` };
-		return { zones: [this.fns.getTimezone()], from: "the workflow's time zone" };
-	}
-}
-
-/**
- * The Do Not Send To list, each entry read as the recipient's phone is (with item 0's Default
- * Country), so that every way of writing a number stops it; recipient IDs as typed for socialnet.
- */
-async function readDoNotSendTo(
-	fns: IExecuteFunctions,
-	raw: unknown,
-	phones: boolean,
-): Promise<ReadonlySet<string>> {
-	const node = fns.getNode();
-	const entries = (typeof raw === 'string' ? raw.split(/[,\n;]/) : listEntries(raw ?? []))
-		.map((entry, position) => ({ entry, position }))
-		.filter(({ entry }) => !(typeof entry === 'string' && entry.trim() === '') && entry !== null);
-	if (!entries.length) return new Set();
-	const fail = (problem: string, fix: string): never => {
-		throw new NodeOperationError(node, `Do Not Send To: ${problem}`, { description: fix });
-	};
-	const home = phones ? await homeCountry(itemContext(fns, 0), fail) : undefined;
-	const list = new Set<string>();
-	for (const { entry, position } of entries) {
-		const typed = typeof entry === 'number' ? String(entry) : entry;
-		if (typeof typed !== 'string')
-			fail(
-				`entry ${count(position + 1)} is ${Array.isArray(typed) ? 'a list' : 'an object'}, not ${phones ? 'a phone number' : 'a recipient ID'}`,
-				'Give numbers separated by commas or lines, or an expression giving a list of them.',
-			);
-		const text = (typed as string).trim();
-		if (!phones) {
-			list.add(text);
-			continue;
-		}
-		// Read as the recipient phone is, the workflow's time zone included (checks.ts phoneCheck):
-		// an entry that could be two people's is refused, never left to match neither.
-		const reading = readPhone(text, home, fns.getTimezone());
-		if ('problem' in reading)
-			fail(`entry ${count(position + 1)}, ${reading.problem}`, `${reading.fix} Nothing was sent.`);
-		else list.add(reading.digits);
-	}
-	return list;
 }

@@ -1,18 +1,23 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeHelpers, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import type { Check } from '../checks/checks';
 import { smsText } from '../checks/sms';
+import type { Field } from '../form/fields';
 import { collection, field, showFor } from '../form/fields';
 import { messageTextField } from '../form/messageFields';
+import type { BulkSpec } from '../form/operations';
+import { allFields } from '../form/operations';
+import { legacyMessageSendOperation } from '../resources/legacyMessage/send';
+import { liveChatSendMessageOperation } from '../resources/liveChat/sendMessage';
+import { sendSmsOperation } from '../resources/messaging/sendSms';
+import { sendSocialnetOperation } from '../resources/messaging/sendSocialnet';
 
-/** A plain send's resource and operation. */
-type PlainSend = [resource: string, operation: string];
-
-interface Channel {
+export interface Channel {
 	displayName: string;
 	description: string;
-	send: PlainSend;
+	/** The plain send the question goes through: its request, answer and fields. */
+	send: BulkSpec;
 	/** The Message Type of a text, where the plain send has a Message Type field. */
 	body?: IDataObject;
 	/** The plain send's instance and recipient fields, shown here under their own names. */
@@ -25,16 +30,16 @@ interface Channel {
 }
 
 /**
- * Send and Wait reaches a person through a channel's plain send: its request and answer reader,
- * and its instance and recipient fields with their checks, each shown for its channel only. They
- * keep their plain fields' names (`instance`, `to`, `socialnetInstance`, `recipientId`; a chatapp
- * QR instance is `legacyInstance`), so switching operation keeps what was typed, one of them shown at a time.
+ * Send and Wait reaches a person through a channel's plain send: its request and answer, and its
+ * instance and recipient fields with their checks, each shown for its channel only. They keep
+ * their plain fields' names (`instance`, `to`, `socialnetInstance`, `recipientId`; a chatapp QR
+ * instance is `legacyInstance`), so switching operation keeps what was typed, one of them shown at a time.
  */
 export const CHANNELS: Record<string, Channel> = {
 	chatapp: {
 		displayName: 'Chatapp (Legacy QR Instance)',
 		description: 'A chatapp message through a QR-paired instance',
-		send: ['legacyMessage', 'send'],
+		send: legacyMessageSendOperation,
 		body: { type: 'chat' },
 		instance: 'legacyInstance',
 		recipient: 'recipient',
@@ -42,17 +47,17 @@ export const CHANNELS: Record<string, Channel> = {
 	liveChat: {
 		displayName: 'Live Chat',
 		description: 'A message in a live chat session',
-		send: ['liveChat', 'sendMessage'],
+		send: liveChatSendMessageOperation,
 		instance: 'liveChatInstance',
 		recipient: 'sessionId',
 	},
 	sms: {
 		displayName: 'SMS',
 		description: 'A text message to a phone number',
-		send: ['messaging', 'sendSms'],
+		send: sendSmsOperation,
 		instance: 'instance',
 		recipient: 'to',
-		// SMS Options rule the question (link included) as they rule Send SMS's text.
+		// SMS Options rule the question (link included) as they rule Send SMS's text: its own check.
 		alsoShown: ['smsOptions'],
 		checks: [smsText('body.body', 'Message')],
 		shortensLink: true,
@@ -60,24 +65,11 @@ export const CHANNELS: Record<string, Channel> = {
 	socialnet: {
 		displayName: 'Socialnet',
 		description: 'A message on the socialnet messenger',
-		send: ['messaging', 'sendSocialnet'],
+		send: sendSocialnetOperation,
 		body: { type: 'text' },
 		instance: 'socialnetInstance',
 		recipient: 'recipientId',
 	},
-};
-
-/** Parameter names are n8n's, so its generated human-review tool for AI agents works unchanged. */
-export const sendAndWaitOperation: INodePropertyOptions = {
-	name: 'Send and Wait for Response',
-	value: SEND_AND_WAIT_OPERATION,
-	action: 'Send a message and wait for a response',
-	builderHint: {
-		propertyHint:
-			'Use it instead of a Wait or Form node to ask a person by SMS, chatapp, socialnet or live chat: an approval, a typed answer or a form. It takes one input item (put Loop Over Items before it for several); the answer is in data (data.approved for an approval).',
-	},
-	description:
-		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
 };
 
 const show = (extra: IDataObject = {}) => showFor('messaging', [SEND_AND_WAIT_OPERATION], extra);
@@ -96,42 +88,15 @@ const valuesOf = (spec: Omit<INodeProperties, 'type' | 'options'>, values: INode
 		options: [{ displayName: 'Values', name: 'values', values }],
 	});
 
-/** The plain send's own property of that name, as n8n shows it there: its operation's option, or its field. */
-function plainProperty(plain: INodeProperties[], name: string, [resource, operation]: PlainSend) {
-	const shown = (property: INodeProperties) =>
-		NodeHelpers.displayParameter({ resource, operation }, property, null, null);
-	const found = plain.find((property) => property.name === name && shown(property));
-	if (!found) throw new Error(`Send and Wait: ${resource}.${operation} has no "${name}"`);
+/** The plain send's own field of that name, with its place in the request and its checks. */
+export function plainField({ send }: Channel, name: string): Field {
+	const found = allFields(send.fields).find((candidate) => candidate.name === name);
+	if (!found) throw new Error(`Send and Wait: ${send.value} has no "${name}"`);
 	return found;
 }
 
-/**
- * Channel's option carries its plain send's request (with the text's Message Type) and answer
- * reader, and the channel's fields keep their plain fields' place in the request and checks: the
- * send engine's request form of Send and Wait is then its channel's plain send.
- */
-function channelOption(plain: INodeProperties[], value: string): INodePropertyOptions {
-	const { displayName: name, description, send, body, checks } = CHANNELS[value];
-	const options = plainProperty(plain, 'operation', send).options as INodePropertyOptions[];
-	const { request, output } = options.find((option) => option.value === send[1])?.routing ?? {};
-	const constant = { ...(request?.body as IDataObject | undefined), ...body };
-	return {
-		name,
-		value,
-		description,
-		routing: {
-			request: { ...request, body: constant },
-			output,
-			...(checks ? { send: { preSend: checks } } : {}),
-		},
-	};
-}
-
-/**
- * The notice, Channel and each channel's fields, right after Operation: Channel decides which
- * fields are shown. `plain`: the plain sends' descriptions, Operation fields included.
- */
-export function sendAndWaitChannelFields(plain: INodeProperties[]): INodeProperties[] {
+/** The fields of each channel, shown for it: the notice, Channel, then each channel's. */
+function channelFields(): Field[] {
 	const channelField: INodeProperties = {
 		displayName: 'Channel',
 		// Not `channel`: Inject CRM Lead has a field of that name in the same resource.
@@ -139,16 +104,19 @@ export function sendAndWaitChannelFields(plain: INodeProperties[]): INodePropert
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: show(),
-		options: Object.keys(CHANNELS).map((value) => channelOption(plain, value)),
+		options: Object.entries(CHANNELS).map(([value, { displayName: name, description }]) => ({
+			name,
+			value,
+			description,
+		})),
 		default: 'sms',
 		description: 'Where the question goes',
 	};
-	const fields = Object.entries(CHANNELS).flatMap(
-		([channel, { send, instance, recipient, alsoShown = [] }]) =>
-			[instance, recipient, ...alsoShown].map((name) => ({
-				...plainProperty(plain, name, send),
-				displayOptions: show({ sendAndWaitChannel: [channel] }),
-			})),
+	const fields = Object.entries(CHANNELS).flatMap(([value, channel]) =>
+		[channel.instance, channel.recipient, ...(channel.alsoShown ?? [])].map((name) => ({
+			...plainField(channel, name),
+			displayOptions: show({ sendAndWaitChannel: [value] }),
+		})),
 	);
 	const oneQuestionNotice: INodeProperties = {
 		displayName:
@@ -446,15 +414,18 @@ const pageOptions: INodeProperties[] = [
 	}),
 ];
 
-/** The question and the answer page, after the plain sends' fields. */
-export const sendAndWaitFields: INodeProperties[] = [
-	messageTextField({
-		name: 'message',
-		displayOptions: show(),
-		// Where every channel's plain send takes its text: the question goes there, the link after it.
-		sendTo: 'body.body',
-		description: 'The question to ask. The link to the answer page is added after it.',
-	}),
+/** The question, where every channel's plain send takes its text: the link goes after it. */
+export const questionField = messageTextField({
+	name: 'message',
+	displayOptions: show(),
+	sendTo: 'body.body',
+	description: 'The question to ask. The link to the answer page is added after it.',
+});
+
+/** The channels' fields, the question and the answer page. */
+export const sendAndWaitFields: Field[] = [
+	...channelFields(),
+	questionField,
 	choice({
 		displayName: 'Response Type',
 		name: 'responseType',

@@ -8,21 +8,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { readAt } from '../checks/checks';
-import { DEFAULT_MAX_WAIT_SECONDS, settingsFor } from '../form/settings';
+import type { RequestSpec } from '../form/operations';
+import { DEFAULT_MAX_WAIT_SECONDS } from '../form/settings';
+import { settingsFor, CREDENTIAL_NAME } from '../service/account';
 import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../clock';
-import type { SmsReading } from '../checks/sms';
-import { smsFacts } from '../sendLoop/hints';
-import type { RequestForm } from '../sendLoop/itemRequest';
+import { smsFacts } from '../checks/sms';
+import { shortLinkCreateOperation } from '../resources/shortLink/create';
+import type { Readings, RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
 import type { Done } from '../sendLoop/runMemory';
 import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
 import { asNodeError, errorItemError, failureOf, send } from '../sendLoop/send';
-import { CREDENTIAL_NAME } from '../service/account';
-import { CHANNELS, UNIT_MS } from './description';
+import type { Channel } from './description';
+import { CHANNELS, plainField, questionField, UNIT_MS } from './description';
 import { pageOf } from './page';
 import type { Kept } from './webhook';
 import { keepAndWait } from './webhook';
@@ -40,11 +41,34 @@ const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
 /** The service does not document its send answers: the first of these with a value is the id. */
 const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 
-/** The parameters of a node set to Short Link > Create: its request form, built from the description. */
-const SHORTEN = { resource: 'shortLink', operation: 'create' };
+/** A request of Send and Wait's (the question, the short link), from the values given it. */
+type Built = {
+	form: RequestForm;
+	request: IHttpRequestOptions;
+	readings: Readings;
+	values: unknown[];
+};
 
-/** A request of Send and Wait's (the question, the short link). */
-type Built = { form: RequestForm; request: IHttpRequestOptions; sms?: SmsReading };
+/** The question as the channel's plain send's request: its instance and recipient, the question, its checks. */
+const questionSpec = (channel: Channel): RequestSpec => ({
+	...channel.send,
+	body: { ...channel.send.body, ...channel.body },
+	preSend: [...(channel.send.preSend ?? []), ...(channel.checks ?? [])],
+	fields: [
+		plainField(channel, channel.instance),
+		plainField(channel, channel.recipient),
+		questionField,
+	],
+});
+
+/** Who was asked, from the values sent: the recipient's phone as read, or its identifier. */
+function askedOn({ form, values, readings }: Built, { instance, recipient }: Channel) {
+	const valueOf = (name: string) => {
+		const value = values[form.fields.findIndex((field) => field.parameter === name)];
+		return value === undefined ? undefined : String(value).trim();
+	};
+	return { instance: valueOf(instance), recipient: readings.phone?.digits ?? valueOf(recipient) };
+}
 
 /**
  * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
@@ -101,13 +125,6 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 			description: `Its answer has none of ${SHORT_URL_FIELDS.join(', ')}. Turn Shorten Link off to send the full link.`,
 		},
 	);
-}
-
-/** A field's value as sent: at its place in the request, as its checks left it (a phone as digits). */
-function sentValue({ form, request }: Built, parameter: string) {
-	const field = form.fields.find((candidate) => candidate.parameter === parameter);
-	const value = field && readAt(request, field.to);
-	return value === undefined ? undefined : String(value);
 }
 
 /** Read before anything is sent, so a bad limit never leaves a question nobody waits for. */
@@ -173,11 +190,10 @@ export function sendAndWait(description: INodeTypeDescription) {
 			const defaults = description.requestDefaults;
 			const item = itemContext(this, 0);
 			const settings = settingsFor(this, credentials)(0);
-			return { form, ...(await buildRequest(item, form, defaults, values, settings)) };
+			return { form, values, ...(await buildRequest(item, form, defaults, values, settings)) };
 		};
 		const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
-		// The Channel option and its fields make this node's request form its channel's plain send's.
-		const messageForm = requestForm(description, node);
+		const messageForm = requestForm(questionSpec(channel), node);
 		const message = async (link: string, form = messageForm) =>
 			await build(form, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
 		let question: Kept['question'];
@@ -193,7 +209,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 			const final = !shortens && !asked;
 			let ready = await message(resumeUrl, final ? messageForm : { ...messageForm, checks });
 			if (shortens) {
-				const shortenForm = requestForm(description, { ...node, parameters: SHORTEN });
+				const shortenForm = requestForm(shortLinkCreateOperation, node);
 				const longUrl = await build(shortenForm, { longUrl: resumeUrl });
 				ready = await message(shortUrlOf(this, await sendStep(this, credentials, longUrl)));
 			}
@@ -203,11 +219,10 @@ export function sendAndWait(description: INodeTypeDescription) {
 			);
 			question = {
 				channel: channelName,
-				instance: sentValue(ready, channel.instance),
-				recipient: sentValue(ready, channel.recipient),
+				...askedOn(ready, channel),
 				messageId: messageId === undefined ? undefined : String(messageId),
 				// What the SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
-				...(ready.sms && !asked && { smsCost: smsFacts(ready.sms) }),
+				...(ready.readings.sms && !asked && { smsCost: smsFacts(ready.readings.sms) }),
 			};
 		} catch (error) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.

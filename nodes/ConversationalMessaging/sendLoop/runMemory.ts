@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { nodeContextOf, recordedFirst, runIndexOf, storeNotSetUp } from '../n8nInternals';
+import { nodeContextOf, runIndexOf } from '../n8nInternals';
+import { recordedFirst, storeNotSetUp } from '../n8nProcessedData';
 import { failureError } from '../service/envelope';
 import { clock } from '../clock';
 import { itemContext } from './itemRequest';

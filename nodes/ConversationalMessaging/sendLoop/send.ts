@@ -15,9 +15,8 @@ import { failureError, headerValue, readEnvelope, withFix } from '../service/env
 import type { NetworkFailure } from '../service/network';
 import { hostOf, networkFailure, notReachedError } from '../service/network';
 import { clock } from '../clock';
-import type { SendSummary } from './hints';
+import type { SendSummary } from './sendSummary';
 import type { RequestForm } from './itemRequest';
-import { readAnswer } from './itemRequest';
 import type { Member, Ticket } from './lane';
 import { GaveUp, Stopped } from './lane';
 import { Pacer } from './pacer';
@@ -110,7 +109,7 @@ export async function send(
 		const refused = refusal(reading, response);
 		if (!refused) {
 			lane.accept(ticket);
-			return await answer(item, form, response, reading);
+			return await answer(sender, item, form, reading);
 		}
 		lane.refuse(ticket, refused.overloaded);
 		summary?.refused(itemIndex, refused.overloaded);
@@ -179,20 +178,22 @@ async function failedRequest(
 	return network.unsure ? { unsure: failed } : { failed };
 }
 
-/** The answer through the operation's reader; an error envelope on a 2xx leaves it unsure. */
+/**
+ * The answer's records, an item each, from the envelope read once; an error envelope on a 2xx (or
+ * an unreadable 2xx) leaves it unsure: the service may have carried it out.
+ */
 async function answer(
+	{ credentials }: Sender,
 	item: ItemContext,
 	form: RequestForm,
-	response: IN8nHttpFullResponse,
 	reading: EnvelopeReading,
 ): Promise<SendOutcome> {
-	try {
-		return { sent: await readAnswer(item, form, response) };
-	} catch (error) {
-		const failed = asNodeError(item, error, item.getItemIndex());
-		const unsure = 'failure' in reading && /^2\d\d$/.test(reading.failure.httpCode);
-		return unsure && failed instanceof NodeApiError ? { unsure: failed } : { failed };
+	if ('failure' in reading) {
+		const failed = await failureError.call(item, reading.failure, credentials);
+		return reading.failure.onSuccess ? { unsure: failed } : { failed };
 	}
+	const pairedItem = { item: item.getItemIndex() };
+	return { sent: form.records(reading.payload).map((json) => ({ json, pairedItem })) };
 }
 
 /** Seconds from a Retry-After header: a number of seconds or an HTTP date. */

@@ -1,13 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { PhoneReading } from '../checks/phone/reading';
+import type { SmsReading } from '../checks/sms';
+import { SegmentsSent, smsFacts } from '../checks/sms';
+import type { BulkSpec } from '../form/operations';
 import type { SendOptions } from '../form/settings';
 import {
 	DEFAULT_MAX_IN_FLIGHT,
 	DEFAULT_MAX_WAIT_SECONDS,
-	RULED_OPERATIONS,
-	RULES_PARAMETER,
-	settingsFor,
+	rulesParameter,
+	sendOptionsParameter,
 } from '../form/settings';
 import type { RequestOptionsParameter } from '../n8nInternals';
 import {
@@ -19,12 +22,13 @@ import {
 } from '../n8nInternals';
 import type { Cleared, RuleOutcome } from '../recipientRules/rules';
 import { RecipientRules } from '../recipientRules/rules';
-import { CREDENTIAL_NAME } from '../service/account';
+import { CREDENTIAL_NAME, settingsFor } from '../service/account';
 import { clock } from '../clock';
 import type { Reading } from './itemRequest';
 import { buildRequest, FieldValues, itemContext, READ_AHEAD, requestForm } from './itemRequest';
 import { joinLane } from './lane';
-import { CountriesReached, SegmentsSent, SendSummary, smsFacts } from './hints';
+import { CountriesReached } from '../checks/phone/countriesReached';
+import { SendSummary } from './sendSummary';
 import type { Done } from './runMemory';
 import { executionIdOf, markedSent, RunMemory, sentEarlier } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
@@ -32,34 +36,38 @@ import { asNodeError, BULK_ADVICE, errorItemError, failureOf, send, stoppedError
 import { stopError } from './stopError';
 
 /**
- * The send loop: the bulk operations, as n8n's `customOperations`, from the node's description
- * (the fields, routing, checks and envelope reader RoutingNode runs for the other operations).
+ * The send loop: a bulk operation, as n8n's `customOperations`, from its spec (its request, its
+ * fields with their places and checks, how its answer is read).
  * A request is never sent again after a timeout or a cut connection, which the service may have
  * carried out: within a run, only refused items and those that never reached the service go again.
  */
-export function sendLoop(description: INodeTypeDescription) {
+export function sendLoop(resource: string, spec: BulkSpec, description: INodeTypeDescription) {
+	// Its settings' names and defaults, read once when the node loads.
+	const sendOptionsName = sendOptionsParameter(resource);
+	const rulesName = spec.toAPerson ? rulesParameter(resource) : undefined;
+	const defaults = { maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxWaitSeconds: DEFAULT_MAX_WAIT_SECONDS };
 	/** One run of the send loop (one try, under Retry On Fail), with what an earlier one kept (./runMemory.ts). */
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const node = this.getNode();
-		const resource = String(node.parameters.resource);
 		// Batching is read once, for item 0, as RoutingNode reads it.
 		const requestOptions = this.getNodeParameter(REQUEST_OPTIONS, 0, {}) as RequestOptionsParameter;
-		const sendOptions = this.getNodeParameter(`${resource}SendOptions`, 0, {}) as SendOptions;
+		const sendOptions = this.getNodeParameter(sendOptionsName, 0, {}) as SendOptions;
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
+		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? defaults.maxInFlight));
 		const { size: batchSize, intervalMs: batchInterval } = batchingOf(requestOptions);
 		const continueOnFail = this.continueOnFail();
 		const summary = new SendSummary(items.length);
-		const countries = new CountriesReached();
-		const segments = new SegmentsSent();
-		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+		/** What the checks read of the items this run sent, for the hints; how many an earlier run had sent. */
+		const phonesSent = new Map<number, PhoneReading>();
+		const smsSent: SmsReading[] = [];
+		let sentEarlierCount = 0;
+		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? defaults.maxWaitSeconds) * 1000;
 		let memory: RunMemory;
 		let rules: RecipientRules | undefined;
 		try {
 			// Set wrong (a Send Window's time, a Do Not Send To entry): said before any request.
-			const ruled = RULED_OPERATIONS[resource]?.includes(String(node.parameters.operation));
-			const set = ruled ? node.parameters[RULES_PARAMETER[resource]] : undefined;
+			const set = rulesName ? node.parameters[rulesName] : undefined;
 			if (set && typeof set === 'object' && Object.keys(set).length)
 				rules = await RecipientRules.read(this, resource, maxWaitMs);
 			memory = await RunMemory.recall(this, rules?.exclusive);
@@ -129,21 +137,28 @@ export function sendLoop(description: INodeTypeDescription) {
 			try {
 				const defaults = description.requestDefaults;
 				const settings = itemSettings(itemIndex);
-				const built = await buildRequest(item, form, defaults, reading.values, settings);
-				if (rules) cleared = await rules.check(item, built.request, built.phone);
+				const { request, readings } = await buildRequest(
+					item,
+					form,
+					defaults,
+					reading.values,
+					settings,
+				);
+				const { phone, sms } = readings;
+				if (rules) cleared = await rules.check(item, request, phone);
 				if (!('cleared' in cleared)) return cleared;
-				const outcome = await send(run, item, form, built.request);
+				const outcome = await send(run, item, form, request);
 				if ('failed' in outcome || 'stopped' in outcome) rules?.notSent(cleared);
 				if ('sent' in outcome) {
 					sentNow++;
-					countries.sent(itemIndex, built.phone);
-					segments.sent(built.sms);
+					if (phone) phonesSent.set(itemIndex, phone);
+					if (sms) smsSent.push(sms);
 					// What the SMS cost, on its output: the service's answer does not say.
 					// And the text sent, when Replace Look-Alike Characters changed it.
-					if (built.sms)
+					if (sms)
 						for (const answer of outcome.sent) {
-							answer.json.smsCost = smsFacts(built.sms);
-							if (built.sms.sentText !== undefined) answer.json.sentText = built.sms.sentText;
+							answer.json.smsCost = smsFacts(sms);
+							if (sms.sentText !== undefined) answer.json.sentText = sms.sentText;
 						}
 				}
 				return outcome;
@@ -161,7 +176,7 @@ export function sendLoop(description: INodeTypeDescription) {
 				done[itemIndex] = remembered;
 				if ('sent' in remembered) {
 					summary.reusedAnswer(sentEarlier(remembered, executionId)?.executionId);
-					countries.reused();
+					sentEarlierCount++;
 				}
 				return settle(itemIndex, remembered);
 			}
@@ -197,7 +212,7 @@ export function sendLoop(description: INodeTypeDescription) {
 			if (!unsettled) allSettled();
 		};
 
-		const form = requestForm(description, node);
+		const form = requestForm(spec, node);
 		const values = new FieldValues(this, form.fields);
 		const itemSettings = settingsFor(this, credentials);
 		const run: Sender = {
@@ -233,8 +248,8 @@ export function sendLoop(description: INodeTypeDescription) {
 		// without hints shows none. Made before the memory is dropped: nothing after it may throw.
 		const hints = [
 			summary.hint(run.lane.outageMs),
-			countries.hint(),
-			segments.hint(),
+			new CountriesReached(phonesSent, sentEarlierCount).hint(),
+			new SegmentsSent(smsSent).hint(),
 			// A tool has no Held output: its held items come out on the first (RecipientRules.outputs).
 			rules?.hint(sentNow, runsAsTool(node) || outputConnected(this, 1)),
 		].filter((hint) => hint !== undefined);

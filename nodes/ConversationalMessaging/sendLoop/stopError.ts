@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { NOT_SENT } from '../checks/checks';
 import { runIndexOf } from '../n8nInternals';
-import { count, FROM_ZERO, joinAnd, ordinal, plural } from './hints';
+import { count, FROM_ZERO, joinAnd, ordinal, plural } from '../words';
 import type { Done } from './runMemory';
 import { executionIdOf, sentEarlier } from './runMemory';
 import type { NodeError } from './send';

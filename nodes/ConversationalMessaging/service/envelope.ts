@@ -3,8 +3,8 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
-	INodeExecutionData,
 	JsonObject,
+	PostReceiveAction,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -18,6 +18,8 @@ export interface ServiceFailure {
 	message: string;
 	description: string;
 	httpCode: string;
+	/** Said on a 2xx (an error envelope, an unreadable body): the service may have carried it out. */
+	onSuccess?: boolean;
 }
 
 export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
@@ -85,7 +87,12 @@ export const withFix = (message: string, fix: string | null | undefined): string
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const httpStatus = Number(response.statusCode) || 0;
 	const failed = (message: string, description: string, status = httpStatus) => ({
-		failure: { message, description, httpCode: String(status) },
+		failure: {
+			message,
+			description,
+			httpCode: String(status),
+			...(status >= 200 && status < 300 && { onSuccess: true }),
+		},
 	});
 	if (httpStatus >= 300 && httpStatus < 400) {
 		const location = headerValue(response.headers, 'location');
@@ -175,24 +182,17 @@ export async function envelopePayload(
 	return reading.payload;
 }
 
-/**
- * An answer's reader (routing's `postReceive`) that needs no more than the item's context, so that
- * the send loop can run it too.
- */
-export type AnswerReader = (
-	this: RequestContext,
-	items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-) => Promise<INodeExecutionData[]>;
-
-/** One item per record of the envelope's payload. */
-const readItems = (records: (payload: IDataObject) => IDataObject[]): AnswerReader =>
-	async function (this: RequestContext, _items, response) {
+/** RoutingNode's reader of an answer (routing's `postReceive`): the envelope read, then its records, an item each. */
+export const readRecords = (records: (payload: IDataObject) => IDataObject[]): PostReceiveAction =>
+	async function (this: IExecuteSingleFunctions, _items, response) {
 		const payload = await envelopePayload.call(this, response);
 		return records(payload).map((json) => ({ json, pairedItem: { item: this.getItemIndex() } }));
 	};
 
-export const unwrapEnvelope = readItems((payload) => [payload]);
+/** The payload alone, as one record: what most answers are. */
+export const singleRecord = (payload: IDataObject): IDataObject[] => [payload];
+
+export const unwrapEnvelope = readRecords(singleRecord);
 
 /** A payload without any list is one record: an unexpected shape must stay visible. */
 export function listRecords(payload: IDataObject): IDataObject[] {
@@ -204,9 +204,7 @@ export function listRecords(payload: IDataObject): IDataObject[] {
 	return [payload];
 }
 
-export const unwrapList = readItems(listRecords);
-
 /** The number check's answer sits in `body.response`. */
-export const unwrapValidation = readItems((payload) => [
+export const validationRecords = (payload: IDataObject): IDataObject[] => [
 	isObject(payload.response) ? payload.response : payload,
-]);
+];

@@ -11,13 +11,13 @@ import {
 	lockWorkflow,
 	recordInNode,
 	WORKFLOW_LOCK,
-} from '../../../nodes/ConversationalMessaging/n8nInternals';
+} from '../../../nodes/ConversationalMessaging/n8nProcessedData';
 import {
 	BATCH,
 	DailyCap,
 	ROUND_GAP_MS,
-	STALE_MS,
 } from '../../../nodes/ConversationalMessaging/recipientRules/dailyCap';
+import { STALE_MS } from '../../../nodes/ConversationalMessaging/recipientRules/workflowLock';
 import { clock } from '../../../nodes/ConversationalMessaging/clock';
 import { nodeOnFakeClock, runClock } from '../../helpers/nodeClock';
 import {

@@ -5,8 +5,12 @@ import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loade
 import { DirectoryLoader } from 'n8n-core';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
-import { BULK_OPERATIONS } from '../../../nodes/ConversationalMessaging/form/bulkOperations';
+import {
+	ConversationalMessaging,
+	RESOURCES,
+} from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
+import type { Field } from '../../../nodes/ConversationalMessaging/form/fields';
+import { allFields } from '../../../nodes/ConversationalMessaging/form/operations';
 
 const node = new ConversationalMessaging();
 const { properties } = node.description;
@@ -33,103 +37,6 @@ function operationSubtitle(): string {
 	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 }
 
-/**
- * What the send engine (sendLoop/itemRequest.ts) reads of `routing`, and nothing else: the request's
- * method, URL and body as written (no expression), each field's send type, property (a plain
- * path) and checks, and the answer's post-receive functions.
- */
-const ENGINE_READS: Record<string, string[]> = {
-	request: ['method', 'url', 'body'],
-	send: ['type', 'property', 'preSend'],
-	output: ['postReceive'],
-};
-
-type Described = INodeProperties | INodePropertyOptions;
-
-/**
- * How the engine would misread the request of one operation: every routing part of the
- * properties it visits for it (the shown fields, the selected option of an options field, the
- * entries of a collection) that it does not read, and any routing where it does not look (inside a
- * fixed collection or a multi-select). `alsoRouted`: RoutingNode runs this operation too, so its
- * option may carry RoutingNode's request hook, which the engine leaves alone (it names network
- * failures itself).
- */
-function misreadings(
-	all: INodeProperties[],
-	resource: string,
-	operation: string,
-	alsoRouted = false,
-): string[] {
-	const found: string[] = [];
-	const shown = (property: INodeProperties) => {
-		const show = property.displayOptions?.show ?? {};
-		return (
-			(!show.resource || show.resource.includes(resource)) &&
-			(!show.operation || show.operation.includes(operation))
-		);
-	};
-	const check = (where: string, described: Described, isOperation: boolean) => {
-		const routing = { ...described.routing } as Record<string, Record<string, unknown>>;
-		if (isOperation && alsoRouted) {
-			if (routing.send?.paginate === true) routing.send = { ...routing.send, paginate: undefined };
-			if (typeof routing.operations?.pagination === 'function') delete routing.operations;
-		}
-		for (const [part, value] of Object.entries(routing)) {
-			for (const [key, entry] of Object.entries(value ?? {})) {
-				if (entry === undefined) continue;
-				if (!ENGINE_READS[part]?.includes(key)) found.push(`${where}: routing.${part}.${key}`);
-				else if (typeof entry === 'string' && entry.startsWith('='))
-					found.push(`${where}: routing.${part}.${key} is an expression`);
-				else if (
-					['preSend', 'postReceive'].includes(key) &&
-					!(Array.isArray(entry) && entry.every((action) => typeof action === 'function'))
-				)
-					found.push(`${where}: routing.${part}.${key} holds more than functions`);
-				else if (key === 'body' && JSON.stringify(entry).includes('"='))
-					found.push(`${where}: routing.request.body holds an expression`);
-			}
-			if (
-				part === 'send' &&
-				value?.property !== undefined &&
-				!['body', 'query'].includes(String(value.type))
-			)
-				found.push(`${where}: routing.send.type ${String(value.type)}`);
-		}
-	};
-	const unread = (where: string, described: Described) => {
-		if (described.routing) found.push(`${where}: routing the engine never reads`);
-		const { options, values } = described as { options?: Described[]; values?: Described[] };
-		for (const child of [...(options ?? []), ...(values ?? [])])
-			unread(`${where}.${child.name}`, child);
-	};
-	const visit = (where: string, property: Described, isOperation = false) => {
-		check(where, property, isOperation);
-		if (!('type' in property)) return;
-		const children = (property.options ?? []) as Described[];
-		if (property.type === 'options')
-			for (const option of children as INodePropertyOptions[]) {
-				if (property.name === 'operation' && option.value !== operation) continue;
-				visit(`${where}=${String(option.value)}`, option, property.name === 'operation');
-			}
-		else if (property.type === 'collection')
-			for (const option of children) visit(`${where}.${option.name}`, option);
-		else for (const child of children) unread(`${where}.${child.name}`, child);
-	};
-	for (const property of all.filter(shown)) visit(property.name, property);
-	return found;
-}
-
-/** Every operation the engine builds requests for: the bulk sends and Send and Wait's steps. */
-const engineRuns: Array<[string, string, boolean]> = [
-	...Object.entries(BULK_OPERATIONS).flatMap(([resource, operations]) =>
-		operations.map((operation): [string, string, boolean] => [resource, operation, false]),
-	),
-	// Send and Wait's question: its channel's option and fields carry the channel's plain send.
-	['messaging', 'sendAndWait', false],
-	// Send and Wait's Shorten Link step (sendAndWait/run.ts), an operation RoutingNode runs too.
-	['shortLink', 'create', true],
-];
-
 describe('the node description', () => {
 	it('holds no expression in its request defaults, which the send engine copies as they are', () => {
 		// RoutingNode evaluates each default; sendLoop/itemRequest.ts does not.
@@ -139,7 +46,7 @@ describe('the node description', () => {
 	});
 
 	it('shows the operation in words under the node on the canvas', () => {
-		// n8n's lint takes only a literal subtitle: this keeps it equal to the Operation selectors.
+		// Derived from the specs (registry.ts): this keeps it equal to the Operation selectors.
 		expect(node.description.subtitle).toBe(operationSubtitle());
 	});
 
@@ -192,8 +99,9 @@ describe('the node description', () => {
 	it("declares n8n's Request Options itself, as n8n would add them (names, types, defaults)", () => {
 		// n8n's loader adds them only to a declarative node without a `webhook` method.
 		const loaded = new ConversationalMessaging();
+		const before = [...loaded.description.properties];
 		DirectoryLoader.applyDeclarativeNodeOptionParameters(loaded);
-		expect(loaded.description.properties).toEqual(properties);
+		expect(loaded.description.properties).toEqual(before);
 		const shape = (value: unknown): unknown =>
 			Array.isArray(value)
 				? value.map(shape)
@@ -208,76 +116,38 @@ describe('the node description', () => {
 		expect(ours.map(shape)).toEqual([shape(commonDeclarativeNodeOptionParameters)]);
 	});
 
-	it('gives the send engine only the routing parts it reads, for every operation it runs', () => {
-		for (const [resource, operation, alsoRouted] of engineRuns) {
-			expect(misreadings(properties, resource, operation, alsoRouted)).toEqual([]);
-		}
-		// Each operation RoutingNode runs, and only those, carries the hook that names network failures.
-		const routed = properties
+	it('gives routing to the operations RoutingNode runs alone, each with the hook that names network failures', () => {
+		const options = properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((selector) => {
 				const resource = String(selector.displayOptions?.show?.resource);
-				return (selector.options as INodePropertyOptions[])
-					.filter((option) => option.routing)
-					.map((option) => ({ name: `${resource}.${String(option.value)}`, option }));
+				return (selector.options as INodePropertyOptions[]).map((option) => ({
+					name: `${resource}.${String(option.value)}`,
+					option,
+					custom: Boolean(node.customOperations?.[resource]?.[String(option.value)]),
+				}));
 			});
-		const hooked = routed
+		const routed = options.filter(({ option }) => option.routing).map(({ name }) => name);
+		const hooked = options
 			.filter(({ option }) => typeof option.routing?.operations?.pagination === 'function')
 			.map(({ name }) => name);
-		const bulk = Object.entries(BULK_OPERATIONS).flatMap(([resource, operations]) =>
-			operations.map((operation) => `${resource}.${operation}`),
-		);
-		expect(hooked).toEqual(routed.map(({ name }) => name).filter((name) => !bulk.includes(name)));
+		const plain = options.filter(({ custom }) => !custom).map(({ name }) => name);
+		expect([routed, hooked]).toEqual([plain, plain]);
 		expect(hooked).toEqual(expect.arrayContaining(['shortLink.create', 'campaign.getAll']));
 	});
 
-	it('would catch a routing part the send engine does not read', () => {
-		// The check itself, on the SMS send with one field the engine would misread each time.
-		const withField = (property: Partial<INodeProperties>): INodeProperties[] => [
-			...properties,
-			{
-				displayName: 'Extra',
-				name: 'extra',
-				type: 'string',
-				default: '',
-				displayOptions: { show: { resource: ['messaging'], operation: ['sendSms'] } },
-				...property,
-			},
-		];
-		const routed = (routing: object) => withField({ routing } as Partial<INodeProperties>);
-		expect(misreadings(properties, 'messaging', 'sendSms')).toEqual([]);
-		for (const description of [
-			routed({ send: { type: 'body', property: 'x', value: '={{ $value }}' } }),
-			routed({ send: { type: 'body', property: '=files[{{$index}}].url' } }),
-			routed({ send: { paginate: true } }),
-			routed({ request: { url: '=/v1/sms/{{ $parameter.x }}' } }),
-			routed({ request: { qs: { a: 1 } } }),
-			routed({ output: { maxResults: 5 } }),
-			routed({
-				output: { postReceive: [{ type: 'rootProperty', properties: { property: 'x' } }] },
-			}),
-			routed({ operations: { pagination: async () => [] } }),
-			// A fixed collection's entries, which the engine never visits.
-			withField({
-				type: 'fixedCollection',
-				default: {},
-				options: [
-					{
-						displayName: 'Entry',
-						name: 'entry',
-						values: [
-							{
-								displayName: 'URL',
-								name: 'url',
-								type: 'string',
-								default: '',
-								routing: { send: { type: 'body', property: 'url' } },
-							},
-						],
-					},
-				],
-			}),
-		])
-			expect(misreadings(description, 'messaging', 'sendSms')).not.toEqual([]);
+	it('leaves no routing of its own on a field the node sends itself, which nobody would read', () => {
+		// The send loop and Send and Wait read a field's `sent` (form/fields.ts); RoutingNode its routing.
+		const unread = RESOURCES.flatMap(({ value, operations }) =>
+			operations
+				.filter((spec) => spec.sends)
+				.flatMap((spec) => allFields(spec.fields))
+				.filter((field: Field) => field.routing || (field.type === 'fixedCollection' && field.sent))
+				.map((field) => `${value}: ${field.name}`),
+		);
+		expect(unread).toEqual([]);
+		// And a field RoutingNode sends has its place and checks in its routing.
+		const files = properties.find((property) => property.name === 'files');
+		expect(files?.routing?.send?.preSend).toHaveLength(2);
 	});
 });

@@ -6,7 +6,7 @@
  * value; also test/e2e/resources.e2e.ts and test/reliability/bad-input.test.ts).
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { Expression } from 'n8n-workflow';
+import { Expression, isExpression } from 'n8n-workflow';
 
 import { useSandbox } from '../../helpers/sandbox';
 import { VALUE_KINDS } from '../../helpers/valueKinds';
@@ -25,7 +25,7 @@ describe('the send loop fills expressions that only read the item', () => {
 			expect(run.items).toHaveLength(3);
 			return spy.mock.calls
 				.map(([value]) => value)
-				.filter((value): value is string => typeof value === 'string' && value.startsWith('='));
+				.filter((value): value is string => isExpression(value));
 		} finally {
 			spy.mockRestore();
 		}

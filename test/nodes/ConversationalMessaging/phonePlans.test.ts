@@ -559,8 +559,9 @@ describe('the Default Country of the credential and of the node', () => {
 	it('is a setting of exactly the operations with a phone field', () => {
 		const nodeType = new ConversationalMessaging();
 		const { description } = nodeType;
-		const setting = description.properties.find((property) => property.name === 'defaultCountry')!;
-		expect(setting.isNodeSetting).toBe(true);
+		// One per resource (and Send and Wait's channels with a phone): names may repeat, shown apart.
+		const settings = description.properties.filter(({ name }) => name === 'defaultCountry');
+		expect(settings.map((setting) => setting.isNodeSetting)).toEqual(settings.map(() => true));
 		const shows = (parameters: INodeParameters) => {
 			const full =
 				NodeHelpers.getNodeParameters(
@@ -573,7 +574,9 @@ describe('the Default Country of the credential and of the node', () => {
 					},
 					description,
 				) ?? {};
-			return NodeHelpers.displayParameter(full, setting, { typeVersion: 1 }, description);
+			return settings.some((setting) =>
+				NodeHelpers.displayParameter(full, setting, { typeVersion: 1 }, description),
+			);
 		};
 		const withPhone = fields.map(([, , parameters]) => parameters);
 		const resources = description.properties.find((property) => property.name === 'resource')!

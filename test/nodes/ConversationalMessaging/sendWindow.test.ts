@@ -25,15 +25,15 @@ import {
 	zonesOfNumber,
 } from '../../../nodes/ConversationalMessaging/checks/phone/timeZones';
 import { TIME_ZONES_SOURCE } from '../../../nodes/ConversationalMessaging/checks/phone/zones';
-import type {
-	SendWindow,
-	Verdict,
-} from '../../../nodes/ConversationalMessaging/recipientRules/window';
 import {
 	isoInZone,
 	isTimeZone,
 	localDay,
-	readSendWindow,
+} from '../../../nodes/ConversationalMessaging/recipientRules/localTime';
+import type { SendWindow } from '../../../nodes/ConversationalMessaging/recipientRules/sendWindow';
+import { readSendWindow } from '../../../nodes/ConversationalMessaging/recipientRules/sendWindow';
+import type { Verdict } from '../../../nodes/ConversationalMessaging/recipientRules/window';
+import {
 	verdict,
 	WindowReader,
 } from '../../../nodes/ConversationalMessaging/recipientRules/window';

@@ -1,9 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { isExpression } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../../service/account';
+import { CREDENTIAL_NAME, DEFAULT_COUNTRY, NO_COUNTRY } from '../../service/account';
 import type { RequestContext } from '../../service/envelope';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
-import { COUNTRY_OPTIONS, countryLabel } from './countryList';
+import { countryLabel } from './countryList';
 import { MOBILES } from './mobiles';
 import { PLANS } from './plans';
 import { countryOfZone } from './timeZones';
@@ -261,59 +261,6 @@ export function readPhone(
 	};
 }
 
-/** The parameter's name, in the credential and as the node's setting. */
-export const DEFAULT_COUNTRY = 'defaultCountry';
-const NO_COUNTRY = 'none';
-
-const READING =
-	'A number written without + or 00 that is a number of this country as dialled there (for Colombia 300 123 4567, for Germany 01512 3456789) is sent with its country code; other numbers are read with their first digits as the country code.';
-
-/** Set once for the account: an account usually sends from one country. */
-export const credentialDefaultCountry: INodeProperties = {
-	displayName: 'Default Country',
-	name: DEFAULT_COUNTRY,
-	type: 'options',
-	// None says what it does: the first digits are the country code.
-	options: [{ name: 'None (First Digits Are the Country Code)', value: '' }, ...COUNTRY_OPTIONS],
-	default: '',
-	description: `The country of phone numbers typed without their country code. ${READING} With None, a number typed without + is read with its first digits as its country code (201 555 0123 goes to Egypt, +20), unless it is also a number of the country of the workflow's time zone as dialled there: that one is refused, naming both readings. One written as within a country (a leading 0, an area code in brackets) is refused too.`,
-};
-
-/** The node setting's list, loaded when opened (./countryList.ts). */
-export const LOAD_DEFAULT_COUNTRIES = 'defaultCountries';
-
-const NODE_CHOICES: INodePropertyOptions[] = [
-	{ name: 'From Credential', value: '' },
-	{ name: (credentialDefaultCountry.options as INodePropertyOptions[])[0].name, value: NO_COUNTRY },
-	...COUNTRY_OPTIONS,
-];
-
-export const defaultCountryOptions = {
-	[LOAD_DEFAULT_COUNTRIES]: async () => NODE_CHOICES,
-};
-
-/**
- * Per node, in its Settings: a workflow that sends abroad, or whose items name their country.
- * Its list is loaded, not declared: n8n writes a declared list into the type of every operation
- * it shows for (seven), which n8n's AI builders read (245 countries each time).
- */
-export function nodeDefaultCountry(show: INodeProperties['displayOptions']): INodeProperties {
-	return {
-		displayName: 'Default Country',
-		name: DEFAULT_COUNTRY,
-		type: 'options',
-		typeOptions: { loadOptionsMethod: LOAD_DEFAULT_COUNTRIES },
-		isNodeSetting: true,
-		displayOptions: show,
-		default: '',
-		description: `The country of phone numbers typed without their country code, for this node: the credential's Default Country unless set here. ${READING} An expression may give a two-letter country code per item, such as CO.`,
-		builderHint: {
-			propertyHint:
-				"A two-letter country code such as CO or US; empty for the credential's Default Country; none when every number carries its country code.",
-		},
-	};
-}
-
 /** The Default Country of an item: the node's, else the credential's; undefined for none. `fail` names the field. */
 export async function homeCountry(
 	item: RequestContext,
@@ -322,7 +269,7 @@ export async function homeCountry(
 	// A plain value is read as it is: n8n's parameter reader costs a bulk send's every item.
 	const raw = item.getNode().parameters[DEFAULT_COUNTRY] ?? '';
 	const own =
-		typeof raw === 'string' && !raw.startsWith('=')
+		typeof raw === 'string' && !isExpression(raw)
 			? raw
 			: (item.getNodeParameter(DEFAULT_COUNTRY, '') as unknown);
 	const chosen =

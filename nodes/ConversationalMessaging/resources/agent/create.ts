@@ -7,15 +7,6 @@ import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('agent', ['create']);
 
-export const agentCreateOperation: OperationSpec = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create an agent',
-	description: 'Add a team agent who can be assigned leads and conversations',
-	method: 'POST',
-	url: '/v1/agent',
-};
-
 export const agentCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
@@ -43,3 +34,13 @@ export const agentCreateFields: INodeProperties[] = [
 		checks: [email('body.email', 'Email')],
 	}),
 ];
+
+export const agentCreateOperation: OperationSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create an agent',
+	description: 'Add a team agent who can be assigned leads and conversations',
+	method: 'POST',
+	url: '/v1/agent',
+	fields: agentCreateFields,
+};

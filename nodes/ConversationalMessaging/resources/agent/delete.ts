@@ -3,15 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { idField, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 
-export const agentDeleteOperation: OperationSpec = {
-	name: 'Delete',
-	value: 'delete',
-	action: 'Delete an agent',
-	description: 'Remove an agent from the team',
-	method: 'DELETE',
-	url: '/v1/agent',
-};
-
 export const agentDeleteField: INodeProperties = idField({
 	displayName: 'Agent ID',
 	name: 'agentIdToDelete',
@@ -20,3 +11,13 @@ export const agentDeleteField: INodeProperties = idField({
 	description: 'Identifier of the agent to delete, as returned by Agent > Create',
 	sendTo: 'body.id',
 });
+
+export const agentDeleteOperation: OperationSpec = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete an agent',
+	description: 'Remove an agent from the team',
+	method: 'DELETE',
+	url: '/v1/agent',
+	fields: [agentDeleteField],
+};

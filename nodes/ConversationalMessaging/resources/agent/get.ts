@@ -3,15 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { idField, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 
-export const agentGetOperation: OperationSpec = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get an agent',
-	description: 'Retrieve an agent by ID',
-	method: 'GET',
-	url: '/v1/agent',
-};
-
 export const agentGetField: INodeProperties = idField({
 	displayName: 'Agent ID',
 	name: 'agentId',
@@ -20,3 +11,13 @@ export const agentGetField: INodeProperties = idField({
 	description: 'Identifier of the agent, as returned by Agent > Create',
 	sendTo: 'qs.id',
 });
+
+export const agentGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get an agent',
+	description: 'Retrieve an agent by ID',
+	method: 'GET',
+	url: '/v1/agent',
+	fields: [agentGetField],
+};

@@ -1,17 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceSpec } from '../../form/operations';
+import { agentCreateOperation } from './create';
+import { agentDeleteOperation } from './delete';
+import { agentGetOperation } from './get';
 
-import { operationSelector } from '../../form/operations';
-import { agentCreateFields, agentCreateOperation } from './create';
-import { agentDeleteField, agentDeleteOperation } from './delete';
-import { agentGetField, agentGetOperation } from './get';
-
-export const agentDescription: INodeProperties[] = [
-	operationSelector(
-		'agent',
-		[agentCreateOperation, agentDeleteOperation, agentGetOperation],
-		'create',
-	),
-	...agentCreateFields,
-	agentDeleteField,
-	agentGetField,
-];
+export const agentResource: ResourceSpec = {
+	name: 'Agent',
+	value: 'agent',
+	description: 'Team agents who take leads and conversations',
+	operations: [agentCreateOperation, agentDeleteOperation, agentGetOperation],
+	defaultOperation: agentCreateOperation.value,
+};

@@ -4,15 +4,6 @@ import { idLocator, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { CAMPAIGN_ID_PATTERN, SEARCH_CAMPAIGNS } from './search';
 
-export const campaignGetOperation: OperationSpec = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a campaign',
-	description: 'Retrieve a campaign by ID',
-	method: 'GET',
-	url: '/v1/campaigns/{campaignId}',
-};
-
 /** Get and Get Details put it in their URL: `{campaignId}`. */
 export const campaignIdField: INodeProperties = idLocator({
 	displayName: 'Campaign ID',
@@ -25,3 +16,13 @@ export const campaignIdField: INodeProperties = idLocator({
 	idPlaceholder: 'ID from Campaign > Get Many',
 	idPattern: CAMPAIGN_ID_PATTERN,
 });
+
+export const campaignGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a campaign',
+	description: 'Retrieve a campaign by ID',
+	method: 'GET',
+	url: '/v1/campaigns/{campaignId}',
+	fields: [campaignIdField],
+};

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { returnAllAndLimit, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-import { unwrapList } from '../../service/envelope';
+import { listRecords } from '../../service/envelope';
 
 /** Bounds of `page` and `limit` are not documented (the examples use 10); a shorter page ends the list. */
 export const CAMPAIGN_PAGE_SIZE = 50;
@@ -44,6 +44,11 @@ export async function paginateCampaigns(
 	return results.slice(0, limit);
 }
 
+export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit(
+	showFor('campaign', ['getAll']),
+	'campaigns',
+);
+
 export const campaignGetAllOperation: OperationSpec = {
 	name: 'Get Many',
 	value: 'getAll',
@@ -51,11 +56,7 @@ export const campaignGetAllOperation: OperationSpec = {
 	description: 'List campaigns, page by page',
 	method: 'GET',
 	url: '/v1/campaigns',
-	postReceive: [unwrapList],
+	records: listRecords,
 	pagination: paginateCampaigns,
+	fields: campaignGetAllFields,
 };
-
-export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit(
-	showFor('campaign', ['getAll']),
-	'campaigns',
-);

@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../../form/operations';
+import { campaignIdField } from './get';
 
 export const campaignGetDetailsOperation: OperationSpec = {
 	name: 'Get Details',
@@ -7,4 +8,5 @@ export const campaignGetDetailsOperation: OperationSpec = {
 	description: 'Retrieve the details of a campaign by ID',
 	method: 'GET',
 	url: '/v1/campaigns/{campaignId}/details',
+	fields: [campaignIdField],
 };

@@ -1,18 +1,14 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationSelector } from '../../form/operations';
-import { campaignGetOperation, campaignIdField } from './get';
-import { campaignGetAllFields, campaignGetAllOperation } from './getAll';
+import type { ResourceSpec } from '../../form/operations';
+import { campaignGetOperation } from './get';
 import { campaignGetDetailsOperation } from './getDetails';
+import { campaignGetAllOperation } from './getAll';
 
 export { campaignListSearch } from './search';
 
-export const campaignDescription: INodeProperties[] = [
-	operationSelector(
-		'campaign',
-		[campaignGetOperation, campaignGetDetailsOperation, campaignGetAllOperation],
-		'getAll',
-	),
-	campaignIdField,
-	...campaignGetAllFields,
-];
+export const campaignResource: ResourceSpec = {
+	name: 'Campaign',
+	value: 'campaign',
+	description: 'Message campaigns and their details',
+	operations: [campaignGetOperation, campaignGetDetailsOperation, campaignGetAllOperation],
+	defaultOperation: campaignGetAllOperation.value,
+};

@@ -1,8 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationSelector } from '../../form/operations';
+import type { ResourceSpec } from '../../form/operations';
 import { clientGetOperation } from './get';
 
-export const clientDescription: INodeProperties[] = [
-	operationSelector('client', [clientGetOperation], 'get'),
-];
+export const clientResource: ResourceSpec = {
+	name: 'Client',
+	value: 'client',
+	description: 'The client account of the API token',
+	operations: [clientGetOperation],
+	defaultOperation: clientGetOperation.value,
+};

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isBlank, itemError, preSend, requireField } from '../../checks/checks';
+import { isBlank, itemCheck, itemError, requireField } from '../../checks/checks';
 import { additionalFields, ASK_THE_USER_HINT, field, idField, showFor } from '../../form/fields';
 import { phoneField } from '../../form/messageFields';
-import type { OperationSpec } from '../../form/operations';
+import type { BulkSpec } from '../../form/operations';
 
 const show = showFor('contact', ['add']);
 
@@ -15,7 +15,7 @@ const FIELD_OF: Record<string, string> = { name: 'Name', phone: 'Phone' };
  * Name. A value given twice (as Phone and as an Extra Value "phone", or in two entries) is refused,
  * not overwritten: the contact would be stored with whichever came last.
  */
-const addExtraValues = preSend((request, item) => {
+const addExtraValues = itemCheck((request, item) => {
 	const extra = item.getNodeParameter('contactFields.extraValues.value', []) as IDataObject[];
 	if (!extra.length) return;
 	const body = request.body as IDataObject;
@@ -48,17 +48,6 @@ const addExtraValues = preSend((request, item) => {
 	});
 	body.values = { ...(body.values as IDataObject), ...Object.fromEntries(entries) };
 });
-
-export const contactAddOperation: OperationSpec = {
-	name: 'Add to List',
-	value: 'add',
-	action: 'Add a contact to a list',
-	description: 'Add a contact (phone, name and any other values) to a distribution list',
-	method: 'POST',
-	url: '/v1/contact',
-	// `values` must hold at least one field for the service to store anything.
-	preSend: [addExtraValues, requireField('body.values', 'Phone, Name or an Extra Value')],
-};
 
 export const contactAddFields: INodeProperties[] = [
 	idField({
@@ -116,3 +105,16 @@ export const contactAddFields: INodeProperties[] = [
 		},
 	]),
 ];
+
+export const contactAddOperation: BulkSpec = {
+	name: 'Add to List',
+	value: 'add',
+	action: 'Add a contact to a list',
+	description: 'Add a contact (phone, name and any other values) to a distribution list',
+	method: 'POST',
+	url: '/v1/contact',
+	// `values` must hold at least one field for the service to store anything.
+	preSend: [addExtraValues, requireField('body.values', 'Phone, Name or an Extra Value')],
+	sends: 'inBulk',
+	fields: contactAddFields,
+};

@@ -2,19 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ASK_THE_USER_HINT, idField, returnAllAndLimit, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-import { unwrapList } from '../../service/envelope';
+import { listRecords } from '../../service/envelope';
 
 const show = showFor('contact', ['getAll']);
-
-export const contactGetAllOperation: OperationSpec = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many contacts of a list',
-	description: 'List the contacts of a distribution list',
-	method: 'GET',
-	url: '/v1/contact',
-	postReceive: [unwrapList],
-};
 
 export const contactGetAllFields: INodeProperties[] = [
 	idField({
@@ -30,3 +20,14 @@ export const contactGetAllFields: INodeProperties[] = [
 	// The service does not page this list, so the Limit cuts it in the node.
 	...returnAllAndLimit(show, 'contacts', true),
 ];
+
+export const contactGetAllOperation: OperationSpec = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contacts of a list',
+	description: 'List the contacts of a distribution list',
+	method: 'GET',
+	url: '/v1/contact',
+	records: listRecords,
+	fields: contactGetAllFields,
+};

@@ -1,11 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceSpec } from '../../form/operations';
+import { contactAddOperation } from './add';
+import { contactGetAllOperation } from './getAll';
 
-import { operationSelector } from '../../form/operations';
-import { contactAddFields, contactAddOperation } from './add';
-import { contactGetAllFields, contactGetAllOperation } from './getAll';
-
-export const contactDescription: INodeProperties[] = [
-	operationSelector('contact', [contactAddOperation, contactGetAllOperation], 'add'),
-	...contactAddFields,
-	...contactGetAllFields,
-];
+export const contactResource: ResourceSpec = {
+	name: 'Contact',
+	value: 'contact',
+	description: 'Contacts of distribution lists',
+	operations: [contactAddOperation, contactGetAllOperation],
+	defaultOperation: contactAddOperation.value,
+};

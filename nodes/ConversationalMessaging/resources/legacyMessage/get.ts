@@ -5,15 +5,6 @@ import type { OperationSpec } from '../../form/operations';
 
 const show = showFor('legacyMessage', ['get']);
 
-export const legacyMessageGetOperation: OperationSpec = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a legacy chatapp message',
-	description: 'Retrieve a message sent through a QR-paired instance, by message ID',
-	method: 'GET',
-	url: '/v1/msg-wh/{messageId}',
-};
-
 export const legacyMessageGetFields: INodeProperties[] = [
 	idField({
 		displayName: 'Message ID',
@@ -32,3 +23,13 @@ export const legacyMessageGetFields: INodeProperties[] = [
 		sendTo: 'qs.instance',
 	}),
 ];
+
+export const legacyMessageGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a legacy chatapp message',
+	description: 'Retrieve a message sent through a QR-paired instance, by message ID',
+	method: 'GET',
+	url: '/v1/msg-wh/{messageId}',
+	fields: legacyMessageGetFields,
+};

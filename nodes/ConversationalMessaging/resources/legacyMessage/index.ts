@@ -1,15 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceSpec } from '../../form/operations';
+import { legacyMessageGetOperation } from './get';
+import { legacyMessageSendOperation } from './send';
 
-import { operationSelector } from '../../form/operations';
-import { legacyMessageGetFields, legacyMessageGetOperation } from './get';
-import { legacyMessageSendFields, legacyMessageSendOperation } from './send';
-
-export const legacyMessageDescription: INodeProperties[] = [
-	operationSelector(
-		'legacyMessage',
-		[legacyMessageGetOperation, legacyMessageSendOperation],
-		'send',
-	),
-	...legacyMessageSendFields,
-	...legacyMessageGetFields,
-];
+export const legacyMessageResource: ResourceSpec = {
+	name: 'Legacy Chatapp Message',
+	value: 'legacyMessage',
+	description: 'Chatapp messages through a QR-paired instance (legacy)',
+	operations: [legacyMessageGetOperation, legacyMessageSendOperation],
+	defaultOperation: legacyMessageSendOperation.value,
+};

@@ -8,17 +8,7 @@ import {
 	messageTypeField,
 	phoneField,
 } from '../../form/messageFields';
-import type { OperationSpec } from '../../form/operations';
-
-export const legacyMessageSendOperation: OperationSpec = {
-	name: 'Send',
-	value: 'send',
-	action: 'Send a legacy chatapp message',
-	description:
-		'Send a text, media, location or other chatapp message through a QR-paired instance (legacy)',
-	method: 'POST',
-	url: '/v1/msg-wh',
-};
+import type { BulkSpec } from '../../form/operations';
 
 /** Latitude or longitude of a location message, sent as text (lat, lng). */
 function coordinateField(
@@ -121,3 +111,16 @@ export const legacyMessageSendFields: INodeProperties[] = [
 		],
 	),
 ];
+
+export const legacyMessageSendOperation: BulkSpec = {
+	name: 'Send',
+	value: 'send',
+	action: 'Send a legacy chatapp message',
+	description:
+		'Send a text, media, location or other chatapp message through a QR-paired instance (legacy)',
+	method: 'POST',
+	url: '/v1/msg-wh',
+	sends: 'inBulk',
+	toAPerson: true,
+	fields: legacyMessageSendFields,
+};

@@ -1,16 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, field, showFor } from '../../form/fields';
+import { instanceField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
 
-export const liveChatCreateSessionOperation: OperationSpec = {
-	name: 'Create Session',
-	value: 'createSession',
-	action: 'Create a live chat session',
-	description: 'Open a web live chat session; its ID is the recipient of Send Message',
-	method: 'POST',
-	url: '/v1/live-chat/session',
-};
+/** One Instance for the live chat operations: the value stays when the operation changes. */
+export const liveChatInstance = instanceField('liveChatInstance');
 
 export const liveChatCreateSessionFields: INodeProperties[] = [
 	additionalFields('sessionFields', showFor('liveChat', ['createSession']), [
@@ -22,3 +17,13 @@ export const liveChatCreateSessionFields: INodeProperties[] = [
 		}),
 	]),
 ];
+
+export const liveChatCreateSessionOperation: OperationSpec = {
+	name: 'Create Session',
+	value: 'createSession',
+	action: 'Create a live chat session',
+	description: 'Open a web live chat session; its ID is the recipient of Send Message',
+	method: 'POST',
+	url: '/v1/live-chat/session',
+	fields: [liveChatInstance, ...liveChatCreateSessionFields],
+};

@@ -1,18 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceSpec } from '../../form/operations';
+import { liveChatCreateSessionOperation } from './createSession';
+import { liveChatSendMessageOperation } from './sendMessage';
 
-import { showFor } from '../../form/fields';
-import { instanceField } from '../../form/messageFields';
-import { operationSelector } from '../../form/operations';
-import { liveChatCreateSessionFields, liveChatCreateSessionOperation } from './createSession';
-import { liveChatSendMessageFields, liveChatSendMessageOperation } from './sendMessage';
-
-export const liveChatDescription: INodeProperties[] = [
-	operationSelector(
-		'liveChat',
-		[liveChatCreateSessionOperation, liveChatSendMessageOperation],
-		'createSession',
-	),
-	instanceField('liveChatInstance', showFor('liveChat', ['createSession', 'sendMessage'])),
-	...liveChatCreateSessionFields,
-	...liveChatSendMessageFields,
-];
+export const liveChatResource: ResourceSpec = {
+	name: 'Live Chat',
+	value: 'liveChat',
+	description: 'Web live chat sessions and their messages',
+	operations: [liveChatCreateSessionOperation, liveChatSendMessageOperation],
+	defaultOperation: liveChatCreateSessionOperation.value,
+};

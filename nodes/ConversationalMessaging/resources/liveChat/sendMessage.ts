@@ -2,20 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, field, idField, showFor } from '../../form/fields';
 import { messageTextField } from '../../form/messageFields';
-import type { OperationSpec } from '../../form/operations';
+import type { BulkSpec } from '../../form/operations';
+import { liveChatInstance } from './createSession';
 
 const show = showFor('liveChat', ['sendMessage']);
-
-export const liveChatSendMessageOperation: OperationSpec = {
-	name: 'Send Message',
-	value: 'sendMessage',
-	action: 'Send a live chat message',
-	description: 'Send a text message in a live chat session',
-	method: 'POST',
-	url: '/v1/live-chat',
-	// Text is the only type the service documents for live chat.
-	body: { type: 'text' },
-};
 
 export const liveChatSendMessageFields: INodeProperties[] = [
 	idField({
@@ -44,3 +34,16 @@ export const liveChatSendMessageFields: INodeProperties[] = [
 		}),
 	]),
 ];
+
+export const liveChatSendMessageOperation: BulkSpec = {
+	name: 'Send Message',
+	value: 'sendMessage',
+	action: 'Send a live chat message',
+	description: 'Send a text message in a live chat session',
+	method: 'POST',
+	url: '/v1/live-chat',
+	// Text is the only type the service documents for live chat.
+	body: { type: 'text' },
+	sends: 'inBulk',
+	fields: [liveChatInstance, ...liveChatSendMessageFields],
+};

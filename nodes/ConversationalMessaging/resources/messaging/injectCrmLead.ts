@@ -2,29 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { chatappId, onlyWith, textList } from '../../checks/checks';
 import { additionalFields, field, showFor } from '../../form/fields';
-import { messageTextField } from '../../form/messageFields';
-import type { OperationSpec } from '../../form/operations';
+import { lineInstance, messageTextField } from '../../form/messageFields';
+import type { BulkSpec } from '../../form/operations';
 
 const show = showFor('messaging', ['injectCrmLead']);
-
-export const injectCrmLeadOperation: OperationSpec = {
-	name: 'Inject CRM Lead',
-	value: 'injectCrmLead',
-	action: 'Inject a lead into the CRM',
-	description:
-		'Create a CRM lead for a contact, with a first message, and route it to an area, agent or process',
-	method: 'POST',
-	url: '/v1/crm',
-	preSend: [
-		onlyWith(
-			'body.agent',
-			'Agent ID',
-			'body.area',
-			'Area',
-			'The service accepts an agent only together with an area the agent belongs to.',
-		),
-	],
-};
 
 export const injectCrmLeadFields: INodeProperties[] = [
 	field({
@@ -106,3 +87,24 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		}),
 	]),
 ];
+
+export const injectCrmLeadOperation: BulkSpec = {
+	name: 'Inject CRM Lead',
+	value: 'injectCrmLead',
+	action: 'Inject a lead into the CRM',
+	description:
+		'Create a CRM lead for a contact, with a first message, and route it to an area, agent or process',
+	method: 'POST',
+	url: '/v1/crm',
+	preSend: [
+		onlyWith(
+			'body.agent',
+			'Agent ID',
+			'body.area',
+			'Area',
+			'The service accepts an agent only together with an area the agent belongs to.',
+		),
+	],
+	sends: 'inBulk',
+	fields: [lineInstance, ...injectCrmLeadFields],
+};

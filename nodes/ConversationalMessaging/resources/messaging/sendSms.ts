@@ -3,25 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { freeText } from '../../checks/checks';
 import { smsText } from '../../checks/sms';
 import { collection, showFor } from '../../form/fields';
-import { messageTextField, phoneField } from '../../form/messageFields';
-import type { OperationSpec } from '../../form/operations';
+import { lineInstance, messageTextField, phoneField } from '../../form/messageFields';
+import type { BulkSpec } from '../../form/operations';
 import { smsCostNotices } from './smsCostNotices';
 
 const show = showFor('messaging', ['sendSms']);
-
-export const sendSmsOperation: OperationSpec = {
-	name: 'Send SMS',
-	value: 'sendSms',
-	action: 'Send an SMS',
-	description: 'Send a text message by SMS to a phone number',
-	builderHint: {
-		propertyHint:
-			'Give it all recipients as items, one per phone: the node paces itself to the service limit and never sends twice, so no Loop Over Items or Wait node is needed.',
-	},
-	method: 'POST',
-	url: '/v1/sms',
-	body: { type: 'text' },
-};
 
 export const sendSmsFields: INodeProperties[] = [
 	phoneField({
@@ -67,3 +53,20 @@ export const sendSmsFields: INodeProperties[] = [
 		{ description: 'What an SMS may cost, and how its text is sent' },
 	),
 ];
+
+export const sendSmsOperation: BulkSpec = {
+	name: 'Send SMS',
+	value: 'sendSms',
+	action: 'Send an SMS',
+	description: 'Send a text message by SMS to a phone number',
+	builderHint: {
+		propertyHint:
+			'Give it all recipients as items, one per phone: the node paces itself to the service limit and never sends twice, so no Loop Over Items or Wait node is needed.',
+	},
+	method: 'POST',
+	url: '/v1/sms',
+	body: { type: 'text' },
+	sends: 'inBulk',
+	toAPerson: true,
+	fields: [lineInstance, ...sendSmsFields],
+};

@@ -2,19 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, field, idField, showFor } from '../../form/fields';
 import { instanceField, messageBodyFields, messageTypeField } from '../../form/messageFields';
-import type { OperationSpec } from '../../form/operations';
+import type { BulkSpec } from '../../form/operations';
 
 const show = showFor('messaging', ['sendSocialnet']);
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
-
-export const sendSocialnetOperation: OperationSpec = {
-	name: 'Send Socialnet Message',
-	value: 'sendSocialnet',
-	action: 'Send a socialnet message',
-	description: 'Send a text or media message on the socialnet messenger to a page-scoped recipient',
-	method: 'POST',
-	url: '/v1/socialnet/send-chat',
-};
 
 export const sendSocialnetFields: INodeProperties[] = [
 	// The page's line: an SMS line's id is never carried into it when the operation changes.
@@ -73,3 +64,15 @@ export const sendSocialnetFields: INodeProperties[] = [
 		],
 	),
 ];
+
+export const sendSocialnetOperation: BulkSpec = {
+	name: 'Send Socialnet Message',
+	value: 'sendSocialnet',
+	action: 'Send a socialnet message',
+	description: 'Send a text or media message on the socialnet messenger to a page-scoped recipient',
+	method: 'POST',
+	url: '/v1/socialnet/send-chat',
+	sends: 'inBulk',
+	toAPerson: true,
+	fields: sendSocialnetFields,
+};

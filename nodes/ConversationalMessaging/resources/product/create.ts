@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../../form/operations';
+import { productFields } from './fields';
 
 export const productCreateOperation: OperationSpec = {
 	name: 'Create',
@@ -7,4 +8,5 @@ export const productCreateOperation: OperationSpec = {
 	description: 'Add a product to the shop catalogue',
 	method: 'POST',
 	url: '/v1/shop/products',
+	fields: productFields,
 };

@@ -1,5 +1,5 @@
 import type { OperationSpec } from '../../form/operations';
-import { productUrl } from './fields';
+import { productIdField, productUrl } from './fields';
 
 export const productDeleteOperation: OperationSpec = {
 	name: 'Delete',
@@ -8,4 +8,5 @@ export const productDeleteOperation: OperationSpec = {
 	description: 'Remove a product from the shop catalogue',
 	method: 'DELETE',
 	url: productUrl,
+	fields: [productIdField],
 };

@@ -1,5 +1,5 @@
 import type { OperationSpec } from '../../form/operations';
-import { productUrl } from './fields';
+import { productIdField, productUrl } from './fields';
 
 export const productGetOperation: OperationSpec = {
 	name: 'Get',
@@ -8,4 +8,5 @@ export const productGetOperation: OperationSpec = {
 	description: 'Retrieve a product of the shop catalogue by ID',
 	method: 'GET',
 	url: productUrl,
+	fields: [productIdField],
 };

@@ -3,18 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { integer, url } from '../../checks/checks';
 import { field, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-import { productUrl } from './fields';
+import { productFields, productIdField, productUrl } from './fields';
 
 const show = showFor('product', ['update']);
-
-export const productUpdateOperation: OperationSpec = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a product',
-	description: 'Replace a product: every field is sent, so fill in the ones that do not change too',
-	method: 'PUT',
-	url: productUrl,
-};
 
 export const productUpdateFields: INodeProperties[] = [
 	field({
@@ -40,3 +31,13 @@ export const productUpdateFields: INodeProperties[] = [
 		checks: [integer('body.status', 'Status')],
 	}),
 ];
+
+export const productUpdateOperation: OperationSpec = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a product',
+	description: 'Replace a product: every field is sent, so fill in the ones that do not change too',
+	method: 'PUT',
+	url: productUrl,
+	fields: [productIdField, ...productFields, ...productUpdateFields],
+};

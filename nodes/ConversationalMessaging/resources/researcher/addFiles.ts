@@ -3,7 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { researcherFilesField } from './files';
-import { researcherUrl } from './get';
+import { researcherIdField, researcherUrl } from './get';
+
+export const researcherAddFilesFields: INodeProperties[] = [
+	researcherFilesField('filesToAdd', showFor('researcher', ['addFiles'])),
+];
 
 export const researcherAddFilesOperation: OperationSpec = {
 	name: 'Add Files',
@@ -12,8 +16,5 @@ export const researcherAddFilesOperation: OperationSpec = {
 	description: 'Give a researcher more files or web pages to investigate',
 	method: 'PATCH',
 	url: researcherUrl,
+	fields: [researcherIdField, ...researcherAddFilesFields],
 };
-
-export const researcherAddFilesFields: INodeProperties[] = [
-	researcherFilesField('filesToAdd', showFor('researcher', ['addFiles'])),
-];

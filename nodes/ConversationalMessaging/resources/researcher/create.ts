@@ -6,15 +6,6 @@ import { researcherFilesField } from './files';
 
 const show = showFor('researcher', ['create']);
 
-export const researcherCreateOperation: OperationSpec = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a researcher',
-	description: 'Create an AI researcher as a draft, from a policy and files; Run starts it',
-	method: 'POST',
-	url: '/v1/researcher',
-};
-
 export const researcherCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
@@ -61,3 +52,13 @@ export const researcherCreateFields: INodeProperties[] = [
 	}),
 	researcherFilesField('files', show),
 ];
+
+export const researcherCreateOperation: OperationSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a researcher',
+	description: 'Create an AI researcher as a draft, from a policy and files; Run starts it',
+	method: 'POST',
+	url: '/v1/researcher',
+	fields: researcherCreateFields,
+};

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { checkField, normaliseUrl, requireField } from '../../checks/checks';
-import type { FieldSpec } from '../../form/fields';
+import type { Field, FieldSpec } from '../../form/fields';
 import { field } from '../../form/fields';
 
 export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
@@ -34,7 +34,7 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 export function researcherFilesField(
 	name: string,
 	displayOptions: INodeProperties['displayOptions'],
-): INodeProperties {
+): Field {
 	return {
 		displayName: 'Files',
 		name,
@@ -48,7 +48,7 @@ export function researcherFilesField(
 		description:
 			'Documents, media or web pages for the researcher to investigate: at least one, each with its URL and Name',
 		// A fixed collection has no value of its own to send; its entries fill body.files.
-		routing: { send: { preSend: [requireField('body.files', 'Files'), checkFiles] } },
+		sent: { checks: [requireField('body.files', 'Files'), checkFiles] },
 		options: [
 			{
 				displayName: 'File',

@@ -31,17 +31,6 @@ const titleCase = (value: string) =>
 /** Filled by the Researcher ID's check (pathId), trimmed and encoded. */
 export const researcherUrl = '/v1/researcher/{researcherId}';
 
-export const researcherGetOperation: OperationSpec = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a researcher',
-	description:
-		'Retrieve a researcher with its status, progress and output, and whether its run is complete',
-	method: 'GET',
-	url: researcherUrl,
-	postReceive: [unwrapEnvelope, addCompletion],
-};
-
 export const researcherIdField: INodeProperties = idField({
 	displayName: 'Researcher ID',
 	name: 'researcherId',
@@ -65,3 +54,15 @@ export const researcherFieldsField: INodeProperties = field({
 	sendTo: 'qs.fields',
 	checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
 });
+
+export const researcherGetOperation: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a researcher',
+	description:
+		'Retrieve a researcher with its status, progress and output, and whether its run is complete',
+	method: 'GET',
+	url: researcherUrl,
+	postReceive: [unwrapEnvelope, addCompletion],
+	fields: [researcherIdField, researcherFieldsField],
+};

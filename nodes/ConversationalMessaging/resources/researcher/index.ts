@@ -1,25 +1,18 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceSpec } from '../../form/operations';
+import { researcherAddFilesOperation } from './addFiles';
+import { researcherCreateOperation } from './create';
+import { researcherGetOperation } from './get';
+import { researcherRunOperation } from './run';
 
-import { operationSelector } from '../../form/operations';
-import { researcherAddFilesFields, researcherAddFilesOperation } from './addFiles';
-import { researcherCreateFields, researcherCreateOperation } from './create';
-import { researcherFieldsField, researcherGetOperation, researcherIdField } from './get';
-import { researcherRunFields, researcherRunOperation } from './run';
-
-export const researcherDescription: INodeProperties[] = [
-	operationSelector(
-		'researcher',
-		[
-			researcherAddFilesOperation,
-			researcherCreateOperation,
-			researcherGetOperation,
-			researcherRunOperation,
-		],
-		'create',
-	),
-	researcherIdField,
-	...researcherCreateFields,
-	researcherFieldsField,
-	...researcherAddFilesFields,
-	...researcherRunFields,
-];
+export const researcherResource: ResourceSpec = {
+	name: 'Researcher',
+	value: 'researcher',
+	description: 'AI investigations built from files',
+	operations: [
+		researcherAddFilesOperation,
+		researcherCreateOperation,
+		researcherGetOperation,
+		researcherRunOperation,
+	],
+	defaultOperation: researcherCreateOperation.value,
+};

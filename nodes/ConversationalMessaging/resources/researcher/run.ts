@@ -9,16 +9,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { collection, field, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-import { requestSettings } from '../../form/settings';
+import { requestSettings, CREDENTIAL_NAME } from '../../service/account';
 import type { RequestOptionsParameter } from '../../n8nInternals';
 import { REQUEST_OPTIONS } from '../../n8nInternals';
 import { clock } from '../../clock';
-import { CREDENTIAL_NAME } from '../../service/account';
 import { envelopePayload, withFix } from '../../service/envelope';
 import { readableError } from '../../service/network';
 import { NO_REDIRECTS } from '../../service/redirects';
 import { researchIsComplete } from './completion';
-import { researcherUrl } from './get';
+import { researcherIdField, researcherUrl } from './get';
 
 const POLL_INTERVAL_GROWS_AFTER_MS = 60_000;
 const POLL_GROWTH = 1.5;
@@ -121,21 +120,6 @@ export async function waitForResearch(
 	}
 }
 
-export const researcherRunOperation: OperationSpec = {
-	name: 'Run',
-	value: 'run',
-	action: 'Run a researcher',
-	description: 'Start a researcher run; optionally wait for it to finish and return its output',
-	builderHint: {
-		propertyHint:
-			"Wait for Completion keeps the execution running while it polls: fine for short runs. For long or many runs, turn it off and loop n8n's Wait node, Researcher > Get (Fields empty, or with Output and Progress) and an If on the output's complete field, with a cap on the loops.",
-	},
-	method: 'PUT',
-	url: researcherUrl,
-	body: { status: 1 },
-	postReceive: [waitForResearch],
-};
-
 export const researcherRunFields: INodeProperties[] = [
 	collection(
 		'runOptions',
@@ -178,3 +162,19 @@ export const researcherRunFields: INodeProperties[] = [
 		},
 	),
 ];
+
+export const researcherRunOperation: OperationSpec = {
+	name: 'Run',
+	value: 'run',
+	action: 'Run a researcher',
+	description: 'Start a researcher run; optionally wait for it to finish and return its output',
+	builderHint: {
+		propertyHint:
+			"Wait for Completion keeps the execution running while it polls: fine for short runs. For long or many runs, turn it off and loop n8n's Wait node, Researcher > Get (Fields empty, or with Output and Progress) and an If on the output's complete field, with a cap on the loops.",
+	},
+	method: 'PUT',
+	url: researcherUrl,
+	body: { status: 1 },
+	postReceive: [waitForResearch],
+	fields: [researcherIdField, ...researcherRunFields],
+};

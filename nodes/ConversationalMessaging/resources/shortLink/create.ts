@@ -2,16 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { url } from '../../checks/checks';
 import { additionalFields, field, showFor } from '../../form/fields';
-import type { OperationSpec } from '../../form/operations';
-
-export const shortLinkCreateOperation: OperationSpec = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a short link',
-	description: 'Shorten a web address, for example to send it in an SMS',
-	method: 'POST',
-	url: '/v1/short',
-};
+import type { PlainSpec } from '../../form/operations';
 
 /** The target of a link: required on Create and Update alike. */
 export const longUrlField = (
@@ -42,3 +33,13 @@ export const shortLinkCreateFields: INodeProperties[] = [
 		}),
 	]),
 ];
+
+export const shortLinkCreateOperation: PlainSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a short link',
+	description: 'Shorten a web address, for example to send it in an SMS',
+	method: 'POST',
+	url: '/v1/short',
+	fields: shortLinkCreateFields,
+};

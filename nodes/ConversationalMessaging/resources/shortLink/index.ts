@@ -1,11 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceSpec } from '../../form/operations';
+import { shortLinkCreateOperation } from './create';
+import { shortLinkUpdateOperation } from './update';
 
-import { operationSelector } from '../../form/operations';
-import { shortLinkCreateFields, shortLinkCreateOperation } from './create';
-import { shortLinkUpdateFields, shortLinkUpdateOperation } from './update';
-
-export const shortLinkDescription: INodeProperties[] = [
-	operationSelector('shortLink', [shortLinkCreateOperation, shortLinkUpdateOperation], 'create'),
-	...shortLinkCreateFields,
-	...shortLinkUpdateFields,
-];
+export const shortLinkResource: ResourceSpec = {
+	name: 'Short Link',
+	value: 'shortLink',
+	description: 'Shortened web addresses',
+	operations: [shortLinkCreateOperation, shortLinkUpdateOperation],
+	defaultOperation: shortLinkCreateOperation.value,
+};

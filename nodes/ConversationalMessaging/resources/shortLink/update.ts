@@ -4,15 +4,6 @@ import { idField, showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { longUrlField } from './create';
 
-export const shortLinkUpdateOperation: OperationSpec = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a short link',
-	description: 'Point an existing short link at a new web address',
-	method: 'PATCH',
-	url: '/v1/short',
-};
-
 export const shortLinkUpdateFields: INodeProperties[] = [
 	idField({
 		displayName: 'Short Link ID',
@@ -25,3 +16,13 @@ export const shortLinkUpdateFields: INodeProperties[] = [
 	}),
 	longUrlField('newLongUrl', 'update', 'New web address for the short link'),
 ];
+
+export const shortLinkUpdateOperation: OperationSpec = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a short link',
+	description: 'Point an existing short link at a new web address',
+	method: 'PATCH',
+	url: '/v1/short',
+	fields: shortLinkUpdateFields,
+};

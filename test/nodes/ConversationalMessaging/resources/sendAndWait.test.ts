@@ -7,6 +7,8 @@ import { ExecuteContext } from 'n8n-core';
 
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/webhook';
+import { allFields } from '../../../../nodes/ConversationalMessaging/form/operations';
+import { sendAndWaitOperation } from '../../../../nodes/ConversationalMessaging/resources/messaging/sendAndWait';
 import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/description';
 import { onSkippingClock } from '../../../helpers/nodeClock';
 import { runNode } from '../../../helpers/engine';
@@ -332,26 +334,29 @@ describe('Send and Wait for Response', () => {
 		const { properties } = new ConversationalMessaging().description;
 		for (const [channel, { send, instance, recipient }] of Object.entries(CHANNELS)) {
 			for (const name of [instance, recipient]) {
-				const plain = properties.find(
-					(property) =>
-						property.name === name &&
-						(property.displayOptions?.show?.resource as string[]).includes(send[0]) &&
-						(property.displayOptions?.show?.operation as string[]).includes(send[1]),
-				);
-				// The one shown for this channel (the plain send's own has the same name).
-				const derived = properties.find(
-					(property) =>
-						property.name === name &&
-						(property.displayOptions?.show?.sendAndWaitChannel as string[] | undefined)?.includes(
+				const plain = allFields(send.fields).find((field) => field.name === name);
+				// Send and Wait's, shown for this channel (the plain send's own has the same name).
+				const derived = sendAndWaitOperation.fields?.find(
+					(field) =>
+						field.name === name &&
+						(field.displayOptions?.show?.sendAndWaitChannel as string[] | undefined)?.includes(
 							channel,
 						),
 				);
-				expect([
-					derived?.displayName,
-					derived?.required,
-					derived?.routing,
-					derived?.displayOptions?.show?.sendAndWaitChannel,
-				]).toEqual([plain?.displayName, plain?.required, plain?.routing, [channel]]);
+				const described = properties.filter(
+					(property) =>
+						property.name === name &&
+						(property.displayOptions?.show?.operation as string[]).includes('sendAndWait'),
+				);
+				expect([derived?.displayName, derived?.required, derived?.sent]).toEqual([
+					plain?.displayName,
+					plain?.required,
+					plain?.sent,
+				]);
+				expect(derived?.sent).toBe(plain?.sent);
+				expect(
+					described.map((property) => property.displayOptions?.show?.sendAndWaitChannel),
+				).toEqual([[channel]]);
 			}
 		}
 	});
