@@ -157,8 +157,8 @@ export function collection(
 /** Each under a name of its own: parameter names are unique in the node. */
 export const additionalFields = (
 	name: string,
-	displayOptions: IDisplayOptions,
 	options: INodeProperties[],
+	displayOptions: IDisplayOptions = {},
 ) =>
 	collection(name, 'Additional Fields', displayOptions, options, {
 		placeholder: 'Add Field',
@@ -166,11 +166,7 @@ export const additionalFields = (
 	});
 
 /** `limitInNode`: the service does not page the list, so the node cuts it. */
-export function returnAllAndLimit(
-	displayOptions: IDisplayOptions,
-	noun: string,
-	limitInNode = false,
-): INodeProperties[] {
+export function returnAllAndLimit(noun: string, limitInNode = false): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -178,7 +174,6 @@ export function returnAllAndLimit(
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions,
 		},
 		{
 			displayName: 'Limit',
@@ -188,8 +183,28 @@ export function returnAllAndLimit(
 			default: 50,
 			description: 'Max number of results to return',
 			hint: `How many ${noun} to return at most`,
-			displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false] } },
 			...(limitInNode ? { routing: { output: { maxResults: '={{$value}}' } } } : {}),
 		},
 	];
 }
+
+/** An options parameter, its `choices` each [name, value, description]. */
+export function choice({
+	choices,
+	...spec
+}: Omit<INodeProperties, 'type'> & { choices: string[][] }) {
+	const options = choices.map(([name, value, description]) => ({ name, value, description }));
+	return { ...spec, type: 'options', options } satisfies INodeProperties;
+}
+
+/** n8n's fixedCollection of one group of fields, `values`, as its form and send-and-wait nodes have. */
+export const valuesOf = (
+	spec: Omit<INodeProperties, 'type' | 'options'>,
+	values: INodeProperties[],
+) =>
+	field({
+		...spec,
+		type: 'fixedCollection',
+		options: [{ displayName: 'Values', name: 'values', values }],
+	});

@@ -2,7 +2,7 @@ import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n
 
 import { phone, url } from '../checks/checks';
 import type { Field, FieldSpec } from './fields';
-import { field, showFor } from './fields';
+import { field } from './fields';
 
 /** An Instance, shown for the operations that list it (one object each: the value stays when the operation changes). */
 export function instanceField(name: string, displayOptions?: IDisplayOptions): Field {
@@ -24,10 +24,9 @@ export function instanceField(name: string, displayOptions?: IDisplayOptions): F
 
 export function messageTypeField(
 	name: string,
-	displayOptions: IDisplayOptions,
 	options: INodePropertyOptions[],
 	defaultType: string,
-): INodeProperties {
+): Field {
 	return field({
 		displayName: 'Message Type',
 		name,
@@ -35,7 +34,6 @@ export function messageTypeField(
 		// As an expression n8n could not tell which fields to show.
 		noDataExpression: true,
 		required: true,
-		displayOptions,
 		options,
 		default: defaultType,
 		description: 'Kind of message to send',
@@ -50,12 +48,7 @@ type BodyVariant = Pick<FieldSpec, 'name' | 'displayName' | 'description'> & {
 };
 
 /** `body` means text for some types and a file URL for others: one field per meaning. */
-export function messageBodyFields(
-	resource: string,
-	operation: string,
-	typeParameter: string,
-	variants: BodyVariant[],
-): INodeProperties[] {
+export function messageBodyFields(typeParameter: string, variants: BodyVariant[]): Field[] {
 	return variants.map(({ name, types, displayName, description, isFileUrl }) =>
 		field({
 			displayName,
@@ -63,7 +56,7 @@ export function messageBodyFields(
 			required: true,
 			placeholder: isFileUrl ? 'https://example.com/file.pdf' : '',
 			...(isFileUrl ? {} : { typeOptions: { rows: 3 } }),
-			displayOptions: showFor(resource, [operation], { [typeParameter]: types }),
+			displayOptions: { show: { [typeParameter]: types } },
 			description,
 			sendTo: 'body.body',
 			checks: isFileUrl ? [url('body.body', displayName)] : [],

@@ -1,8 +1,8 @@
 import type { FormFieldsParameter, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import type { FormFieldType } from './description';
-import { CHOICE_TYPES, FORM_FIELD_KEYS, FORM_FIELD_TYPES } from './description';
+import type { FormFieldType } from './formFields';
+import { CHOICE_TYPES, FORM_FIELD_KEYS, FORM_FIELD_TYPES } from './formFields';
 
 /**
  * The answer page is n8n's own form page: its `form-trigger` view, which n8n's server renders for

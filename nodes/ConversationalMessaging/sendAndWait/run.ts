@@ -22,8 +22,8 @@ import type { Done } from '../sendLoop/runMemory';
 import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
 import { asNodeError, errorItemError, failureOf, send } from '../sendLoop/send';
-import type { Channel } from './description';
-import { CHANNELS, plainField, questionField, UNIT_MS } from './description';
+import type { Channel } from './channels';
+import { CHANNELS, plainField, questionField } from './channels';
 import { pageOf } from './page';
 import type { Kept } from './webhook';
 import { keepAndWait } from './webhook';
@@ -126,6 +126,14 @@ function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): strin
 		},
 	);
 }
+
+/** Limit Wait Time's units, as n8n names them (in its order: by name), in milliseconds. */
+export const UNIT_MS: Record<string, number> = {
+	days: 86_400_000,
+	hours: 3_600_000,
+	minutes: 60_000,
+	seconds: 1000,
+};
 
 /** Read before anything is sent, so a bad limit never leaves a question nobody waits for. */
 export function waitTill(fns: IExecuteFunctions): Date {

@@ -13,7 +13,7 @@ import { jsonParse, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { isBlank } from '../checks/checks';
 import { nodeContextInWebhook, setTimeoutOutput } from '../n8nInternals';
 import type { smsFacts } from '../checks/sms';
-import { CHOICE_TYPES } from './description';
+import { CHOICE_TYPES } from './formFields';
 import type { FormField, Page } from './page';
 import { ANSWERED_PAGE, APPROVED, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from './page';
 

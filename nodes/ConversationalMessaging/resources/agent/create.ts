@@ -1,25 +1,21 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { email } from '../../checks/checks';
-import { field, showFor } from '../../form/fields';
+import { field } from '../../form/fields';
 import { phoneField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
-
-const show = showFor('agent', ['create']);
 
 export const agentCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
 		name: 'agentName',
 		required: true,
-		displayOptions: show,
 		description: 'Full name of the agent',
 		sendTo: 'body.name',
 	}),
 	phoneField({
 		displayName: 'Phone',
 		name: 'agentPhone',
-		displayOptions: show,
 		sendTo: 'body.phone',
 		description: 'Phone of the agent. ',
 	}),
@@ -28,7 +24,6 @@ export const agentCreateFields: INodeProperties[] = [
 		name: 'email',
 		required: true,
 		placeholder: 'name@email.com',
-		displayOptions: show,
 		description: 'Email address of the agent',
 		sendTo: 'body.email',
 		checks: [email('body.email', 'Email')],

@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idField, showFor } from '../../form/fields';
+import { idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 
 export const agentDeleteField: INodeProperties = idField({
 	displayName: 'Agent ID',
 	name: 'agentIdToDelete',
-	displayOptions: showFor('agent', ['delete']),
 	placeholder: 'ID from Agent > Create',
 	description: 'Identifier of the agent to delete, as returned by Agent > Create',
 	sendTo: 'body.id',

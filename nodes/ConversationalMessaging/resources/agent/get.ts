@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idField, showFor } from '../../form/fields';
+import { idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 
 export const agentGetField: INodeProperties = idField({
 	displayName: 'Agent ID',
 	name: 'agentId',
-	displayOptions: showFor('agent', ['get']),
 	placeholder: 'ID from Agent > Create',
 	description: 'Identifier of the agent, as returned by Agent > Create',
 	sendTo: 'qs.id',

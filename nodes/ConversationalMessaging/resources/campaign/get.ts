@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idLocator, showFor } from '../../form/fields';
+import { idLocator } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { CAMPAIGN_ID_PATTERN, SEARCH_CAMPAIGNS } from './search';
 
@@ -8,7 +8,6 @@ import { CAMPAIGN_ID_PATTERN, SEARCH_CAMPAIGNS } from './search';
 export const campaignIdField: INodeProperties = idLocator({
 	displayName: 'Campaign ID',
 	name: 'campaignId',
-	displayOptions: showFor('campaign', ['get', 'getDetails']),
 	description:
 		'The campaign: pick it from the list (searched by name or ID), or enter its ID, the id of a record from Campaign > Get Many',
 	searchListMethod: SEARCH_CAMPAIGNS,

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { returnAllAndLimit, showFor } from '../../form/fields';
+import { returnAllAndLimit } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { listRecords } from '../../service/envelope';
 
@@ -44,10 +44,7 @@ export async function paginateCampaigns(
 	return results.slice(0, limit);
 }
 
-export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit(
-	showFor('campaign', ['getAll']),
-	'campaigns',
-);
+export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit('campaigns');
 
 export const campaignGetAllOperation: OperationSpec = {
 	name: 'Get Many',

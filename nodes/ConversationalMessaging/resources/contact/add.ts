@@ -1,11 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { isBlank, itemCheck, itemError, requireField } from '../../checks/checks';
-import { additionalFields, ASK_THE_USER_HINT, field, idField, showFor } from '../../form/fields';
+import { additionalFields, ASK_THE_USER_HINT, field, idField } from '../../form/fields';
 import { phoneField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
-
-const show = showFor('contact', ['add']);
 
 /** The fields sent into `values`, by their key there. */
 const FIELD_OF: Record<string, string> = { name: 'Name', phone: 'Phone' };
@@ -53,7 +51,6 @@ export const contactAddFields: INodeProperties[] = [
 	idField({
 		displayName: 'List ID',
 		name: 'listId',
-		displayOptions: show,
 		placeholder: 'ID of a list in your account',
 		description: 'Identifier of the distribution list to add the contact to',
 		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
@@ -63,18 +60,16 @@ export const contactAddFields: INodeProperties[] = [
 	phoneField({
 		displayName: 'Phone',
 		name: 'phone',
-		displayOptions: show,
 		sendTo: 'body.values.phone',
 		required: false,
 	}),
 	field({
 		displayName: 'Name',
 		name: 'contactName',
-		displayOptions: show,
 		description: 'Name of the contact',
 		sendTo: 'body.values.name',
 	}),
-	additionalFields('contactFields', show, [
+	additionalFields('contactFields', [
 		{
 			displayName: 'Extra Values',
 			name: 'extraValues',

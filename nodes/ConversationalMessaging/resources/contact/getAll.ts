@@ -1,16 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ASK_THE_USER_HINT, idField, returnAllAndLimit, showFor } from '../../form/fields';
+import { ASK_THE_USER_HINT, idField, returnAllAndLimit } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { listRecords } from '../../service/envelope';
-
-const show = showFor('contact', ['getAll']);
 
 export const contactGetAllFields: INodeProperties[] = [
 	idField({
 		displayName: 'List ID',
 		name: 'listIdToRead',
-		displayOptions: show,
 		placeholder: 'ID of a list in your account',
 		description: 'Identifier of the distribution list to read',
 		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
@@ -18,7 +15,7 @@ export const contactGetAllFields: INodeProperties[] = [
 		sendTo: 'qs.id',
 	}),
 	// The service does not page this list, so the Limit cuts it in the node.
-	...returnAllAndLimit(show, 'contacts', true),
+	...returnAllAndLimit('contacts', true),
 ];
 
 export const contactGetAllOperation: OperationSpec = {

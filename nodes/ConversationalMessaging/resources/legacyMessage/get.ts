@@ -1,22 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, idField, showFor } from '../../form/fields';
+import { field, idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-
-const show = showFor('legacyMessage', ['get']);
 
 export const legacyMessageGetFields: INodeProperties[] = [
 	idField({
 		displayName: 'Message ID',
 		name: 'messageId',
-		displayOptions: show,
 		placeholder: 'ID from Legacy Chatapp Message > Send',
 		description: 'Identifier of the message, as returned by Legacy Chatapp Message > Send',
 	}),
 	field({
 		displayName: 'Instance',
 		name: 'sentFromInstance',
-		displayOptions: show,
 		placeholder: 'Instance given to Send (optional)',
 		description:
 			'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',

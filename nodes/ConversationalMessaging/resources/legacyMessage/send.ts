@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { coordinate } from '../../checks/checks';
-import { additionalFields, field, showFor } from '../../form/fields';
+import { additionalFields, field } from '../../form/fields';
 import {
 	instanceField,
 	messageBodyFields,
@@ -25,7 +25,7 @@ function coordinateField(
 		required: true,
 		typeOptions: { numberPrecision: 6, minValue: -limit, maxValue: limit },
 		default: 0,
-		displayOptions: showFor('legacyMessage', ['send'], { messageType: ['location'] }),
+		displayOptions: { show: { messageType: ['location'] } },
 		description: `${displayName} in decimal degrees, e.g. ${example}`,
 		sendTo,
 		checks: [coordinate(sendTo, displayName, limit)],
@@ -35,7 +35,6 @@ function coordinateField(
 export const legacyMessageSendFields: INodeProperties[] = [
 	messageTypeField(
 		'messageType',
-		showFor('legacyMessage', ['send']),
 		[
 			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
 			{ name: 'Chat (Text)', value: 'chat', description: 'A text message' },
@@ -55,11 +54,10 @@ export const legacyMessageSendFields: INodeProperties[] = [
 	phoneField({
 		displayName: 'Recipient Phone',
 		name: 'recipient',
-		displayOptions: showFor('legacyMessage', ['send']),
 		sendTo: 'body.to',
 	}),
-	instanceField('legacyInstance', showFor('legacyMessage', ['send'])),
-	...messageBodyFields('legacyMessage', 'send', 'messageType', [
+	instanceField('legacyInstance'),
+	...messageBodyFields('messageType', [
 		{
 			name: 'chatText',
 			types: ['chat'],
@@ -91,7 +89,6 @@ export const legacyMessageSendFields: INodeProperties[] = [
 	// Only the types with an optional field get the collection: an empty one is a dead end.
 	additionalFields(
 		'legacyMessageFields',
-		showFor('legacyMessage', ['send'], { messageType: ['document', 'image', 'video'] }),
 		[
 			field({
 				displayName: 'Caption',
@@ -109,6 +106,7 @@ export const legacyMessageSendFields: INodeProperties[] = [
 				sendTo: 'body.filename',
 			}),
 		],
+		{ show: { messageType: ['document', 'image', 'video'] } },
 	),
 ];
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, showFor } from '../../form/fields';
+import { additionalFields, field } from '../../form/fields';
 import { instanceField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
 
@@ -8,7 +8,7 @@ import type { OperationSpec } from '../../form/operations';
 export const liveChatInstance = instanceField('liveChatInstance');
 
 export const liveChatCreateSessionFields: INodeProperties[] = [
-	additionalFields('sessionFields', showFor('liveChat', ['createSession']), [
+	additionalFields('sessionFields', [
 		field({
 			displayName: 'Contact Name',
 			name: 'name',

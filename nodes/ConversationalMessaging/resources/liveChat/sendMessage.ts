@@ -1,17 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, idField, showFor } from '../../form/fields';
+import { additionalFields, field, idField } from '../../form/fields';
 import { messageTextField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
 import { liveChatInstance } from './createSession';
-
-const show = showFor('liveChat', ['sendMessage']);
 
 export const liveChatSendMessageFields: INodeProperties[] = [
 	idField({
 		displayName: 'Session ID',
 		name: 'sessionId',
-		displayOptions: show,
 		placeholder: 'ID from Live Chat > Create Session',
 		description:
 			'Identifier of the live chat session, as returned by Live Chat > Create Session; the message goes to it',
@@ -19,10 +16,9 @@ export const liveChatSendMessageFields: INodeProperties[] = [
 	}),
 	messageTextField({
 		name: 'liveChatMessage',
-		displayOptions: show,
 		sendTo: 'body.body',
 	}),
-	additionalFields('liveChatMessageFields', show, [
+	additionalFields('liveChatMessageFields', [
 		field({
 			displayName: 'Sent by User',
 			name: 'user',

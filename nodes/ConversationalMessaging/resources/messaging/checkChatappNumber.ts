@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../form/fields';
 import { lineInstance, phoneField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
 import { validationRecords } from '../../service/envelope';
@@ -8,7 +7,6 @@ import { validationRecords } from '../../service/envelope';
 export const checkChatappNumberField: INodeProperties = phoneField({
 	displayName: 'Phone Number',
 	name: 'number',
-	displayOptions: showFor('messaging', ['checkChatappNumber']),
 	sendTo: 'body.number',
 });
 

@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { chatappId, onlyWith, textList } from '../../checks/checks';
-import { additionalFields, field, showFor } from '../../form/fields';
+import { additionalFields, field } from '../../form/fields';
 import { lineInstance, messageTextField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
-
-const show = showFor('messaging', ['injectCrmLead']);
 
 export const injectCrmLeadFields: INodeProperties[] = [
 	field({
@@ -13,7 +11,6 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		name: 'channel',
 		type: 'options',
 		required: true,
-		displayOptions: show,
 		options: [
 			{ name: 'Chatapp', value: 'chatapp', description: 'Agents answer the lead on chatapp' },
 			{
@@ -33,14 +30,12 @@ export const injectCrmLeadFields: INodeProperties[] = [
 		name: 'contactPhoneNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: show,
 	},
 	field({
 		displayName: 'Contact Phone',
 		name: 'contactPhone',
 		required: true,
 		placeholder: 'e.g. +57 300 123 4567',
-		displayOptions: show,
 		description:
 			'Phone of the lead, with + and the country code, or as dialled in the Default Country. The service identifies the contact by this number on both channels (@c.us is added for you).',
 		sendTo: 'body.to',
@@ -48,11 +43,10 @@ export const injectCrmLeadFields: INodeProperties[] = [
 	}),
 	messageTextField({
 		name: 'leadMessage',
-		displayOptions: show,
 		sendTo: 'body.text',
 		description: 'Text of the lead, such as the message the contact left in a form',
 	}),
-	additionalFields('leadFields', show, [
+	additionalFields('leadFields', [
 		field({
 			displayName: 'Agent ID',
 			name: 'agent',

@@ -2,35 +2,31 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { freeText } from '../../checks/checks';
 import { smsText } from '../../checks/sms';
-import { collection, showFor } from '../../form/fields';
+import { collection } from '../../form/fields';
 import { lineInstance, messageTextField, phoneField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
 import { smsCostNotices } from './smsCostNotices';
-
-const show = showFor('messaging', ['sendSms']);
 
 export const sendSmsFields: INodeProperties[] = [
 	phoneField({
 		displayName: 'Recipient Phone',
 		name: 'to',
-		displayOptions: show,
 		sendTo: 'body.to',
 	}),
 	// One name with the socialnet text and Send and Wait's question (n8n's): switching keeps it.
 	messageTextField({
 		name: 'message',
-		displayOptions: show,
 		sendTo: 'body.body',
 		description:
 			'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is usually billed.',
 		checks: [freeText('body.body', 'Message'), smsText('body.body', 'Message')],
 	}),
 	// Its encoding and segments, before the first send.
-	...smsCostNotices(show),
+	...smsCostNotices,
 	collection(
 		'smsOptions',
 		'SMS Options',
-		show,
+		{},
 		[
 			{
 				displayName: 'Max Segments per Message',

@@ -1,18 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, field, idField, showFor } from '../../form/fields';
+import { additionalFields, field, idField } from '../../form/fields';
 import { instanceField, messageBodyFields, messageTypeField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
 
-const show = showFor('messaging', ['sendSocialnet']);
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
 
 export const sendSocialnetFields: INodeProperties[] = [
 	// The page's line: an SMS line's id is never carried into it when the operation changes.
-	instanceField('socialnetInstance', show),
+	instanceField('socialnetInstance'),
 	messageTypeField(
 		'socialnetType',
-		show,
 		[
 			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
 			{ name: 'File', value: 'file', description: 'Any file, by URL' },
@@ -25,7 +23,6 @@ export const sendSocialnetFields: INodeProperties[] = [
 	idField({
 		displayName: 'Recipient ID',
 		name: 'recipientId',
-		displayOptions: show,
 		placeholder: 'Page-scoped ID of the recipient',
 		description:
 			'Page-scoped identifier of the recipient on the socialnet messenger: the ID the messenger gives a person who wrote to your page (not a phone number)',
@@ -35,7 +32,7 @@ export const sendSocialnetFields: INodeProperties[] = [
 		},
 		sendTo: 'body.to',
 	}),
-	...messageBodyFields('messaging', 'sendSocialnet', 'socialnetType', [
+	...messageBodyFields('socialnetType', [
 		{
 			name: 'message',
 			types: ['text'],
@@ -53,7 +50,6 @@ export const sendSocialnetFields: INodeProperties[] = [
 	// Text has no optional field: no empty collection for it.
 	additionalFields(
 		'socialnetFields',
-		showFor('messaging', ['sendSocialnet'], { socialnetType: MEDIA_TYPES }),
 		[
 			field({
 				displayName: 'Caption',
@@ -62,6 +58,7 @@ export const sendSocialnetFields: INodeProperties[] = [
 				sendTo: 'body.caption',
 			}),
 		],
+		{ show: { socialnetType: MEDIA_TYPES } },
 	),
 ];
 

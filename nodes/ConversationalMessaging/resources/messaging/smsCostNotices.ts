@@ -39,12 +39,11 @@ const outside = (from: number, to?: number) => [
 ];
 
 /**
- * Shown with `show` unless the text is an expression or matches one of `unless`. The text's tests
- * are all in `hide`: n8n shows a property at once when a value its `show` tests is an expression
+ * Shown unless the text is an expression or matches one of `unless`. The text's tests are all in
+ * `hide`: n8n shows a property at once when a value its `show` tests is an expression
  * (displayParameter), whatever else it says.
  */
-const shownUnless = (show: IDisplayOptions, unless: string[]): IDisplayOptions => ({
-	show: show.show,
+const shownUnless = (unless: string[]): IDisplayOptions => ({
 	hide: {
 		message: [{ _cnd: { startsWith: '=' } }, ...unless.map((regex) => ({ _cnd: { regex } }))],
 	},
@@ -53,11 +52,7 @@ const shownUnless = (show: IDisplayOptions, unless: string[]): IDisplayOptions =
 const UNICODE_WHY =
 	'A character outside the GSM-7 alphabet (such as ’, á or an emoji) sends the whole message as Unicode: 70 characters a segment, 67 in each part of a longer one. Replace Look-Alike Characters (SMS Options) sends pasted quotes, dashes and spaces in their GSM-7 forms (the output then says what was sent).';
 
-function notice(
-	show: IDisplayOptions,
-	encoding: keyof typeof SIZES,
-	segments: number,
-): INodeProperties {
+function notice(encoding: keyof typeof SIZES, segments: number): INodeProperties {
 	const unicode = encoding === 'UCS-2';
 	const last = segments > COUNTED;
 	const from = segments === 1 ? 1 : most(encoding, segments - 1) + 1;
@@ -72,7 +67,7 @@ function notice(
 		name: `smsCost${unicode ? 'Unicode' : 'Gsm'}${last ? 'More' : segments}`,
 		type: 'notice',
 		default: '',
-		displayOptions: shownUnless(show, [
+		displayOptions: shownUnless([
 			...outside(from, last ? undefined : most(encoding, segments)),
 			// Unicode: not when every character is GSM-7's, nor a longer text with an emoji; GSM-7: not
 			// with another character or an escaped one.
@@ -82,29 +77,29 @@ function notice(
 }
 
 /** A GSM-7 text with an escaped character: the rule, the count on its output. */
-const escapedNotice = (show: IDisplayOptions): INodeProperties => ({
+const escapedNotice: INodeProperties = {
 	displayName:
 		'As typed, this SMS is GSM-7, and each ^ { } [ ] ~ | € or \\ in it takes the room of two characters: 160 in one segment, 153 in each part of a longer one. Its output gives the segments (smsCost).',
 	name: 'smsCostGsmEscaped',
 	type: 'notice',
 	default: '',
-	displayOptions: shownUnless(show, [NOT_GSM, NO_ESCAPED]),
-});
+	displayOptions: shownUnless([NOT_GSM, NO_ESCAPED]),
+};
 
 /** A Unicode text longer than one segment, with an emoji: the rule, the count on its output. */
-const pairedNotice = (show: IDisplayOptions): INodeProperties => ({
+const pairedNotice: INodeProperties = {
 	displayName: `As typed, this SMS is Unicode (UCS-2) and longer than one segment, with an emoji (two of a segment's places, never split between two parts): its output gives the segments (smsCost), each usually billed. ${UNICODE_WHY}`,
 	name: 'smsCostUnicodeEmoji',
 	type: 'notice',
 	default: '',
-	displayOptions: shownUnless(show, [ALL_GSM, NOT_PAIRED, ...outside(SIZES['UCS-2'][0] + 1)]),
-});
+	displayOptions: shownUnless([ALL_GSM, NOT_PAIRED, ...outside(SIZES['UCS-2'][0] + 1)]),
+};
 
-/** The notices of a typed SMS text (`message`), shown with `show` (Send SMS's). */
-export const smsCostNotices = (show: IDisplayOptions): INodeProperties[] => [
+/** The notices of a typed SMS text (`message`), shown for the operations that list them (Send SMS). */
+export const smsCostNotices: INodeProperties[] = [
 	...(['GSM-7', 'UCS-2'] as const).flatMap((encoding) =>
-		Array.from({ length: COUNTED + 1 }, (_, index) => notice(show, encoding, index + 1)),
+		Array.from({ length: COUNTED + 1 }, (_, index) => notice(encoding, index + 1)),
 	),
-	escapedNotice(show),
-	pairedNotice(show),
+	escapedNotice,
+	pairedNotice,
 ];

@@ -1,17 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { number, textList } from '../../checks/checks';
-import { field, idField, showFor } from '../../form/fields';
+import { field, idField } from '../../form/fields';
 
 /** The service marks none optional on Create or on Update (a PUT that replaces the product). */
-const both = showFor('product', ['create', 'update']);
-
 export const productFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
 		name: 'productName',
 		required: true,
-		displayOptions: both,
 		description: 'Name of the product as customers see it',
 		sendTo: 'body.name',
 	}),
@@ -22,7 +19,6 @@ export const productFields: INodeProperties[] = [
 		required: true,
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
-		displayOptions: both,
 		description: 'Price of the product, a decimal number such as 19.99',
 		sendTo: 'body.price',
 		checks: [number('body.price', 'Price')],
@@ -31,7 +27,6 @@ export const productFields: INodeProperties[] = [
 		displayName: 'Code',
 		name: 'code',
 		required: true,
-		displayOptions: both,
 		description: 'Product code (SKU)',
 		sendTo: 'body.code',
 	}),
@@ -40,7 +35,6 @@ export const productFields: INodeProperties[] = [
 		name: 'description',
 		required: true,
 		typeOptions: { rows: 3 },
-		displayOptions: both,
 		description: 'Description of the product as customers see it',
 		sendTo: 'body.description',
 	}),
@@ -49,7 +43,6 @@ export const productFields: INodeProperties[] = [
 		name: 'descriptionai',
 		required: true,
 		typeOptions: { rows: 3 },
-		displayOptions: both,
 		description: 'Description the AI assistant uses when it talks about the product',
 		sendTo: 'body.descriptionai',
 	}),
@@ -58,7 +51,6 @@ export const productFields: INodeProperties[] = [
 		name: 'category',
 		required: true,
 		placeholder: 'shoes, sale',
-		displayOptions: both,
 		description:
 			'Categories of the product, separated by commas (or an expression that gives a list)',
 		sendTo: 'body.category',
@@ -69,7 +61,6 @@ export const productFields: INodeProperties[] = [
 export const productIdField: INodeProperties = idField({
 	displayName: 'Product ID',
 	name: 'productId',
-	displayOptions: showFor('product', ['delete', 'get', 'update']),
 	placeholder: 'ID from Product > Create',
 	description: 'Identifier of the product, as returned by Product > Create',
 });

@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { integer, url } from '../../checks/checks';
-import { field, showFor } from '../../form/fields';
+import { field } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { productFields, productIdField, productUrl } from './fields';
-
-const show = showFor('product', ['update']);
 
 export const productUpdateFields: INodeProperties[] = [
 	field({
@@ -13,7 +11,6 @@ export const productUpdateFields: INodeProperties[] = [
 		name: 'image',
 		required: true,
 		placeholder: 'https://example.com/product.jpg',
-		displayOptions: show,
 		description: 'Public web address of the product image',
 		sendTo: 'body.image',
 		checks: [url('body.image', 'Image URL')],
@@ -25,7 +22,6 @@ export const productUpdateFields: INodeProperties[] = [
 		required: true,
 		typeOptions: { numberPrecision: 0 },
 		default: 1,
-		displayOptions: show,
 		description: 'Status code of the product; the service documents 1, the default',
 		sendTo: 'body.status',
 		checks: [integer('body.status', 'Status')],

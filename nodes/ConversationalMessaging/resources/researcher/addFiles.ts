@@ -1,13 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { researcherFilesField } from './files';
 import { researcherIdField, researcherUrl } from './get';
 
-export const researcherAddFilesFields: INodeProperties[] = [
-	researcherFilesField('filesToAdd', showFor('researcher', ['addFiles'])),
-];
+export const researcherAddFilesFields: INodeProperties[] = [researcherFilesField('filesToAdd')];
 
 export const researcherAddFilesOperation: OperationSpec = {
 	name: 'Add Files',

@@ -1,17 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, showFor } from '../../form/fields';
+import { field } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { researcherFilesField } from './files';
-
-const show = showFor('researcher', ['create']);
 
 export const researcherCreateFields: INodeProperties[] = [
 	field({
 		displayName: 'Name',
 		name: 'researcherName',
 		required: true,
-		displayOptions: show,
 		description: 'Name of the researcher',
 		sendTo: 'body.name',
 	}),
@@ -20,7 +17,6 @@ export const researcherCreateFields: INodeProperties[] = [
 		name: 'researcherDescription',
 		required: true,
 		typeOptions: { rows: 3 },
-		displayOptions: show,
 		description: 'What the researcher should investigate',
 		sendTo: 'body.description',
 	}),
@@ -29,7 +25,6 @@ export const researcherCreateFields: INodeProperties[] = [
 		name: 'model',
 		type: 'options',
 		required: true,
-		displayOptions: show,
 		options: [
 			{ name: 'Analytics', value: 'analytics', description: 'Deepest analysis, slowest' },
 			{ name: 'Balance', value: 'balance', description: 'Balance between speed and depth' },
@@ -43,14 +38,13 @@ export const researcherCreateFields: INodeProperties[] = [
 		displayName: 'Policy ID',
 		name: 'policyId',
 		required: true,
-		displayOptions: show,
 		placeholder: 'ID of a policy in your account',
 		hint: 'The API has no call that lists policies: use the identifier of one your account has',
 		description:
 			"Identifier of the policy that defines the kind of investigation (the service receives it as the researcher's type)",
 		sendTo: 'body.type',
 	}),
-	researcherFilesField('files', show),
+	researcherFilesField('files'),
 ];
 
 export const researcherCreateOperation: OperationSpec = {

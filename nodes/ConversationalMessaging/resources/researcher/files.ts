@@ -31,10 +31,7 @@ const checkFiles = checkField('body.files', 'Files', (value, fail) => {
 	});
 });
 
-export function researcherFilesField(
-	name: string,
-	displayOptions: INodeProperties['displayOptions'],
-): Field {
+export function researcherFilesField(name: string): Field {
 	return {
 		displayName: 'Files',
 		name,
@@ -44,7 +41,6 @@ export function researcherFilesField(
 		required: true,
 		// One entry to start from: the editor marks its URL and Name required (a fixed collection gets no mark of its own).
 		default: { file: [{ url: '', name: '', type: 'document' }] },
-		displayOptions,
 		description:
 			'Documents, media or web pages for the researcher to investigate: at least one, each with its URL and Name',
 		// A fixed collection has no value of its own to send; its entries fill body.files.

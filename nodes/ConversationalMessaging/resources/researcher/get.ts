@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { commaList } from '../../checks/checks';
-import { field, idField, showFor } from '../../form/fields';
+import { field, idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { unwrapEnvelope } from '../../service/envelope';
 import { addCompletion, COMPLETION_FIELDS } from './completion';
@@ -34,7 +34,6 @@ export const researcherUrl = '/v1/researcher/{researcherId}';
 export const researcherIdField: INodeProperties = idField({
 	displayName: 'Researcher ID',
 	name: 'researcherId',
-	displayOptions: showFor('researcher', ['addFiles', 'get', 'run']),
 	placeholder: 'ID from Researcher > Create',
 	description: 'Identifier of the researcher, as returned by Researcher > Create',
 });
@@ -49,7 +48,6 @@ export const researcherFieldsField: INodeProperties = field({
 		description: READABLE_FIELDS[value],
 	})),
 	default: [],
-	displayOptions: showFor('researcher', ['get']),
 	description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map(titleCase).join(' and ')} among them.`,
 	sendTo: 'qs.fields',
 	checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],

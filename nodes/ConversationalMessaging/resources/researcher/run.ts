@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { collection, field, showFor } from '../../form/fields';
+import { collection, field } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { requestSettings, CREDENTIAL_NAME } from '../../service/account';
 import type { RequestOptionsParameter } from '../../n8nInternals';
@@ -124,7 +124,7 @@ export const researcherRunFields: INodeProperties[] = [
 	collection(
 		'runOptions',
 		'Options',
-		showFor('researcher', ['run']),
+		{},
 		[
 			field({
 				displayName: 'Wait for Completion',

@@ -1,29 +1,25 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { url } from '../../checks/checks';
-import { additionalFields, field, showFor } from '../../form/fields';
+import type { Field } from '../../form/fields';
+import { additionalFields, field } from '../../form/fields';
 import type { PlainSpec } from '../../form/operations';
 
 /** The target of a link: required on Create and Update alike. */
-export const longUrlField = (
-	name: string,
-	operation: string,
-	description: string,
-): INodeProperties =>
+export const longUrlField = (name: string, description: string): Field =>
 	field({
 		displayName: 'Long URL',
 		name,
 		required: true,
 		placeholder: 'https://example.com/spring-sale?utm_source=sms',
-		displayOptions: showFor('shortLink', [operation]),
 		description,
 		sendTo: 'body.longUrl',
 		checks: [url('body.longUrl', 'Long URL')],
 	});
 
 export const shortLinkCreateFields: INodeProperties[] = [
-	longUrlField('longUrl', 'create', 'Web address the short link leads to'),
-	additionalFields('shortLinkFields', showFor('shortLink', ['create']), [
+	longUrlField('longUrl', 'Web address the short link leads to'),
+	additionalFields('shortLinkFields', [
 		field({
 			displayName: 'Short Link ID',
 			name: 'idUrl',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idField, showFor } from '../../form/fields';
+import { idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { longUrlField } from './create';
 
@@ -8,13 +8,12 @@ export const shortLinkUpdateFields: INodeProperties[] = [
 	idField({
 		displayName: 'Short Link ID',
 		name: 'shortLinkId',
-		displayOptions: showFor('shortLink', ['update']),
 		placeholder: 'spring-sale',
 		description:
 			'Identifier of the short link to change: the Short Link ID given to Short Link > Create, or the one the service chose then',
 		sendTo: 'body.idUrl',
 	}),
-	longUrlField('newLongUrl', 'update', 'New web address for the short link'),
+	longUrlField('newLongUrl', 'New web address for the short link'),
 ];
 
 export const shortLinkUpdateOperation: OperationSpec = {

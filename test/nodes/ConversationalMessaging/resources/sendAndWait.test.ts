@@ -9,7 +9,7 @@ import { ConversationalMessaging } from '../../../../nodes/ConversationalMessagi
 import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/webhook';
 import { allFields } from '../../../../nodes/ConversationalMessaging/form/operations';
 import { sendAndWaitOperation } from '../../../../nodes/ConversationalMessaging/resources/messaging/sendAndWait';
-import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/description';
+import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
 import { onSkippingClock } from '../../../helpers/nodeClock';
 import { runNode } from '../../../helpers/engine';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
