@@ -18,7 +18,6 @@ import { shortLinkCreateOperation } from '../resources/shortLink/create';
 import type { Readings, RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
-import type { Done } from '../sendLoop/runMemory';
 import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
 import { asNodeError, errorItemError, failureOf, send } from '../sendLoop/send';
@@ -84,7 +83,7 @@ async function sendStep(
 	memory?: RunMemory,
 ): Promise<INodeExecutionData[]> {
 	const input = fns.getInputData();
-	let outcome: Done | SendOutcome | undefined = memory?.get(0, input[0]);
+	let outcome: SendOutcome | undefined = memory?.get(0, input[0]);
 	const earlier = outcome && 'sent' in outcome && sentEarlier(outcome, executionIdOf(fns));
 	if (earlier)
 		throw new NodeOperationError(

@@ -7,6 +7,7 @@ import { recordedFirst, storeNotSetUp } from '../n8nProcessedData';
 import { failureError } from '../service/envelope';
 import { clock } from '../clock';
 import { itemContext } from './itemRequest';
+import type { FailureWords, NodeError, SendOutcome, SentBy } from './send';
 
 /*
  * What a run of the node remembers of its sends, so that nothing the node does sends an item
@@ -21,17 +22,8 @@ import { itemContext } from './itemRequest';
  * The stop's words: ./stopError.ts.
  */
 
-/** Who sent an item and when (epoch ms): this execution, or the failed one n8n's Retry runs again. */
-export type SentBy = { executionId: string; at: number };
-
-/** What the service got of one item. */
-type Outcome =
-	| { sent: INodeExecutionData[] }
-	/** `firstFailure`: the words of the first failure, when an earlier execution's is named again. */
-	| { unsure: Error; firstFailure?: KeptItem['unsure'] };
-
-/** What the service got of one item, and who sent it. */
-export type Done = Outcome & { by: SentBy };
+/** What the service got of one item (a send's outcome), and who sent it. */
+export type Done = Extract<SendOutcome, { sent: unknown } | { unsure: unknown }> & { by: SentBy };
 
 /** One item the service got, as the record keeps it: plain data, as n8n stores it. */
 interface KeptItem {
@@ -42,7 +34,7 @@ interface KeptItem {
 	by: string;
 	at: number;
 	sent?: IDataObject[];
-	unsure?: { message: string; description?: string; httpCode?: string };
+	unsure?: FailureWords;
 }
 
 interface StopRecord {
@@ -130,13 +122,13 @@ export class RunMemory {
 	 * reach (it stopped first) keep what an earlier one did: `done` is given it too, for the stop's
 	 * words. An outcome without `by` was this execution's, now.
 	 */
-	keep(items: INodeExecutionData[], done: Array<(Outcome & { by?: SentBy }) | undefined>): void {
+	keep(items: INodeExecutionData[], done: Array<SendOutcome | undefined>): void {
 		const context = nodeContextOf(this.fns);
 		if (!context) return;
 		const kept: KeptItem[] = [];
 		items.forEach((input, item) => {
 			const outcome = (done[item] ??= this.get(item, input));
-			if (!outcome) return;
+			if (!outcome || !('sent' in outcome || 'unsure' in outcome)) return;
 			const { executionId: by, at } = outcome.by ?? {
 				executionId: executionIdOf(this.fns),
 				at: clock.now(),
@@ -210,7 +202,7 @@ async function claimRetry(
 }
 
 /** The error of an item the service may have carried out: as it was, or, from an earlier execution, named again. */
-async function unsureError(fns: IExecuteFunctions, kept: KeptItem): Promise<Error> {
+async function unsureError(fns: IExecuteFunctions, kept: KeptItem): Promise<NodeError> {
 	const { message, description = '', httpCode = '' } = kept.unsure ?? { message: '' };
 	// Its words were kept with the token taken out already.
 	if (kept.by === executionIdOf(fns)) {
@@ -228,8 +220,8 @@ async function unsureError(fns: IExecuteFunctions, kept: KeptItem): Promise<Erro
 }
 
 /** Who sent the item, when it was another execution than this one (whose Retry this is). */
-export function sentEarlier(outcome: object, executionId: string): SentBy | undefined {
-	const { by } = outcome as Partial<Done>;
+export function sentEarlier(outcome: SendOutcome, executionId: string): SentBy | undefined {
+	const by = 'sent' in outcome || 'unsure' in outcome ? outcome.by : undefined;
 	return by && by.executionId !== executionId ? by : undefined;
 }
 

@@ -23,18 +23,26 @@ import { Pacer } from './pacer';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
+/** Who sent an item and when (epoch ms): this execution, or the failed one n8n's Retry runs again. */
+export type SentBy = { executionId: string; at: number };
+
+/** A failure's words, as the run's memory keeps them (the error itself may hold the request). */
+export type FailureWords = { message: string; description?: string; httpCode?: string };
+
 /**
  * What became of one item's request, decided here alone: whether it may ever go again follows
- * from which of these it is.
+ * from which of these it is. What the service got (`sent`, `unsure`) says, once noted or
+ * remembered, who sent it (`by`: ./runMemory.ts).
  */
 export type SendOutcome =
-	/** The service accepted it: its answer, through the operation's reader. */
-	| { sent: INodeExecutionData[] }
+	/** The service accepted it: its answer's records. */
+	| { sent: INodeExecutionData[]; by?: SentBy }
 	/**
 	 * No complete answer (a timeout, a cut connection) or a 2xx that could not be read: the service
-	 * may have carried it out, so nothing the node does sends it again.
+	 * may have carried it out, so nothing the node does sends it again. `firstFailure`: the words
+	 * of the first failure, when an earlier execution's is named again.
 	 */
-	| { unsure: NodeApiError }
+	| { unsure: NodeError; by?: SentBy; firstFailure?: FailureWords }
 	/**
 	 * Not carried out, or nothing says it was: the service said no, kept saying "too fast" past Max
 	 * Wait, or could not be reached within it; or the request failed before it went out.

@@ -99,7 +99,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		let sentNow = 0;
 		let keptBack = 0;
 
-		const settle = (itemIndex: number, outcome: Done | SendOutcome | RuleOutcome) => {
+		const settle = (itemIndex: number, outcome: SendOutcome | RuleOutcome) => {
 			run.lane.remaining--;
 			// Kept from the service by a Recipient Rule: out with its reason, or on the Held output.
 			if ('skipped' in outcome || 'held' in outcome) {

@@ -1,34 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { email } from '../../checks/checks';
 import { field } from '../../form/fields';
 import { phoneField } from '../../form/messageFields';
 import type { OperationSpec } from '../../form/operations';
-
-export const agentCreateFields: INodeProperties[] = [
-	field({
-		displayName: 'Name',
-		name: 'agentName',
-		required: true,
-		description: 'Full name of the agent',
-		sendTo: 'body.name',
-	}),
-	phoneField({
-		displayName: 'Phone',
-		name: 'agentPhone',
-		sendTo: 'body.phone',
-		description: 'Phone of the agent. ',
-	}),
-	field({
-		displayName: 'Email',
-		name: 'email',
-		required: true,
-		placeholder: 'name@email.com',
-		description: 'Email address of the agent',
-		sendTo: 'body.email',
-		checks: [email('body.email', 'Email')],
-	}),
-];
 
 export const agentCreateOperation: OperationSpec = {
 	name: 'Create',
@@ -37,5 +10,28 @@ export const agentCreateOperation: OperationSpec = {
 	description: 'Add a team agent who can be assigned leads and conversations',
 	method: 'POST',
 	url: '/v1/agent',
-	fields: agentCreateFields,
+	fields: [
+		field({
+			displayName: 'Name',
+			name: 'agentName',
+			required: true,
+			description: 'Full name of the agent',
+			sendTo: 'body.name',
+		}),
+		phoneField({
+			displayName: 'Phone',
+			name: 'agentPhone',
+			sendTo: 'body.phone',
+			description: 'Phone of the agent. ',
+		}),
+		field({
+			displayName: 'Email',
+			name: 'email',
+			required: true,
+			placeholder: 'name@email.com',
+			description: 'Email address of the agent',
+			sendTo: 'body.email',
+			checks: [email('body.email', 'Email')],
+		}),
+	],
 };

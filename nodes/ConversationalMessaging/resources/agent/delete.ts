@@ -1,15 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-
-export const agentDeleteField: INodeProperties = idField({
-	displayName: 'Agent ID',
-	name: 'agentIdToDelete',
-	placeholder: 'ID from Agent > Create',
-	description: 'Identifier of the agent to delete, as returned by Agent > Create',
-	sendTo: 'body.id',
-});
 
 export const agentDeleteOperation: OperationSpec = {
 	name: 'Delete',
@@ -18,5 +8,13 @@ export const agentDeleteOperation: OperationSpec = {
 	description: 'Remove an agent from the team',
 	method: 'DELETE',
 	url: '/v1/agent',
-	fields: [agentDeleteField],
+	fields: [
+		idField({
+			displayName: 'Agent ID',
+			name: 'agentIdToDelete',
+			placeholder: 'ID from Agent > Create',
+			description: 'Identifier of the agent to delete, as returned by Agent > Create',
+			sendTo: 'body.id',
+		}),
+	],
 };

@@ -1,15 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-
-export const agentGetField: INodeProperties = idField({
-	displayName: 'Agent ID',
-	name: 'agentId',
-	placeholder: 'ID from Agent > Create',
-	description: 'Identifier of the agent, as returned by Agent > Create',
-	sendTo: 'qs.id',
-});
 
 export const agentGetOperation: OperationSpec = {
 	name: 'Get',
@@ -18,5 +8,13 @@ export const agentGetOperation: OperationSpec = {
 	description: 'Retrieve an agent by ID',
 	method: 'GET',
 	url: '/v1/agent',
-	fields: [agentGetField],
+	fields: [
+		idField({
+			displayName: 'Agent ID',
+			name: 'agentId',
+			placeholder: 'ID from Agent > Create',
+			description: 'Identifier of the agent, as returned by Agent > Create',
+			sendTo: 'qs.id',
+		}),
+	],
 };

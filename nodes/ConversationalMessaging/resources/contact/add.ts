@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isBlank, itemCheck, itemError, requireField } from '../../checks/checks';
 import { additionalFields, ASK_THE_USER_HINT, field, idField } from '../../form/fields';
@@ -47,60 +47,6 @@ const addExtraValues = itemCheck((request, item) => {
 	body.values = { ...(body.values as IDataObject), ...Object.fromEntries(entries) };
 });
 
-export const contactAddFields: INodeProperties[] = [
-	idField({
-		displayName: 'List ID',
-		name: 'listId',
-		placeholder: 'ID of a list in your account',
-		description: 'Identifier of the distribution list to add the contact to',
-		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
-		builderHint: ASK_THE_USER_HINT,
-		sendTo: 'body.idList',
-	}),
-	phoneField({
-		displayName: 'Phone',
-		name: 'phone',
-		sendTo: 'body.values.phone',
-		required: false,
-	}),
-	field({
-		displayName: 'Name',
-		name: 'contactName',
-		description: 'Name of the contact',
-		sendTo: 'body.values.name',
-	}),
-	additionalFields('contactFields', [
-		{
-			displayName: 'Extra Values',
-			name: 'extraValues',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Value',
-			default: {},
-			description: 'Any other fields to store for the contact, such as email or city',
-			options: [
-				{
-					displayName: 'Value',
-					name: 'value',
-					values: [
-						field({
-							displayName: 'Field',
-							name: 'key',
-							placeholder: 'city',
-							description: 'Name of the value, as the contact list stores it',
-						}),
-						field({
-							displayName: 'Value',
-							name: 'value',
-							description: 'The value to store',
-						}),
-					],
-				},
-			],
-		},
-	]),
-];
-
 export const contactAddOperation: BulkSpec = {
 	name: 'Add to List',
 	value: 'add',
@@ -111,5 +57,57 @@ export const contactAddOperation: BulkSpec = {
 	// `values` must hold at least one field for the service to store anything.
 	preSend: [addExtraValues, requireField('body.values', 'Phone, Name or an Extra Value')],
 	sends: 'inBulk',
-	fields: contactAddFields,
+	fields: [
+		idField({
+			displayName: 'List ID',
+			name: 'listId',
+			placeholder: 'ID of a list in your account',
+			description: 'Identifier of the distribution list to add the contact to',
+			hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+			builderHint: ASK_THE_USER_HINT,
+			sendTo: 'body.idList',
+		}),
+		phoneField({
+			displayName: 'Phone',
+			name: 'phone',
+			sendTo: 'body.values.phone',
+			required: false,
+		}),
+		field({
+			displayName: 'Name',
+			name: 'contactName',
+			description: 'Name of the contact',
+			sendTo: 'body.values.name',
+		}),
+		additionalFields('contactFields', [
+			{
+				displayName: 'Extra Values',
+				name: 'extraValues',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Value',
+				default: {},
+				description: 'Any other fields to store for the contact, such as email or city',
+				options: [
+					{
+						displayName: 'Value',
+						name: 'value',
+						values: [
+							field({
+								displayName: 'Field',
+								name: 'key',
+								placeholder: 'city',
+								description: 'Name of the value, as the contact list stores it',
+							}),
+							field({
+								displayName: 'Value',
+								name: 'value',
+								description: 'The value to store',
+							}),
+						],
+					},
+				],
+			},
+		]),
+	],
 };

@@ -1,22 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { ASK_THE_USER_HINT, idField, returnAllAndLimit } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { listRecords } from '../../service/envelope';
-
-export const contactGetAllFields: INodeProperties[] = [
-	idField({
-		displayName: 'List ID',
-		name: 'listIdToRead',
-		placeholder: 'ID of a list in your account',
-		description: 'Identifier of the distribution list to read',
-		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
-		builderHint: ASK_THE_USER_HINT,
-		sendTo: 'qs.id',
-	}),
-	// The service does not page this list, so the Limit cuts it in the node.
-	...returnAllAndLimit('contacts', true),
-];
 
 export const contactGetAllOperation: OperationSpec = {
 	name: 'Get Many',
@@ -26,5 +10,17 @@ export const contactGetAllOperation: OperationSpec = {
 	method: 'GET',
 	url: '/v1/contact',
 	records: listRecords,
-	fields: contactGetAllFields,
+	fields: [
+		idField({
+			displayName: 'List ID',
+			name: 'listIdToRead',
+			placeholder: 'ID of a list in your account',
+			description: 'Identifier of the distribution list to read',
+			hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+			builderHint: ASK_THE_USER_HINT,
+			sendTo: 'qs.id',
+		}),
+		// The service does not page this list, so the Limit cuts it in the node.
+		...returnAllAndLimit('contacts', true),
+	],
 };

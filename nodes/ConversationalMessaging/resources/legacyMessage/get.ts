@@ -1,24 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { field, idField } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
-
-export const legacyMessageGetFields: INodeProperties[] = [
-	idField({
-		displayName: 'Message ID',
-		name: 'messageId',
-		placeholder: 'ID from Legacy Chatapp Message > Send',
-		description: 'Identifier of the message, as returned by Legacy Chatapp Message > Send',
-	}),
-	field({
-		displayName: 'Instance',
-		name: 'sentFromInstance',
-		placeholder: 'Instance given to Send (optional)',
-		description:
-			'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',
-		sendTo: 'qs.instance',
-	}),
-];
 
 export const legacyMessageGetOperation: OperationSpec = {
 	name: 'Get',
@@ -27,5 +8,20 @@ export const legacyMessageGetOperation: OperationSpec = {
 	description: 'Retrieve a message sent through a QR-paired instance, by message ID',
 	method: 'GET',
 	url: '/v1/msg-wh/{messageId}',
-	fields: legacyMessageGetFields,
+	fields: [
+		idField({
+			displayName: 'Message ID',
+			name: 'messageId',
+			placeholder: 'ID from Legacy Chatapp Message > Send',
+			description: 'Identifier of the message, as returned by Legacy Chatapp Message > Send',
+		}),
+		field({
+			displayName: 'Instance',
+			name: 'sentFromInstance',
+			placeholder: 'Instance given to Send (optional)',
+			description:
+				'Identifier of the instance that sent the message: the Instance given to Legacy Chatapp Message > Send (optional)',
+			sendTo: 'qs.instance',
+		}),
+	],
 };

@@ -32,84 +32,6 @@ function coordinateField(
 	});
 }
 
-export const legacyMessageSendFields: INodeProperties[] = [
-	messageTypeField(
-		'messageType',
-		[
-			{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
-			{ name: 'Chat (Text)', value: 'chat', description: 'A text message' },
-			{ name: 'Document', value: 'document', description: 'A document file, by URL' },
-			{ name: 'GIF', value: 'gif', description: 'An animated GIF, by URL' },
-			{ name: 'Image', value: 'image', description: 'An image, by URL, with an optional caption' },
-			{
-				name: 'Location',
-				value: 'location',
-				description: 'A map location, by latitude and longitude',
-			},
-			{ name: 'Sticker', value: 'sticker', description: 'A sticker' },
-			{ name: 'Video', value: 'video', description: 'A video, by URL, with an optional caption' },
-		],
-		'chat',
-	),
-	phoneField({
-		displayName: 'Recipient Phone',
-		name: 'recipient',
-		sendTo: 'body.to',
-	}),
-	instanceField('legacyInstance'),
-	...messageBodyFields('messageType', [
-		{
-			name: 'chatText',
-			types: ['chat'],
-			displayName: 'Message',
-			description: 'Text of the message',
-		},
-		{
-			name: 'fileUrl',
-			types: ['audio', 'document', 'gif', 'image', 'video'],
-			displayName: 'File URL',
-			description: 'Public web address of the file to send',
-			isFileUrl: true,
-		},
-		{
-			name: 'sticker',
-			types: ['sticker'],
-			displayName: 'Sticker',
-			description: 'The sticker to send, usually the web address of its file',
-		},
-		{
-			name: 'locationText',
-			types: ['location'],
-			displayName: 'Location Text',
-			description: 'Text sent with the location, such as a place name or address',
-		},
-	]),
-	coordinateField('latitude', 'Latitude', 'body.lat', 90, 4.711),
-	coordinateField('longitude', 'Longitude', 'body.lng', 180, -74.0721),
-	// Only the types with an optional field get the collection: an empty one is a dead end.
-	additionalFields(
-		'legacyMessageFields',
-		[
-			field({
-				displayName: 'Caption',
-				name: 'caption',
-				displayOptions: { show: { '/messageType': ['image', 'video'] } },
-				description: 'Text shown with the image or video',
-				sendTo: 'body.caption',
-			}),
-			field({
-				displayName: 'File Name',
-				name: 'filename',
-				placeholder: 'invoice.pdf',
-				displayOptions: { show: { '/messageType': ['document'] } },
-				description: 'Name the recipient sees for the document',
-				sendTo: 'body.filename',
-			}),
-		],
-		{ show: { messageType: ['document', 'image', 'video'] } },
-	),
-];
-
 export const legacyMessageSendOperation: BulkSpec = {
 	name: 'Send',
 	value: 'send',
@@ -120,5 +42,85 @@ export const legacyMessageSendOperation: BulkSpec = {
 	url: '/v1/msg-wh',
 	sends: 'inBulk',
 	toAPerson: true,
-	fields: legacyMessageSendFields,
+	fields: [
+		messageTypeField(
+			'messageType',
+			[
+				{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
+				{ name: 'Chat (Text)', value: 'chat', description: 'A text message' },
+				{ name: 'Document', value: 'document', description: 'A document file, by URL' },
+				{ name: 'GIF', value: 'gif', description: 'An animated GIF, by URL' },
+				{
+					name: 'Image',
+					value: 'image',
+					description: 'An image, by URL, with an optional caption',
+				},
+				{
+					name: 'Location',
+					value: 'location',
+					description: 'A map location, by latitude and longitude',
+				},
+				{ name: 'Sticker', value: 'sticker', description: 'A sticker' },
+				{ name: 'Video', value: 'video', description: 'A video, by URL, with an optional caption' },
+			],
+			'chat',
+		),
+		phoneField({
+			displayName: 'Recipient Phone',
+			name: 'recipient',
+			sendTo: 'body.to',
+		}),
+		instanceField('legacyInstance'),
+		...messageBodyFields('messageType', [
+			{
+				name: 'chatText',
+				types: ['chat'],
+				displayName: 'Message',
+				description: 'Text of the message',
+			},
+			{
+				name: 'fileUrl',
+				types: ['audio', 'document', 'gif', 'image', 'video'],
+				displayName: 'File URL',
+				description: 'Public web address of the file to send',
+				isFileUrl: true,
+			},
+			{
+				name: 'sticker',
+				types: ['sticker'],
+				displayName: 'Sticker',
+				description: 'The sticker to send, usually the web address of its file',
+			},
+			{
+				name: 'locationText',
+				types: ['location'],
+				displayName: 'Location Text',
+				description: 'Text sent with the location, such as a place name or address',
+			},
+		]),
+		coordinateField('latitude', 'Latitude', 'body.lat', 90, 4.711),
+		coordinateField('longitude', 'Longitude', 'body.lng', 180, -74.0721),
+		// Only the types with an optional field get the collection: an empty one is a dead end.
+		additionalFields(
+			'legacyMessageFields',
+			[
+				field({
+					displayName: 'Caption',
+					name: 'caption',
+					displayOptions: { show: { '/messageType': ['image', 'video'] } },
+					description: 'Text shown with the image or video',
+					sendTo: 'body.caption',
+				}),
+				field({
+					displayName: 'File Name',
+					name: 'filename',
+					placeholder: 'invoice.pdf',
+					displayOptions: { show: { '/messageType': ['document'] } },
+					description: 'Name the recipient sees for the document',
+					sendTo: 'body.filename',
+				}),
+			],
+			{ show: { messageType: ['document', 'image', 'video'] } },
+		),
+	],
 };

@@ -1,14 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { lineInstance, phoneField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
 import { validationRecords } from '../../service/envelope';
-
-export const checkChatappNumberField: INodeProperties = phoneField({
-	displayName: 'Phone Number',
-	name: 'number',
-	sendTo: 'body.number',
-});
 
 export const checkChatappNumberOperation: BulkSpec = {
 	name: 'Check Chatapp Number',
@@ -19,5 +11,12 @@ export const checkChatappNumberOperation: BulkSpec = {
 	url: '/v1/valid-chatapp',
 	records: validationRecords,
 	sends: 'inBulk',
-	fields: [lineInstance, checkChatappNumberField],
+	fields: [
+		lineInstance,
+		phoneField({
+			displayName: 'Phone Number',
+			name: 'number',
+			sendTo: 'body.number',
+		}),
+	],
 };

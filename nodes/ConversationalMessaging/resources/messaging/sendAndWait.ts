@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import type { Field } from '../../form/fields';
 import { choice, collection, field, valuesOf } from '../../form/fields';
 import type { CustomSpec } from '../../form/operations';
 import { channelFields, CHANNELS, questionField } from '../../sendAndWait/channels';
@@ -162,78 +161,6 @@ const pageOptions: INodeProperties[] = [
 ];
 
 /** The channels' fields, the question and the answer page. */
-export const sendAndWaitFields: Field[] = [
-	...channelFields(),
-	questionField,
-	choice({
-		displayName: 'Response Type',
-		name: 'responseType',
-		noDataExpression: true,
-		choices: [
-			['Approval', 'approval', 'The recipient taps Approve, or Approve or Decline, on the page'],
-			['Custom Form', 'customForm', 'The recipient fills in a form of the fields you define'],
-			['Free Text', 'freeText', 'The recipient types an answer'],
-		],
-		default: 'approval',
-		description: 'How the recipient answers on the page the link opens',
-	}),
-	...customFormFields,
-	valuesOf(
-		{
-			displayName: 'Approval Options',
-			name: 'approvalOptions',
-			placeholder: 'Add option',
-			default: {},
-			displayOptions: { show: { responseType: ['approval'] } },
-			description:
-				'Whether the recipient can only approve or also decline, and what each is called on the page',
-		},
-		[
-			choice({
-				displayName: 'Type of Approval',
-				name: 'approvalType',
-				default: 'single',
-				description:
-					'Whether the recipient can also decline: the page then shows two buttons, and one tap on either answers',
-				choices: [
-					['Approve Only', 'single', 'One button: the answer is always an approval'],
-					['Approve and Decline', 'double', 'Two buttons: the one tapped is the answer'],
-				],
-			}),
-			field({
-				displayName: 'Approve Button Label',
-				name: 'approveLabel',
-				default: 'Approve',
-				description: 'The text of the button that approves',
-			}),
-			field({
-				displayName: 'Decline Button Label',
-				name: 'disapproveLabel',
-				default: 'Decline',
-				description: 'The text of the button that declines',
-				displayOptions: { show: { approvalType: ['double'] } },
-			}),
-		],
-	),
-	{
-		displayName: 'Shorten Link',
-		name: 'shortenLink',
-		type: 'boolean',
-		noDataExpression: true,
-		default: true,
-		displayOptions: {
-			show: {
-				sendAndWaitChannel: Object.keys(CHANNELS).filter((name) => CHANNELS[name].shortensLink),
-			},
-		},
-		description:
-			"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
-	},
-	collection('options', 'Options', {}, [...pageOptions, limitWaitTimeOption], {
-		placeholder: 'Add option',
-		description: 'The answer page, the words before the link, and how long the workflow waits',
-	}),
-];
 
 /** Parameter names are n8n's, so its generated human-review tool for AI agents works unchanged. */
 export const sendAndWaitOperation: CustomSpec = {
@@ -248,5 +175,76 @@ export const sendAndWaitOperation: CustomSpec = {
 		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
 	sends: 'custom',
 	execute: sendAndWait,
-	fields: sendAndWaitFields,
+	fields: [
+		...channelFields(),
+		questionField,
+		choice({
+			displayName: 'Response Type',
+			name: 'responseType',
+			noDataExpression: true,
+			choices: [
+				['Approval', 'approval', 'The recipient taps Approve, or Approve or Decline, on the page'],
+				['Custom Form', 'customForm', 'The recipient fills in a form of the fields you define'],
+				['Free Text', 'freeText', 'The recipient types an answer'],
+			],
+			default: 'approval',
+			description: 'How the recipient answers on the page the link opens',
+		}),
+		...customFormFields,
+		valuesOf(
+			{
+				displayName: 'Approval Options',
+				name: 'approvalOptions',
+				placeholder: 'Add option',
+				default: {},
+				displayOptions: { show: { responseType: ['approval'] } },
+				description:
+					'Whether the recipient can only approve or also decline, and what each is called on the page',
+			},
+			[
+				choice({
+					displayName: 'Type of Approval',
+					name: 'approvalType',
+					default: 'single',
+					description:
+						'Whether the recipient can also decline: the page then shows two buttons, and one tap on either answers',
+					choices: [
+						['Approve Only', 'single', 'One button: the answer is always an approval'],
+						['Approve and Decline', 'double', 'Two buttons: the one tapped is the answer'],
+					],
+				}),
+				field({
+					displayName: 'Approve Button Label',
+					name: 'approveLabel',
+					default: 'Approve',
+					description: 'The text of the button that approves',
+				}),
+				field({
+					displayName: 'Decline Button Label',
+					name: 'disapproveLabel',
+					default: 'Decline',
+					description: 'The text of the button that declines',
+					displayOptions: { show: { approvalType: ['double'] } },
+				}),
+			],
+		),
+		{
+			displayName: 'Shorten Link',
+			name: 'shortenLink',
+			type: 'boolean',
+			noDataExpression: true,
+			default: true,
+			displayOptions: {
+				show: {
+					sendAndWaitChannel: Object.keys(CHANNELS).filter((name) => CHANNELS[name].shortensLink),
+				},
+			},
+			description:
+				"Whether the link to the answer page is shortened with the service's Short Link endpoint before it is sent, so the SMS stays short. The other channels always send the full link.",
+		},
+		collection('options', 'Options', {}, [...pageOptions, limitWaitTimeOption], {
+			placeholder: 'Add option',
+			description: 'The answer page, the words before the link, and how long the workflow waits',
+		}),
+	],
 };

@@ -38,21 +38,6 @@ export const researcherIdField: INodeProperties = idField({
 	description: 'Identifier of the researcher, as returned by Researcher > Create',
 });
 
-export const researcherFieldsField: INodeProperties = field({
-	displayName: 'Fields',
-	name: 'fields',
-	type: 'multiOptions',
-	options: RESEARCHER_READABLE_FIELDS.map((value) => ({
-		name: titleCase(value),
-		value,
-		description: READABLE_FIELDS[value],
-	})),
-	default: [],
-	description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map(titleCase).join(' and ')} among them.`,
-	sendTo: 'qs.fields',
-	checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
-});
-
 export const researcherGetOperation: OperationSpec = {
 	name: 'Get',
 	value: 'get',
@@ -62,5 +47,21 @@ export const researcherGetOperation: OperationSpec = {
 	method: 'GET',
 	url: researcherUrl,
 	postReceive: [unwrapEnvelope, addCompletion],
-	fields: [researcherIdField, researcherFieldsField],
+	fields: [
+		researcherIdField,
+		field({
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			options: RESEARCHER_READABLE_FIELDS.map((value) => ({
+				name: titleCase(value),
+				value,
+				description: READABLE_FIELDS[value],
+			})),
+			default: [],
+			description: `Fields to return; all of them when none is selected. The output's \`complete\` (true once the run is finished) needs ${COMPLETION_FIELDS.map(titleCase).join(' and ')} among them.`,
+			sendTo: 'qs.fields',
+			checks: [commaList('qs.fields', 'Fields', RESEARCHER_READABLE_FIELDS)],
+		}),
+	],
 };

@@ -3,7 +3,6 @@ import type {
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
-	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -120,49 +119,6 @@ export async function waitForResearch(
 	}
 }
 
-export const researcherRunFields: INodeProperties[] = [
-	collection(
-		'runOptions',
-		'Options',
-		{},
-		[
-			field({
-				displayName: 'Wait for Completion',
-				name: 'waitForCompletion',
-				type: 'boolean',
-				// Added from Options to be used.
-				default: true,
-				description:
-					'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
-			}),
-			field({
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 5,
-				description:
-					'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
-				displayOptions: { show: { waitForCompletion: [true] } },
-			}),
-			field({
-				displayName: 'Give Up After (Minutes)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 30,
-				description:
-					'How long to wait for the run at most before the node fails; the run itself goes on in the service',
-				displayOptions: { show: { waitForCompletion: [true] } },
-			}),
-		],
-		{
-			description:
-				'Whether the node waits for the research to finish, how often it checks, and for how long',
-		},
-	),
-];
-
 export const researcherRunOperation: OperationSpec = {
 	name: 'Run',
 	value: 'run',
@@ -176,5 +132,47 @@ export const researcherRunOperation: OperationSpec = {
 	url: researcherUrl,
 	body: { status: 1 },
 	postReceive: [waitForResearch],
-	fields: [researcherIdField, ...researcherRunFields],
+	fields: [
+		researcherIdField,
+		collection(
+			'runOptions',
+			'Options',
+			{},
+			[
+				field({
+					displayName: 'Wait for Completion',
+					name: 'waitForCompletion',
+					type: 'boolean',
+					// Added from Options to be used.
+					default: true,
+					description:
+						'Whether to wait until the run finishes and return the researcher with its output, instead of returning as soon as it starts',
+				}),
+				field({
+					displayName: 'Poll Interval (Seconds)',
+					name: 'pollInterval',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 5,
+					description:
+						'How often to check the run while waiting. After the first minute the interval grows, up to one minute.',
+					displayOptions: { show: { waitForCompletion: [true] } },
+				}),
+				field({
+					displayName: 'Give Up After (Minutes)',
+					name: 'timeout',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 30,
+					description:
+						'How long to wait for the run at most before the node fails; the run itself goes on in the service',
+					displayOptions: { show: { waitForCompletion: [true] } },
+				}),
+			],
+			{
+				description:
+					'Whether the node waits for the research to finish, how often it checks, and for how long',
+			},
+		),
+	],
 };

@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { url } from '../../checks/checks';
 import type { Field } from '../../form/fields';
 import { additionalFields, field } from '../../form/fields';
@@ -17,19 +15,6 @@ export const longUrlField = (name: string, description: string): Field =>
 		checks: [url('body.longUrl', 'Long URL')],
 	});
 
-export const shortLinkCreateFields: INodeProperties[] = [
-	longUrlField('longUrl', 'Web address the short link leads to'),
-	additionalFields('shortLinkFields', [
-		field({
-			displayName: 'Short Link ID',
-			name: 'idUrl',
-			placeholder: 'spring-sale',
-			description: 'Identifier to give the short link; the service chooses one when left out',
-			sendTo: 'body.idUrl',
-		}),
-	]),
-];
-
 export const shortLinkCreateOperation: PlainSpec = {
 	name: 'Create',
 	value: 'create',
@@ -37,5 +22,16 @@ export const shortLinkCreateOperation: PlainSpec = {
 	description: 'Shorten a web address, for example to send it in an SMS',
 	method: 'POST',
 	url: '/v1/short',
-	fields: shortLinkCreateFields,
+	fields: [
+		longUrlField('longUrl', 'Web address the short link leads to'),
+		additionalFields('shortLinkFields', [
+			field({
+				displayName: 'Short Link ID',
+				name: 'idUrl',
+				placeholder: 'spring-sale',
+				description: 'Identifier to give the short link; the service chooses one when left out',
+				sendTo: 'body.idUrl',
+			}),
+		]),
+	],
 };
