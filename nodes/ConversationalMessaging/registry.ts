@@ -1,9 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { readsPhone } from './checks/checks';
 import { nodeDefaultCountry } from './checks/phone/defaultCountry';
 import type { Field } from './form/fields';
-import { beyondOperation } from './form/fields';
+import { showFor } from './form/fields';
 import type { OperationSpec, ResourceSpec } from './form/operations';
 import { allFields, isBulk } from './form/operations';
 import { fieldProperty, operationOption } from './form/routing';
@@ -21,9 +21,13 @@ import { recipientRules } from './recipientRules/fields';
 const valuesOf = (resource: ResourceSpec, pick: (spec: OperationSpec) => boolean) =>
 	resource.operations.filter(pick).map((spec) => spec.value);
 
-const showFor = (resource: ResourceSpec, operations: string[], extra: IDataObject = {}) => ({
-	show: { ...extra, resource: [resource.value], operation: operations },
-});
+/** A field's own conditions: which resource and operation show it, its operations' specs decide. */
+function conditionsOf(show: IDisplayOptions['show'] = {}): IDataObject {
+	const conditions: IDataObject = { ...show };
+	delete conditions.resource;
+	delete conditions.operation;
+	return conditions;
+}
 
 /**
  * Each field of the resource once, shown for the operations that list it, in an order that keeps
@@ -48,7 +52,10 @@ function resourceFields(resource: ResourceSpec): INodeProperties[] {
 		);
 		const operations = specs.map((spec) => spec.value);
 		const { show, ...rest } = field.displayOptions ?? {};
-		return { ...property, displayOptions: { ...rest, ...showFor(resource, operations, show) } };
+		return {
+			...property,
+			displayOptions: { ...rest, ...showFor(resource.value, operations, conditionsOf(show)) },
+		};
 	});
 }
 
@@ -77,7 +84,7 @@ function phoneCondition(spec: OperationSpec): string | undefined {
 	if (!phones.length) return undefined;
 	const needs: Record<string, unknown[]> = {};
 	for (const { displayOptions } of phones) {
-		const extra = beyondOperation(displayOptions?.show);
+		const extra = conditionsOf(displayOptions?.show);
 		if (!Object.keys(extra).length) return '{}';
 		for (const [name, values] of Object.entries(extra))
 			needs[name] = [...new Set([...(needs[name] ?? []), ...(values as unknown[])])];
@@ -93,11 +100,11 @@ function defaultCountries(resource: ResourceSpec): INodeProperties[] {
 		if (condition) byCondition.set(condition, [...(byCondition.get(condition) ?? []), spec.value]);
 	}
 	return [...byCondition].map(([condition, operations]) =>
-		nodeDefaultCountry(showFor(resource, operations, JSON.parse(condition) as IDataObject)),
+		nodeDefaultCountry(showFor(resource.value, operations, JSON.parse(condition) as IDataObject)),
 	);
 }
 
-/** The resources' operations that messages a person may be held back from: where Recipient Rules apply. */
+/** The resources' bulk sends that message a person: where Recipient Rules apply. */
 export const ruledOperations = (resources: ResourceSpec[]): Record<string, string[]> =>
 	Object.fromEntries(
 		resources

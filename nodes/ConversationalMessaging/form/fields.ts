@@ -9,14 +9,6 @@ import type {
 import type { Check } from '../checks/checks';
 import { freeText, omitWhenBlank, oneOf, pathId, requireField, text } from '../checks/checks';
 
-/** A field's conditions besides its resource and operation, which its operations' specs decide. */
-export function beyondOperation(show: IDisplayOptions['show'] = {}): IDataObject {
-	const extra: IDataObject = { ...show };
-	delete extra.resource;
-	delete extra.operation;
-	return extra;
-}
-
 export function showFor(
 	resource: string,
 	operations: string[],

@@ -1,16 +1,15 @@
-import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { phone, url } from '../checks/checks';
 import type { Field, FieldSpec } from './fields';
 import { field } from './fields';
 
 /** An Instance, shown for the operations that list it (one object each: the value stays when the operation changes). */
-export function instanceField(name: string, displayOptions?: IDisplayOptions): Field {
+export function instanceField(name: string): Field {
 	return field({
 		displayName: 'Instance',
 		name,
 		required: true,
-		...(displayOptions && { displayOptions }),
 		placeholder: 'ID of a connected line',
 		description: 'Identifier of the instance (connected channel line) to use',
 		hint: "Copy it from the service's dashboard: the API cannot list instances",
