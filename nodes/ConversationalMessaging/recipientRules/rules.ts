@@ -7,23 +7,104 @@ import type {
 import { isExpression, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemContext } from '../checks/checks';
-import { itemError, readAt } from '../checks/checks';
+import { itemError, listEntries, readAt } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
+import { homeCountry, readPhone } from '../checks/phone/reading';
+import { zonesOfCountry, zonesOfNumber } from '../checks/phone/timeZones';
 import { clock } from '../clock';
-import { FieldValues } from '../sendLoop/itemRequest';
+import { rulesParameter } from '../form/settings';
+import { count } from '../words';
+import { FieldValues, itemContext } from '../sendLoop/itemRequest';
 import type { Exclusive } from '../sendLoop/runMemory';
 import { DailyCap } from './dailyCap';
-import { readDoNotSendTo } from './doNotSendTo';
 import type { RecipientRulesParameter } from './fields';
-import { rulesParameter } from '../form/settings';
 import { DEFAULT_FROM, DEFAULT_UNTIL } from './fields';
-import { TIME_ZONE_FIX, zonesOf } from './itemZones';
 import { isTimeZone, localDay } from './localTime';
 import type { Held, Rule } from './report';
 import { heldOutputs, rulesHint, skippedItem } from './report';
 import { readSendWindow, WEEKDAYS } from './sendWindow';
 import type { Verdict } from './window';
 import { WindowReader } from './window';
+
+/** The fix for a Time Zone Intl does not know, given (fixed) or an item's (by expression). */
+export const TIME_ZONE_FIX =
+	"Send Window > Time Zone: use an IANA time zone name such as America/New_York, Europe/Madrid or Asia/Kolkata, or leave it empty to read the zone from the phone number (else the Default Country's, else the workflow's).";
+
+/**
+ * The item's zones: its Time Zone, else its phone number's, else its Default Country's, else the
+ * workflow's (the socialnet messenger gives no number).
+ */
+export async function zonesOf(
+	fns: IExecuteFunctions,
+	timeZones: FieldValues | undefined,
+	item: ItemContext,
+	phone: PhoneReading | undefined,
+): Promise<{ zones: readonly string[]; from: string }> {
+	const itemIndex = item.getItemIndex();
+	if (timeZones) {
+		const reading = await timeZones.read(itemIndex);
+		if ('error' in reading) throw reading.error;
+		const [value] = reading.values;
+		const zone = typeof value === 'string' ? value.trim() : value;
+		if (zone !== '' && zone !== undefined && zone !== null) {
+			if (typeof zone === 'string' && isTimeZone(zone))
+				return { zones: [zone], from: 'its Time Zone' };
+			throw itemError(item, `Time Zone: "${String(zone)}" is not a time zone`, TIME_ZONE_FIX);
+		}
+	}
+	if (phone) {
+		const zones = zonesOfNumber(phone.digits);
+		if (zones.length)
+			return { zones, from: `the phone number's prefix (+${phone.digits.slice(0, 4)}...)` };
+	}
+	const home = await homeCountry(item, (problem, fix) => {
+		throw itemError(item, `Default Country: ${problem}`, fix);
+	});
+	const zones = home ? zonesOfCountry(home) : [];
+	if (zones.length) return { zones, from: `the Default Country (${home})` };
+	return { zones: [fns.getTimezone()], from: "the workflow's time zone" };
+}
+
+/**
+ * The Do Not Send To list, each entry read as the recipient's phone is (with item 0's Default
+ * Country), so that every way of writing a number stops it; recipient IDs as typed for socialnet.
+ */
+export async function readDoNotSendTo(
+	fns: IExecuteFunctions,
+	raw: unknown,
+	phones: boolean,
+): Promise<ReadonlySet<string>> {
+	const node = fns.getNode();
+	const entries = (typeof raw === 'string' ? raw.split(/[,\n;]/) : listEntries(raw ?? []))
+		.map((entry, position) => ({ entry, position }))
+		.filter(({ entry }) => !(typeof entry === 'string' && entry.trim() === '') && entry !== null);
+	if (!entries.length) return new Set();
+	const fail = (problem: string, fix: string): never => {
+		throw new NodeOperationError(node, `Do Not Send To: ${problem}`, { description: fix });
+	};
+	const home = phones ? await homeCountry(itemContext(fns, 0), fail) : undefined;
+	const list = new Set<string>();
+	for (const { entry, position } of entries) {
+		const typed = typeof entry === 'number' ? String(entry) : entry;
+		if (typeof typed !== 'string')
+			fail(
+				`entry ${count(position + 1)} is ${Array.isArray(typed) ? 'a list' : 'an object'}, not ${phones ? 'a phone number' : 'a recipient ID'}`,
+				'Give numbers separated by commas or lines, or an expression giving a list of them.',
+			);
+		const text = (typed as string).trim();
+		if (!phones) {
+			list.add(text);
+			continue;
+		}
+		// Read as the recipient phone is, the workflow's time zone included (checks.ts phoneCheck):
+		// an entry that could be two people's is refused, never left to match neither.
+		const reading = readPhone(text, home, fns.getTimezone());
+		if ('problem' in reading)
+			fail(`entry ${count(position + 1)}, ${reading.problem}`, `${reading.fix} Nothing was sent.`);
+		else list.add(reading.digits);
+	}
+	return list;
+}
 
 /** An item a rule keeps from the service now: not sent, with its reason, or held for its window. */
 export type RuleOutcome = { skipped: INodeExecutionData } | { held: Held };

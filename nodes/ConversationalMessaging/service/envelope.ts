@@ -20,6 +20,11 @@ export interface ServiceFailure {
 	httpCode: string;
 	/** Said on a 2xx (an error envelope, an unreadable body): the service may have carried it out. */
 	onSuccess?: boolean;
+	/**
+	 * What to do, for a request that is not sent again (a progress check): the description without
+	 * its advice on sending or running again. The description itself when it has none.
+	 */
+	unlessSentAgain?: string;
 }
 
 export type EnvelopeReading = { payload: IDataObject } | { failure: ServiceFailure };
@@ -35,20 +40,39 @@ export function headerValue(
 	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
 }
 
-function hintFor(status: number, retryAfter?: string): string {
+/** What to do, and (`again`) what about sending it again. */
+type Advice = { hint: string; again?: string };
+
+function hintFor(status: number, retryAfter?: string): Advice {
 	if (status === 401 || status === 403)
-		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
+		return {
+			hint: 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.',
+		};
 	if (status === 404)
-		return 'Nothing exists with that identifier. Check the ID; the record may have been deleted. If every operation answers 404, check the Base URL of the credential.';
+		return {
+			hint: 'Nothing exists with that identifier. Check the ID; the record may have been deleted. If every operation answers 404, check the Base URL of the credential.',
+		};
 	if (status === 429) {
 		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
-		return `${wait}Too many requests: the service limits how fast requests may come. Run again after the wait, or space the requests with Settings > Request Options > Batching.`;
+		return {
+			hint: `${wait}Too many requests: the service limits how fast requests may come.`,
+			again:
+				'Run again after the wait, or space the requests with Settings > Request Options > Batching.',
+		};
 	}
 	if (status >= 500)
-		return 'The service failed to process the request. Try again later; Retry On Fail (node settings) can do it for you, and operations with Send Options then skip the items already accepted.';
+		return {
+			hint: 'The service failed to process the request.',
+			again:
+				'Try again later; Retry On Fail (node settings) can do it for you, and operations with Send Options then skip the items already accepted.',
+		};
 	if (status >= 400)
-		return 'The service refused the request for what it contains: its words above say why. Correct that value (or the recipient) first: sent again unchanged, it is refused again.';
-	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
+		return {
+			hint: 'The service refused the request for what it contains: its words above say why. Correct that value (or the recipient) first: sent again unchanged, it is refused again.',
+		};
+	return {
+		hint: 'The service reported an error. Check the values sent and the Base URL of the credential.',
+	};
 }
 
 function describeText(text: string): string {
@@ -86,14 +110,17 @@ export const withFix = (message: string, fix: string | null | undefined): string
 /** Reads `{statusCode, body: {err, ...}}`: `err: true` or a status not 200 fails, even on HTTP 200. */
 export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 	const httpStatus = Number(response.statusCode) || 0;
-	const failed = (message: string, description: string, status = httpStatus) => ({
-		failure: {
+	const failed = (message: string, advice: string | Advice, status = httpStatus) => {
+		const { hint, again } = typeof advice === 'string' ? { hint: advice } : advice;
+		const failure: ServiceFailure = {
 			message,
-			description,
+			description: again ? `${hint} ${again}` : hint,
 			httpCode: String(status),
+			...(again && { unlessSentAgain: hint }),
 			...(status >= 200 && status < 300 && { onSuccess: true }),
-		},
-	});
+		};
+		return { failure };
+	};
 	if (httpStatus >= 300 && httpStatus < 400) {
 		const location = headerValue(response.headers, 'location');
 		return failed(redirectMessage(httpStatus, location), REDIRECT_ADVICE);

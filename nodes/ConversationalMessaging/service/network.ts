@@ -5,6 +5,8 @@ import type { RequestContext, ServiceFailure } from './envelope';
 import { failureError } from './envelope';
 
 const NOT_SENT = 'Nothing reached the service, so sending this item again cannot send it twice.';
+const CHECK_THE_NETWORK =
+	'Check the network between n8n and the service, and that the service is running.';
 const UNSURE_IF_SENT =
 	'The service may still have carried out the request: check (for example in the dashboard) before sending it again, or a message could go out twice.';
 
@@ -173,7 +175,8 @@ export function networkFailure(error: unknown, host: string): NetworkFailure | u
 					}
 				: {
 						message: `Could not connect to the service at ${host}: ${unreached.reason}`,
-						description: `${NOT_SENT} Check the network between n8n and the service, and that the service is running.`,
+						description: `${NOT_SENT} ${CHECK_THE_NETWORK}`,
+						unlessSentAgain: CHECK_THE_NETWORK,
 					};
 		return {
 			failure: { ...failure, httpCode: unreached.code },
@@ -183,7 +186,12 @@ export function networkFailure(error: unknown, host: string): NetworkFailure | u
 		};
 	}
 	const unsure = (httpCode: string, message: string, advice: string): NetworkFailure => ({
-		failure: { message, description: `${UNSURE_IF_SENT} ${advice}`, httpCode },
+		failure: {
+			message,
+			description: `${UNSURE_IF_SENT} ${advice}`,
+			unlessSentAgain: advice,
+			httpCode,
+		},
 		unsure: true,
 		connected,
 	});

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
@@ -12,8 +13,9 @@ import { requestSettings, CREDENTIAL_NAME } from '../../service/account';
 import type { RequestOptionsParameter } from '../../n8nInternals';
 import { REQUEST_OPTIONS } from '../../n8nInternals';
 import { clock } from '../../clock';
-import { envelopePayload, withFix } from '../../service/envelope';
-import { readableError } from '../../service/network';
+import type { ServiceFailure } from '../../service/envelope';
+import { envelopePayload, failureError, readEnvelope } from '../../service/envelope';
+import { hostOf, networkFailure } from '../../service/network';
 import { NO_REDIRECTS } from '../../service/redirects';
 import { researchIsComplete } from './completion';
 import { researcherIdField, researcherUrl } from './get';
@@ -36,22 +38,30 @@ export function nextPollDelay(
 const RUN_GOES_ON =
 	'The research was started and goes on in the service: read its result with Researcher > Get rather than running Run again.';
 
-/** Advice on sending, retrying or running again, which the failure of a check must not give. */
-const AGAIN = /Retry On Fail|send(?:ing)? (?:it |this item )?again|run again/i;
-
-/** The failure's advice for a check: what it says, without its sentences on doing it again. */
-const checkAdvice = (description: string) =>
-	description
-		.split(/(?<=\.)\s+/)
-		.filter((sentence) => !AGAIN.test(sentence))
-		.join(' ');
+/**
+ * A progress check's failure in its words for a request that is not sent again (no advice on
+ * sending or running again), after RUN_GOES_ON.
+ */
+async function checkFailed(
+	this: IExecuteSingleFunctions,
+	failure: ServiceFailure,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<NodeApiError> {
+	const description = `${RUN_GOES_ON} ${failure.unlessSentAgain ?? failure.description}`;
+	return await failureError.call(
+		this,
+		{ ...failure, description: description.trim() },
+		credentials,
+	);
+}
 
 /** One progress check, with the node's Request Options, as RoutingNode sent the run request. */
 async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	let response: IN8nHttpFullResponse;
 	try {
-		const credentials = await this.getCredentials(CREDENTIAL_NAME);
 		const options = this.getNodeParameter(REQUEST_OPTIONS, {}) as RequestOptionsParameter;
-		const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 			method: 'GET',
 			url: researcherUrl.replace('{researcherId}', encodeURIComponent(id)),
 			json: true,
@@ -60,21 +70,22 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 			...NO_REDIRECTS,
 			...requestSettings(this.getNode(), options, credentials, this.getItemIndex()),
 		})) as IN8nHttpFullResponse;
-		return await envelopePayload.call(this, response);
 	} catch (error) {
-		const readable = await readableError.call(this, error);
-		if (readable instanceof NodeApiError || readable instanceof NodeOperationError) {
-			const said = readable.description ?? '';
-			readable.description = `${RUN_GOES_ON} ${checkAdvice(said)}`.trim();
-			// An error item's message carries its fix (withFix): this one's, not the request's.
-			if (said && readable.message.endsWith(`. ${said}`))
-				readable.message = withFix(
-					readable.message.slice(0, -(said.length + 2)),
-					readable.description,
-				);
-		}
-		throw readable;
+		const network = networkFailure(error, hostOf(credentials.baseUrl));
+		if (network) throw await checkFailed.call(this, network.failure, credentials);
+		// A setting read wrong (a proxy address): what it says, after RUN_GOES_ON.
+		const failed =
+			error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error, {
+						itemIndex: this.getItemIndex(),
+					});
+		failed.description = `${RUN_GOES_ON} ${failed.description ?? ''}`.trim();
+		throw failed;
 	}
+	const reading = readEnvelope(response);
+	if ('failure' in reading) throw await checkFailed.call(this, reading.failure, credentials);
+	return reading.payload;
 }
 
 export async function waitForResearch(
