@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes two tables under nodes/ConversationalMessaging/checks/phone/, from libphonenumber-js's
+ * Writes the tables under nodes/ConversationalMessaging/checks/phone/, from libphonenumber-js's
  * metadata (the numbering plans of Google's libphonenumber), so that the node checks and reads
  * phone fields without depending on anything at run time:
  *
@@ -9,6 +9,8 @@
  * - countries.ts: for every country (region), its calling code, English name, national (trunk)
  *   prefix and how it is read off a number typed as at home, and its example mobile number as typed
  *   at home and internationally.
+ * - countryNames.ts: for every country, its calling code and English name alone: the Default
+ *   Country's list, which the credential loads without any numbering plan.
  *
  *   node scripts/phone-plans.mjs          write the tables (`npm run phone-plans`)
  *   node scripts/phone-plans.mjs --check  write nothing; exit 1 if a committed table differs from a
@@ -225,15 +227,17 @@ ${rows.join('\n')}
 }
 
 /** Every region, in the order of the calling codes, the main region of a shared code first. */
+/** A string as the tables write it: in single quotes. */
+const quote = (text) =>
+	JSON.stringify(text ?? '')
+		.replace(/^"|"$/g, "'")
+		.replace(/\\"/g, '"');
+
 function renderCountries() {
 	const metadata = require('libphonenumber-js/metadata.max.json');
 	const examples = require('libphonenumber-js/examples.mobile.json');
 	const { parsePhoneNumber } = require('libphonenumber-js/max');
 	const names = new Intl.DisplayNames(['en'], { type: 'region' });
-	const quote = (text) =>
-		JSON.stringify(text ?? '')
-			.replace(/^"|"$/g, "'")
-			.replace(/\\"/g, '"');
 	const prefixWritten = [];
 	const rows = Object.entries(metadata.country_calling_codes)
 		.sort(([a], [b]) => Number(a) - Number(b))
@@ -312,6 +316,27 @@ ${rows.join('\n')}
 `;
 }
 
+/** Each country's calling code and English name, in countries.ts's order. */
+function renderCountryNames() {
+	const metadata = require('libphonenumber-js/metadata.max.json');
+	const names = new Intl.DisplayNames(['en'], { type: 'region' });
+	const rows = Object.entries(metadata.country_calling_codes)
+		.sort(([a], [b]) => Number(a) - Number(b))
+		.flatMap(([code, regions]) =>
+			regions.map((region) => `\t${region}: [${quote(code)}, ${quote(names.of(region))}],`),
+		);
+	return `${HEADER}
+//
+// Per region: calling code and English name, as in countries.ts: the Default Country's list
+// (./countryList.ts), which the credential loads without the numbering plans.
+
+// prettier-ignore
+export const COUNTRY_NAMES: Readonly<Record<string, readonly [code: string, name: string]>> = {
+${rows.join('\n')}
+};
+`;
+}
+
 // Formatted as the rest of the tree (.prettierrc.js), so that `npm run lint` accepts what this writes.
 const prettier = require('prettier');
 const check = process.argv.includes('--check');
@@ -319,6 +344,7 @@ let stale = false;
 for (const [file, render] of [
 	['plans.ts', renderPlans],
 	['countries.ts', renderCountries],
+	['countryNames.ts', renderCountryNames],
 	['mobiles.ts', renderMobiles],
 ]) {
 	const target = join(PHONE_DIR, file);

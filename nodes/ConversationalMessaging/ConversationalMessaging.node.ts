@@ -4,8 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { defaultCountryOptions } from './checks/phone/defaultCountry';
 import { customOperationsOf } from './customOperations';
 import type { ResourceSpec } from './form/operations';
-import { outputsOf } from './recipientRules/fields';
-import { nodeProperties, ruledOperations, subtitleOf } from './registry';
+import { describedBy } from './registry';
 import { agentResource } from './resources/agent';
 import { campaignListSearch, campaignResource } from './resources/campaign';
 import { clientResource } from './resources/client';
@@ -33,6 +32,9 @@ export const RESOURCES: ResourceSpec[] = [
 	shortLinkResource,
 ];
 
+/** The description's lists, derived once from the specs (./registry.ts). */
+const DESCRIBED = describedBy(RESOURCES);
+
 export class ConversationalMessaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Conversational Messaging',
@@ -43,7 +45,7 @@ export class ConversationalMessaging implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: subtitleOf(RESOURCES),
+		subtitle: DESCRIBED.subtitle,
 		description:
 			'Send chatapp, socialnet, SMS and live chat messages, inject CRM leads, manage contacts, agents, short links and shop products, and run AI researchers',
 		defaults: { name: 'Conversational Messaging' },
@@ -83,7 +85,7 @@ export class ConversationalMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		// A second output, Held, while a bulk send has a Send Window (Recipient Rules).
-		outputs: outputsOf(ruledOperations(RESOURCES)),
+		outputs: DESCRIBED.outputs,
 		credentials: [{ name: 'conversationalMessagingApi', required: true }],
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		// No baseURL: the credential sets it; an expression here n8n would evaluate twice per item.
@@ -94,7 +96,7 @@ export class ConversationalMessaging implements INodeType {
 			ignoreHttpStatusErrors: true,
 			...NO_REDIRECTS,
 		},
-		properties: nodeProperties(RESOURCES),
+		properties: DESCRIBED.properties,
 	};
 
 	customOperations = customOperationsOf(RESOURCES, this.description);

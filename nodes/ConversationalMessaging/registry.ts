@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	INodeProperties,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { readsPhone } from './checks/checks';
 import { nodeDefaultCountry } from './checks/phone/defaultCountry';
@@ -8,7 +13,7 @@ import type { OperationSpec, ResourceSpec } from './form/operations';
 import { allFields, isBulk } from './form/operations';
 import { fieldProperty, operationOption } from './form/routing';
 import { requestOptions, sendOptions } from './form/settings';
-import { recipientRules } from './recipientRules/fields';
+import { outputsOf, recipientRules } from './recipientRules/fields';
 
 /*
  * The operation registry: every list the node's description holds of its operations (Resource's
@@ -48,7 +53,7 @@ function resourceFields(resource: ResourceSpec): INodeProperties[] {
 		const specs = listedBy.get(field) ?? [];
 		const property = fieldProperty(
 			field,
-			specs.some((spec) => !spec.sends),
+			specs.some((spec) => spec.sends !== 'custom'),
 		);
 		const operations = specs.map((spec) => spec.value);
 		const { show, ...rest } = field.displayOptions ?? {};
@@ -75,37 +80,40 @@ function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 }
 
 /**
- * When an operation shows the Default Country: undefined without a phone field; else what its
- * phone fields need besides the operation (Send and Wait's channels that have one), nothing when
- * one needs nothing more.
+ * When an operation shows the Default Country: none without a phone field; else the conditions its
+ * phone fields need besides the operation, one per condition (Send and Wait's channels that have
+ * one, a single key: their values together), `{}` when one needs nothing more.
  */
-function phoneCondition(spec: OperationSpec): string | undefined {
+function phoneConditions(spec: OperationSpec): string[] {
 	const phones = allFields(spec.fields).filter((field) => field.sent?.checks.some(readsPhone));
-	if (!phones.length) return undefined;
-	const needs: Record<string, unknown[]> = {};
-	for (const { displayOptions } of phones) {
-		const extra = conditionsOf(displayOptions?.show);
-		if (!Object.keys(extra).length) return '{}';
-		for (const [name, values] of Object.entries(extra))
-			needs[name] = [...new Set([...(needs[name] ?? []), ...(values as unknown[])])];
+	const conditions = phones.map(({ displayOptions }) => conditionsOf(displayOptions?.show));
+	if (conditions.some((condition) => !Object.keys(condition).length)) return ['{}'];
+	const byKey = new Map<string, unknown[]>();
+	const apart: string[] = [];
+	for (const condition of conditions) {
+		const keys = Object.keys(condition);
+		if (keys.length === 1)
+			byKey.set(keys[0], [
+				...new Set([...(byKey.get(keys[0]) ?? []), ...(condition[keys[0]] as unknown[])]),
+			]);
+		else apart.push(JSON.stringify(condition, keys.sort()));
 	}
-	return JSON.stringify(needs);
+	return [...[...byKey].map(([key, values]) => JSON.stringify({ [key]: values })), ...apart];
 }
 
 /** One Default Country per resource and condition: parameters of one name may be shown apart. */
 function defaultCountries(resource: ResourceSpec): INodeProperties[] {
 	const byCondition = new Map<string, string[]>();
-	for (const spec of resource.operations) {
-		const condition = phoneCondition(spec);
-		if (condition) byCondition.set(condition, [...(byCondition.get(condition) ?? []), spec.value]);
-	}
+	for (const spec of resource.operations)
+		for (const condition of phoneConditions(spec))
+			byCondition.set(condition, [...(byCondition.get(condition) ?? []), spec.value]);
 	return [...byCondition].map(([condition, operations]) =>
 		nodeDefaultCountry(showFor(resource.value, operations, JSON.parse(condition) as IDataObject)),
 	);
 }
 
 /** The resources' bulk sends that message a person: where Recipient Rules apply. */
-export const ruledOperations = (resources: ResourceSpec[]): Record<string, string[]> =>
+const ruledOperations = (resources: ResourceSpec[]): Record<string, string[]> =>
 	Object.fromEntries(
 		resources
 			.map((resource) => [
@@ -116,7 +124,7 @@ export const ruledOperations = (resources: ResourceSpec[]): Record<string, strin
 	) as Record<string, string[]>;
 
 /** Resource and each resource's operations and fields, then the settings their operations have. */
-export function nodeProperties(resources: ResourceSpec[]): INodeProperties[] {
+function nodeProperties(resources: ResourceSpec[]): INodeProperties[] {
 	const resource: INodeProperties = {
 		displayName: 'Resource',
 		name: 'resource',
@@ -142,11 +150,22 @@ export function nodeProperties(resources: ResourceSpec[]): INodeProperties[] {
 }
 
 /** The node's subtitle: the selected operation's action. */
-export function subtitleOf(resources: ResourceSpec[]): string {
+function subtitleOf(resources: ResourceSpec[]): string {
 	const actions = Object.fromEntries(
 		resources.flatMap(({ value, operations }) =>
 			operations.map((spec) => [`${value}.${spec.value}`, spec.action]),
 		),
 	);
 	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+}
+
+/** What the node's description derives from its resources' specs. */
+export function describedBy(
+	resources: ResourceSpec[],
+): Pick<INodeTypeDescription, 'subtitle' | 'outputs' | 'properties'> {
+	return {
+		subtitle: subtitleOf(resources),
+		outputs: outputsOf(ruledOperations(resources)),
+		properties: nodeProperties(resources),
+	};
 }

@@ -63,9 +63,6 @@ export function messageBodyFields(typeParameter: string, variants: BodyVariant[]
 	);
 }
 
-/** The Instance of the business lines (chatapp, SMS, CRM); a socialnet page has its own. */
-export const lineInstance = instanceField('instance');
-
 type PhoneSpec = Pick<
 	FieldSpec,
 	'displayName' | 'name' | 'displayOptions' | 'description' | 'required'

@@ -5,6 +5,7 @@ import type {
 	INodePropertyRouting,
 	PreSendAction,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { Check } from '../checks/checks';
 import { routedThrough } from '../n8nInternals';
@@ -14,8 +15,12 @@ import type { Field, Sent } from './fields';
 import type { OperationSpec } from './operations';
 
 /*
- * n8n's `routing`, derived from the specs for the operations RoutingNode runs (PlainSpec): nobody
- * reads it for the others, which the node's own code sends from the specs.
+ * n8n's `routing`, derived from the specs of the operations that are one request: RoutingNode runs
+ * the plain ones by it. A bulk send has it too, for where n8n runs the node's `execute` (which n8n
+ * sets to RoutingNode for a node without one) instead of its `customOperations`: a tool called
+ * through getInputConnectionData (n8n 1.x's agents, older agents and the MCP Server Trigger on
+ * 2.x). There it sends as a plain operation, one request per item, unpaced; the send loop never
+ * reads it.
  */
 
 /** A check as RoutingNode calls it: with its item's context as `this`, returning the request. */
@@ -40,19 +45,36 @@ export function fieldProperty({ sent, ...field }: Field, routed: boolean): INode
 	return property;
 }
 
-/** Operation's option: with its request's routing when RoutingNode runs it. */
+/**
+ * Where n8n runs the node's `execute` (RoutingNode) instead of its `customOperations`, an operation
+ * only the node's own code can run (Send and Wait, which waits) fails before any request.
+ */
+const ownCodeOnly: PreSendAction = async function (this: IExecuteSingleFunctions) {
+	throw new NodeOperationError(
+		this.getNode(),
+		'Send and Wait cannot run here: this caller runs the node without waiting for an answer',
+		{
+			description:
+				"Nothing was sent. Use Send and Wait as a workflow step, or as a tool of n8n's AI Agent (version 3 and later) or its human review.",
+			itemIndex: this.getItemIndex(),
+		},
+	);
+};
+
+/** Operation's option with its request's routing (Send and Wait's refuses RoutingNode). */
 export function operationOption(spec: OperationSpec): INodePropertyOptions {
 	const { name, value, action, description, builderHint } = spec;
 	const option: INodePropertyOptions = { name, value, action, description };
 	if (builderHint) option.builderHint = builderHint;
-	if (spec.sends) return option;
-	const { method, url, body, preSend, records = singleRecord, postReceive, pagination } = spec;
+	if (spec.sends === 'custom') return { ...option, routing: { send: { preSend: [ownCodeOnly] } } };
+	const { method, url, body, preSend, records = singleRecord } = spec;
+	const plain = spec.sends === undefined ? spec : undefined;
 	const routing: INodePropertyRouting = {
 		request: { method, url, ...(body ? { body } : {}) },
 		...(preSend ? { send: { preSend: preSend.map(asPreSend) } } : {}),
-		output: { postReceive: postReceive ?? [readRecords(records)] },
+		output: { postReceive: plain?.postReceive ?? [readRecords(records)] },
 	};
 	// Network failures named on each request RoutingNode makes (its one hook around a request:
 	// ../n8nInternals.ts), a list operation's own page walk included.
-	return { ...option, routing: routedThrough(routing, pagination, readableError) };
+	return { ...option, routing: routedThrough(routing, plain?.pagination, readableError) };
 }

@@ -1,14 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Check } from '../checks/checks';
-import { smsText } from '../checks/sms';
 import type { Field } from '../form/fields';
 import { messageTextField } from '../form/messageFields';
 import type { BulkSpec } from '../form/operations';
 import { allFields } from '../form/operations';
 import { legacyMessageSendOperation } from '../resources/legacyMessage/send';
 import { liveChatSendMessageOperation } from '../resources/liveChat/sendMessage';
-import { sendSmsOperation } from '../resources/messaging/sendSms';
+import { sendSmsOperation, smsCheck } from '../resources/messaging/sendSms';
 import { sendSocialnetOperation } from '../resources/messaging/sendSocialnet';
 
 export interface Channel {
@@ -57,7 +56,7 @@ export const CHANNELS: Record<string, Channel> = {
 		recipient: 'to',
 		// SMS Options rule the question (link included) as they rule Send SMS's text: its own check.
 		alsoShown: ['smsOptions'],
-		checks: [smsText('body.body', 'Message')],
+		checks: [smsCheck],
 		shortensLink: true,
 	},
 	socialnet: {

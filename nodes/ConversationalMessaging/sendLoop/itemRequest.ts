@@ -66,8 +66,10 @@ export function requestForm(spec: RequestSpec, node: INode): RequestForm {
 			if (entry.name in value)
 				visit(entry, `${parameter}.${entry.name}`, (value as IDataObject)[entry.name]);
 	};
+	// Only what sends something, or holds fields that may: a notice is never read.
+	const sending = (field: Field) => field.sent !== undefined || field.type === 'collection';
 	for (const field of spec.fields ?? [])
-		if (shown(field, node)) visit(field, field.name, node.parameters[field.name]);
+		if (sending(field) && shown(field, node)) visit(field, field.name, node.parameters[field.name]);
 	return form;
 }
 
@@ -118,11 +120,11 @@ const CHUNK = 100;
 /** How many items the loop reads beyond those whose requests are in flight. */
 export const READ_AHEAD = 2 * CHUNK;
 
-/** An item's values, in the order of the plan's fields, or its own error (a failed expression). */
+/** An item's values, in the order of the form's fields, or its own error (a failed expression). */
 export type Reading = { values: unknown[] } | { error: unknown };
 
 /**
- * The values of the plan's fields, read once per item, a chunk of items at a time (n8n's engine
+ * The values of the form's fields, read once per item, a chunk of items at a time (n8n's engine
  * evaluates a run of items markedly faster than one item between requests), each chunk after the
  * answers that came in meanwhile. A field whose expressions only read the item is filled from it
  * when it holds a plain value there, with n8n's exact answer (on both of its engines:

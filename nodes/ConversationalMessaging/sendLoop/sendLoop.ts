@@ -45,7 +45,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 	// Its settings' names and defaults, read once when the node loads.
 	const sendOptionsName = sendOptionsParameter(resource);
 	const rulesName = spec.toAPerson ? rulesParameter(resource) : undefined;
-	const defaults = { maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxWaitSeconds: DEFAULT_MAX_WAIT_SECONDS };
+	const unset = { maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxWaitSeconds: DEFAULT_MAX_WAIT_SECONDS };
 	/** One run of the send loop (one try, under Retry On Fail), with what an earlier one kept (./runMemory.ts). */
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -54,7 +54,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		const requestOptions = this.getNodeParameter(REQUEST_OPTIONS, 0, {}) as RequestOptionsParameter;
 		const sendOptions = this.getNodeParameter(sendOptionsName, 0, {}) as SendOptions;
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? defaults.maxInFlight));
+		const maxInFlight = Math.max(1, Math.floor(sendOptions.maxInFlight ?? unset.maxInFlight));
 		const { size: batchSize, intervalMs: batchInterval } = batchingOf(requestOptions);
 		const continueOnFail = this.continueOnFail();
 		const summary = new SendSummary(items.length);
@@ -62,7 +62,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		const phonesSent = new Map<number, PhoneReading>();
 		const smsSent: SmsReading[] = [];
 		let sentEarlierCount = 0;
-		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? defaults.maxWaitSeconds) * 1000;
+		const maxWaitMs = Math.max(0, sendOptions.maxWait ?? unset.maxWaitSeconds) * 1000;
 		let memory: RunMemory;
 		let rules: RecipientRules | undefined;
 		try {

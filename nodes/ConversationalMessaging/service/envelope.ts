@@ -18,11 +18,14 @@ export interface ServiceFailure {
 	message: string;
 	description: string;
 	httpCode: string;
-	/** Said on a 2xx (an error envelope, an unreadable body): the service may have carried it out. */
+	/**
+	 * Said with a success status (`err: true` on an envelope statusCode 200, or an unreadable body on
+	 * HTTP 2xx): the service may have carried it out.
+	 */
 	onSuccess?: boolean;
 	/**
 	 * What to do, for a request that is not sent again (a progress check): the description without
-	 * its advice on sending or running again. The description itself when it has none.
+	 * its advice on sending or running again; absent when the description has none.
 	 */
 	unlessSentAgain?: string;
 }

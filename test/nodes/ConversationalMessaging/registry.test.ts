@@ -17,17 +17,12 @@ import {
 } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import { customOperationsOf } from '../../../nodes/ConversationalMessaging/customOperations';
 import {
-	lineInstance,
 	messageTextField,
 	phoneField,
 } from '../../../nodes/ConversationalMessaging/form/messageFields';
+import { lineInstance } from '../../../nodes/ConversationalMessaging/resources/messaging/sendSms';
 import type { BulkSpec } from '../../../nodes/ConversationalMessaging/form/operations';
-import { outputsOf } from '../../../nodes/ConversationalMessaging/recipientRules/fields';
-import {
-	nodeProperties,
-	ruledOperations,
-	subtitleOf,
-} from '../../../nodes/ConversationalMessaging/registry';
+import { describedBy } from '../../../nodes/ConversationalMessaging/registry';
 import { registerNodeType } from '../../helpers/engine';
 import { useSandbox } from '../../helpers/sandbox';
 
@@ -56,14 +51,9 @@ const resources = RESOURCES.map((resource) =>
 		: resource,
 );
 
-/** The node as it would be with the fixture: every list of its description derived again. */
+/** The node as it would be with the fixture: its description's lists and its own operations derived as the node derives them. */
 class WithFlashSms extends ConversationalMessaging {
-	description: INodeTypeDescription = {
-		...this.description,
-		subtitle: subtitleOf(resources),
-		outputs: outputsOf(ruledOperations(resources)),
-		properties: nodeProperties(resources),
-	};
+	description: INodeTypeDescription = { ...this.description, ...describedBy(resources) };
 
 	customOperations = customOperationsOf(resources, this.description);
 }
@@ -113,12 +103,20 @@ describe('a bulk operation added by its spec alone', () => {
 		const option = (operation?.options as INodePropertyOptions[]).find(
 			({ value }) => value === 'sendFlashSms',
 		);
-		// No routing: n8n-core runs the operation's customOperations entry, the send loop.
-		expect(option).toEqual({
-			name: 'Send Flash SMS',
-			value: 'sendFlashSms',
-			action: 'Send a flash SMS',
-			description: 'Send an SMS the phone shows at once on its screen',
+		// n8n-core runs its customOperations entry, the send loop; its routing only where n8n runs
+		// the node's execute instead (toolPath.test.ts).
+		expect(option).toEqual(
+			expect.objectContaining({
+				name: 'Send Flash SMS',
+				value: 'sendFlashSms',
+				action: 'Send a flash SMS',
+				description: 'Send an SMS the phone shows at once on its screen',
+			}),
+		);
+		expect(option?.routing?.request).toEqual({
+			method: 'POST',
+			url: '/v1/sms',
+			body: { type: 'flash' },
 		});
 		expect(typeof node.customOperations?.messaging?.sendFlashSms).toBe('function');
 		// The business lines' one Instance, Send Options, Recipient Rules, the Default Country.

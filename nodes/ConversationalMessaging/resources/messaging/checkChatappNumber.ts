@@ -1,4 +1,5 @@
-import { lineInstance, phoneField } from '../../form/messageFields';
+import { phoneField } from '../../form/messageFields';
+import { lineInstance } from './sendSms';
 import type { BulkSpec } from '../../form/operations';
 import { validationRecords } from '../../service/envelope';
 

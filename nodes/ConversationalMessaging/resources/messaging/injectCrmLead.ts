@@ -1,6 +1,7 @@
 import { chatappId, onlyWith, textList } from '../../checks/checks';
 import { additionalFields, field } from '../../form/fields';
-import { lineInstance, messageTextField } from '../../form/messageFields';
+import { messageTextField } from '../../form/messageFields';
+import { lineInstance } from './sendSms';
 import type { BulkSpec } from '../../form/operations';
 
 export const injectCrmLeadOperation: BulkSpec = {

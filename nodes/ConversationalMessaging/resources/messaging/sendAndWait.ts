@@ -160,8 +160,6 @@ const pageOptions: INodeProperties[] = [
 	}),
 ];
 
-/** The channels' fields, the question and the answer page. */
-
 /** Parameter names are n8n's, so its generated human-review tool for AI agents works unchanged. */
 export const sendAndWaitOperation: CustomSpec = {
 	name: 'Send and Wait for Response',

@@ -1,9 +1,18 @@
 import { freeText } from '../../checks/checks';
 import { smsText } from '../../checks/sms';
 import { collection } from '../../form/fields';
-import { lineInstance, messageTextField, phoneField } from '../../form/messageFields';
+import { instanceField, messageTextField, phoneField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
 import { smsCostNotices } from './smsCostNotices';
+
+/** The SMS text's check (SMS Options), Send SMS's and Send and Wait's by SMS alike. */
+export const smsCheck = smsText('body.body', 'Message');
+
+/**
+ * The business lines' Instance (SMS, chatapp number checks, CRM leads): one parameter, listed by
+ * each of their operations, so its value stays when the operation changes.
+ */
+export const lineInstance = instanceField('instance');
 
 export const sendSmsOperation: BulkSpec = {
 	name: 'Send SMS',
@@ -32,7 +41,7 @@ export const sendSmsOperation: BulkSpec = {
 			sendTo: 'body.body',
 			description:
 				'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is usually billed.',
-			checks: [freeText('body.body', 'Message'), smsText('body.body', 'Message')],
+			checks: [freeText('body.body', 'Message'), smsCheck],
 		}),
 		// Its encoding and segments, before the first send.
 		...smsCostNotices,

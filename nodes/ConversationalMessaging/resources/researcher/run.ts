@@ -75,7 +75,7 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 		if (network) throw await checkFailed.call(this, network.failure, credentials);
 		// A setting read wrong (a proxy address): what it says, after RUN_GOES_ON.
 		const failed =
-			error instanceof NodeOperationError
+			error instanceof NodeOperationError || error instanceof NodeApiError
 				? error
 				: new NodeOperationError(this.getNode(), error as Error, {
 						itemIndex: this.getItemIndex(),
