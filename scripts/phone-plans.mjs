@@ -226,13 +226,13 @@ ${rows.join('\n')}
 `;
 }
 
-/** Every region, in the order of the calling codes, the main region of a shared code first. */
 /** A string as the tables write it: in single quotes. */
 const quote = (text) =>
 	JSON.stringify(text ?? '')
 		.replace(/^"|"$/g, "'")
 		.replace(/\\"/g, '"');
 
+/** Every region, in the order of the calling codes, the main region of a shared code first. */
 function renderCountries() {
 	const metadata = require('libphonenumber-js/metadata.max.json');
 	const examples = require('libphonenumber-js/examples.mobile.json');

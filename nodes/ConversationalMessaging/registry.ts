@@ -66,7 +66,7 @@ function resourceFields(resource: ResourceSpec): INodeProperties[] {
 
 function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 	const { defaultOperation, operations } = resource;
-	const options = operations.map(operationOption);
+	const options = operations.map((spec) => operationOption(resource.value, spec));
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',

@@ -11,6 +11,7 @@ import type { Check } from '../checks/checks';
 import { routedThrough } from '../n8nInternals';
 import { readRecords, singleRecord } from '../service/envelope';
 import { readableError } from '../service/network';
+import { rulesParameter } from './settings';
 import type { Field, Sent } from './fields';
 import type { OperationSpec } from './operations';
 
@@ -61,17 +62,41 @@ const ownCodeOnly: PreSendAction = async function (this: IExecuteSingleFunctions
 	);
 };
 
-/** Operation's option with its request's routing (Send and Wait's refuses RoutingNode). */
-export function operationOption(spec: OperationSpec): INodePropertyOptions {
+/**
+ * There too, a bulk send with Recipient Rules set fails before any request: only the send loop
+ * keeps them (a person on Do Not Send To, outside the Send Window or over the daily cap).
+ */
+const rulesKeptByTheLoop = (resource: string): PreSendAction =>
+	async function (this: IExecuteSingleFunctions, request) {
+		const rules = this.getNode().parameters[rulesParameter(resource)];
+		if (rules && typeof rules === 'object' && Object.keys(rules).length)
+			throw new NodeOperationError(
+				this.getNode(),
+				'Recipient Rules cannot be kept here: this caller runs the node without its send loop',
+				{
+					description:
+						"Nothing was sent. Send as a workflow step, or as a tool of n8n's AI Agent (version 3 and later); or remove the Recipient Rules.",
+					itemIndex: this.getItemIndex(),
+				},
+			);
+		return request;
+	};
+
+/** The resource's operation's option with its request's routing (Send and Wait's refuses RoutingNode). */
+export function operationOption(resource: string, spec: OperationSpec): INodePropertyOptions {
 	const { name, value, action, description, builderHint } = spec;
 	const option: INodePropertyOptions = { name, value, action, description };
 	if (builderHint) option.builderHint = builderHint;
 	if (spec.sends === 'custom') return { ...option, routing: { send: { preSend: [ownCodeOnly] } } };
 	const { method, url, body, preSend, records = singleRecord } = spec;
 	const plain = spec.sends === undefined ? spec : undefined;
+	const checks = [
+		...(spec.sends === 'inBulk' && spec.toAPerson ? [rulesKeptByTheLoop(resource)] : []),
+		...(preSend ?? []).map(asPreSend),
+	];
 	const routing: INodePropertyRouting = {
 		request: { method, url, ...(body ? { body } : {}) },
-		...(preSend ? { send: { preSend: preSend.map(asPreSend) } } : {}),
+		...(checks.length ? { send: { preSend: checks } } : {}),
 		output: { postReceive: plain?.postReceive ?? [readRecords(records)] },
 	};
 	// Network failures named on each request RoutingNode makes (its one hook around a request:

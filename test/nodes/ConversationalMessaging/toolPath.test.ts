@@ -3,7 +3,8 @@
  * RoutingNode for a node without one (n8n/dist/node-types.js, shouldAssignExecuteMethod), and a
  * tool called through getInputConnectionData (n8n 1.x's agents, older agents and the MCP Server
  * Trigger on 2.x) calls it. There a bulk send sends as a plain operation, by the routing the
- * registry derives from its spec (form/routing.ts), and Send and Wait fails before any request.
+ * registry derives from its spec (form/routing.ts), one request per item, unpaced; a send with
+ * Recipient Rules set and Send and Wait fail before any request.
  */
 import type { INodeType } from 'n8n-workflow';
 
@@ -40,6 +41,17 @@ describe("the node's execute, which n8n sets to RoutingNode", () => {
 		// The loop adds what the SMS cost; RoutingNode gives the service's answer alone.
 		expect(jsonOf(looped).map(({ smsCost: _cost, ...json }) => Object.keys(json))).toEqual(
 			jsonOf(routed).map((json) => Object.keys(json)),
+		);
+	});
+
+	it('refuses a bulk send with Recipient Rules set before any request: only the send loop keeps them', async () => {
+		const run = await suite.run(
+			{ ...SEND_SMS, messagingRecipientRules: { doNotSendTo: '+57 300 123 4567' } },
+			{ items: [{ phone: '+57 300 123 4567' }], nodeType: ROUTED },
+		);
+		expect(run.requests).toHaveLength(0);
+		expect(run.error?.message).toBe(
+			'Recipient Rules cannot be kept here: this caller runs the node without its send loop',
 		);
 	});
 

@@ -1,7 +1,7 @@
 import { phoneField } from '../../form/messageFields';
-import { lineInstance } from './sendSms';
 import type { BulkSpec } from '../../form/operations';
 import { validationRecords } from '../../service/envelope';
+import { lineInstance } from './sendSms';
 
 export const checkChatappNumberOperation: BulkSpec = {
 	name: 'Check Chatapp Number',

@@ -1,8 +1,8 @@
 import { chatappId, onlyWith, textList } from '../../checks/checks';
 import { additionalFields, field } from '../../form/fields';
 import { messageTextField } from '../../form/messageFields';
-import { lineInstance } from './sendSms';
 import type { BulkSpec } from '../../form/operations';
+import { lineInstance } from './sendSms';
 
 export const injectCrmLeadOperation: BulkSpec = {
 	name: 'Inject CRM Lead',
