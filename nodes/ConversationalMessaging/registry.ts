@@ -124,7 +124,10 @@ const ruledOperations = (resources: ResourceSpec[]): Record<string, string[]> =>
 	) as Record<string, string[]>;
 
 /** Resource and each resource's operations and fields, then the settings their operations have. */
-function nodeProperties(resources: ResourceSpec[]): INodeProperties[] {
+function nodeProperties(
+	resources: ResourceSpec[],
+	ruled: Record<string, string[]>,
+): INodeProperties[] {
 	const resource: INodeProperties = {
 		displayName: 'Resource',
 		name: 'resource',
@@ -135,7 +138,6 @@ function nodeProperties(resources: ResourceSpec[]): INodeProperties[] {
 			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: 'messaging',
 	};
-	const ruled = ruledOperations(resources);
 	return [
 		resource,
 		...resources.flatMap(resourceProperties),
@@ -163,9 +165,10 @@ function subtitleOf(resources: ResourceSpec[]): string {
 export function describedBy(
 	resources: ResourceSpec[],
 ): Pick<INodeTypeDescription, 'subtitle' | 'outputs' | 'properties'> {
+	const ruled = ruledOperations(resources);
 	return {
 		subtitle: subtitleOf(resources),
-		outputs: outputsOf(ruledOperations(resources)),
-		properties: nodeProperties(resources),
+		outputs: outputsOf(ruled),
+		properties: nodeProperties(resources, ruled),
 	};
 }

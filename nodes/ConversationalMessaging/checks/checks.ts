@@ -29,6 +29,10 @@ export function setPath(request: object, path: string[], value: unknown): void {
 
 const readPath = (request: IHttpRequestOptions, path: string) => readAt(request, path.split('.'));
 
+/** Whether a collection's value sets any entry (n8n gives an unset collection as `{}`). */
+export const setsAny = (value: unknown): boolean =>
+	Boolean(value && typeof value === 'object' && Object.keys(value).length);
+
 /** Nothing to send: unset, empty text, or an object whose every value is blank. */
 export function isBlank(value: unknown): boolean {
 	if (value === undefined || value === null) return true;

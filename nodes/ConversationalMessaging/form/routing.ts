@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Check } from '../checks/checks';
+import { setsAny } from '../checks/checks';
 import { routedThrough } from '../n8nInternals';
 import { readRecords, singleRecord } from '../service/envelope';
 import { readableError } from '../service/network';
@@ -68,8 +69,7 @@ const ownCodeOnly: PreSendAction = async function (this: IExecuteSingleFunctions
  */
 const rulesKeptByTheLoop = (resource: string): PreSendAction =>
 	async function (this: IExecuteSingleFunctions, request) {
-		const rules = this.getNode().parameters[rulesParameter(resource)];
-		if (rules && typeof rules === 'object' && Object.keys(rules).length)
+		if (setsAny(this.getNode().parameters[rulesParameter(resource)]))
 			throw new NodeOperationError(
 				this.getNode(),
 				'Recipient Rules cannot be kept here: this caller runs the node without its send loop',

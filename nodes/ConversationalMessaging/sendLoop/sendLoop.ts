@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { setsAny } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
 import type { SmsReading } from '../checks/sms';
 import { SegmentsSent, smsFacts } from '../checks/sms';
@@ -67,8 +68,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		let rules: RecipientRules | undefined;
 		try {
 			// Set wrong (a Send Window's time, a Do Not Send To entry): said before any request.
-			const set = rulesName ? node.parameters[rulesName] : undefined;
-			if (set && typeof set === 'object' && Object.keys(set).length)
+			if (rulesName && setsAny(node.parameters[rulesName]))
 				rules = await RecipientRules.read(this, resource, maxWaitMs);
 			memory = await RunMemory.recall(this, rules?.exclusive);
 		} catch (error) {
