@@ -32,7 +32,6 @@ export const RESOURCES: ResourceSpec[] = [
 	shortLinkResource,
 ];
 
-/** The description's lists, derived once from the specs (./registry.ts). */
 const DESCRIBED = describedBy(RESOURCES);
 
 export class ConversationalMessaging implements INodeType {

@@ -5,10 +5,7 @@ import { isBulk } from './form/operations';
 import { sendLoop } from './sendLoop/sendLoop';
 
 /** n8n-core runs these instead of their routing: the bulk sends (the send loop) and Send and Wait. */
-export function customOperationsOf(
-	resources: ResourceSpec[],
-	description: INodeTypeDescription,
-): NonNullable<INodeType['customOperations']> {
+export function customOperationsOf(resources: ResourceSpec[], description: INodeTypeDescription) {
 	const operations: NonNullable<INodeType['customOperations']> = {};
 	for (const resource of resources)
 		for (const spec of resource.operations) {

@@ -88,7 +88,7 @@ export function routedThrough(
 //    (dist/execution-engine/routing-node.js). n8n's loader adds them only to a declarative node
 //    without `webhook` (DirectoryLoader.applyDeclarativeNodeOptionParameters); ours has one (Send and
 //    Wait), so it declares them (form/settings.ts) and its own sends read them as RoutingNode
-//    does (form/settings.ts, sendLoop/sendLoop.ts).
+//    does (service/account.ts).
 
 /** The parameter RoutingNode reads them from. */
 export const REQUEST_OPTIONS = 'requestOptions';
@@ -137,7 +137,7 @@ export type Template = Array<string | string[]>;
 
 /**
  * The template a field's raw value is when every `{{ }}` in it only reads the item (keys n8n lets
- * an expression read: ../n8nInternals.ts) and its text holds no brace or backslash (which n8n's
+ * an expression read: expressionMayRead) and its text holds no brace or backslash (which n8n's
  * template syntax gives meanings); else undefined, and n8n evaluates the value.
  */
 export function templateOf(raw: unknown): Template | undefined {

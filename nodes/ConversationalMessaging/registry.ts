@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IDisplayOptions,
-	INodeProperties,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { readsPhone } from './checks/checks';
 import { nodeDefaultCountry } from './checks/phone/defaultCountry';
@@ -16,23 +11,24 @@ import { requestOptions, sendOptions } from './form/settings';
 import { outputsOf, recipientRules } from './recipientRules/fields';
 
 /*
- * The operation registry: every list the node's description holds of its operations (Resource's
- * and Operation's options, each field's operations, Send Options', Recipient Rules' and Default
- * Country's, the subtitle's actions) derived from the resources' operation specs, so that an
- * operation is added by its own file and its resource's index.
+ * The operation registry: every list the node's description holds of its operations, derived from
+ * the resources' specs, so that an operation is added by its own file and its resource's index.
  */
 
-/** The values of `pick`'s operations of the resource. */
-const valuesOf = (resource: ResourceSpec, pick: (spec: OperationSpec) => boolean) =>
-	resource.operations.filter(pick).map((spec) => spec.value);
+/** Each resource with the values of its operations `pick` chooses; those with none left out. */
+const operationsBy = (resources: ResourceSpec[], pick: (spec: OperationSpec) => boolean) =>
+	resources
+		.map(
+			({ value, operations }) =>
+				[value, operations.filter(pick).map((spec) => spec.value)] as const,
+		)
+		.filter(([, operations]) => operations.length);
 
 /** A field's own conditions: which resource and operation show it, its operations' specs decide. */
-function conditionsOf(show: IDisplayOptions['show'] = {}): IDataObject {
-	const conditions: IDataObject = { ...show };
-	delete conditions.resource;
-	delete conditions.operation;
-	return conditions;
-}
+const conditionsOf = (show: IDataObject = {}) =>
+	Object.fromEntries(
+		Object.entries(show).filter(([key]) => key !== 'resource' && key !== 'operation'),
+	);
 
 /**
  * Each field of the resource once, shown for the operations that list it, in an order that keeps
@@ -51,29 +47,27 @@ function resourceFields(resource: ResourceSpec): INodeProperties[] {
 	}
 	return order.map((field) => {
 		const specs = listedBy.get(field) ?? [];
-		const property = fieldProperty(
-			field,
-			specs.some((spec) => spec.sends !== 'custom'),
-		);
+		const routed = specs.some((spec) => spec.sends !== 'custom');
 		const operations = specs.map((spec) => spec.value);
 		const { show, ...rest } = field.displayOptions ?? {};
 		return {
-			...property,
+			...fieldProperty(field, routed),
 			displayOptions: { ...rest, ...showFor(resource.value, operations, conditionsOf(show)) },
 		};
 	});
 }
 
 function resourceProperties(resource: ResourceSpec): INodeProperties[] {
-	const { defaultOperation, operations } = resource;
-	const options = operations.map((spec) => operationOption(resource.value, spec));
+	const { value, operations, defaultOperation } = resource;
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
-		options: options.sort((a, b) => a.name.localeCompare(b.name)),
+		displayOptions: { show: { resource: [value] } },
+		options: operations
+			.map((spec) => operationOption(value, spec))
+			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultOperation,
 	};
 	return [operation, ...resourceFields(resource)];
@@ -91,12 +85,9 @@ function phoneConditions(spec: OperationSpec): string[] {
 	const byKey = new Map<string, unknown[]>();
 	const apart: string[] = [];
 	for (const condition of conditions) {
-		const keys = Object.keys(condition);
-		if (keys.length === 1)
-			byKey.set(keys[0], [
-				...new Set([...(byKey.get(keys[0]) ?? []), ...(condition[keys[0]] as unknown[])]),
-			]);
-		else apart.push(JSON.stringify(condition, keys.sort()));
+		const [[key, values], ...more] = Object.entries(condition);
+		if (more.length) apart.push(JSON.stringify(condition, Object.keys(condition).sort()));
+		else byKey.set(key, [...new Set([...(byKey.get(key) ?? []), ...(values as unknown[])])]);
 	}
 	return [...[...byKey].map(([key, values]) => JSON.stringify({ [key]: values })), ...apart];
 }
@@ -111,17 +102,6 @@ function defaultCountries(resource: ResourceSpec): INodeProperties[] {
 		nodeDefaultCountry(showFor(resource.value, operations, JSON.parse(condition) as IDataObject)),
 	);
 }
-
-/** The resources' bulk sends that message a person: where Recipient Rules apply. */
-const ruledOperations = (resources: ResourceSpec[]): Record<string, string[]> =>
-	Object.fromEntries(
-		resources
-			.map((resource) => [
-				resource.value,
-				valuesOf(resource, (spec) => isBulk(spec) && spec.toAPerson === true),
-			])
-			.filter(([, operations]) => operations.length),
-	) as Record<string, string[]>;
 
 /** Resource and each resource's operations and fields, then the settings their operations have. */
 function nodeProperties(
@@ -142,10 +122,7 @@ function nodeProperties(
 		resource,
 		...resources.flatMap(resourceProperties),
 		...Object.entries(ruled).map(([name, operations]) => recipientRules(name, operations)),
-		...resources
-			.map((spec) => [spec.value, valuesOf(spec, isBulk)] as const)
-			.filter(([, operations]) => operations.length)
-			.map(([name, operations]) => sendOptions(name, operations)),
+		...operationsBy(resources, isBulk).map(([name, operations]) => sendOptions(name, operations)),
 		...resources.flatMap(defaultCountries),
 		requestOptions,
 	];
@@ -165,7 +142,10 @@ function subtitleOf(resources: ResourceSpec[]): string {
 export function describedBy(
 	resources: ResourceSpec[],
 ): Pick<INodeTypeDescription, 'subtitle' | 'outputs' | 'properties'> {
-	const ruled = ruledOperations(resources);
+	// The bulk sends that message a person: where Recipient Rules apply.
+	const ruled = Object.fromEntries(
+		operationsBy(resources, (spec) => isBulk(spec) && spec.toAPerson === true),
+	);
 	return {
 		subtitle: subtitleOf(resources),
 		outputs: outputsOf(ruled),

@@ -68,34 +68,25 @@ const LOOK_ALIKES: Record<string, string> = Object.fromEntries([
 	...[...'“”„‟″«»'].map((c) => [c, '"']),
 	...[...'‐‑‒–—―−•'].map((c) => [c, '-']),
 	['…', '...'],
-	['⁄', '/'],
-	['÷', '/'],
+	...[...'⁄÷'].map((c) => [c, '/']),
 	// No-break, en, em, thin and other spaces, and the tab; then the invisible ones, removed.
 	...[
 		...'\t\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000',
 	].map((c) => [c, ' ']),
-	['\u2028', '\n'],
-	['\u2029', '\n'],
+	...[...'\u2028\u2029'].map((c) => [c, '\n']),
 	// Zero-width spaces and joiners, the word joiner, the byte order mark, the soft hyphen.
 	...[...'\u200b\u200c\u200d\u2060\ufeff\u00ad'].map((c) => [c, '']),
 ]);
 
-/** The text with its look-alike characters in their GSM-7 forms. */
 export const withoutLookAlikes = (text: string): string =>
 	// NFC first: an accent typed as its own mark (as macOS pastes it) joins its letter (é is GSM-7).
 	[...text.normalize('NFC')].map((c) => LOOK_ALIKES[c] ?? c).join('');
 
-/** Its characters that have a GSM-7 form (for the words of a hint or an error). */
-export const lookAlikesIn = (unicode: string[]): string[] =>
-	unicode.filter((c) => c in LOOK_ALIKES);
-
 /** A character as the words show it: by its code, after it unless it is invisible (`’ (U+2019)`, `U+00A0`). */
 export function shown(c: string): string {
 	const code = `U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
-	const invisible =
-		/\s/.test(c) ||
-		'\u00ad\u200b\u200c\u200d\u2060\ufeff'.includes(c) ||
-		(c >= '\u0300' && c <= '\u036f');
+	// Invisible: a space, one that Replace Look-Alike Characters removes, a combining accent.
+	const invisible = /\s/.test(c) || LOOK_ALIKES[c] === '' || (c >= '\u0300' && c <= '\u036f');
 	return invisible ? code : `${c} (${code})`;
 }
 
@@ -116,7 +107,7 @@ export const smsText = (path: string, label: string): Check<{ sms: SmsReading }>
 		const cap = Number(options.maxSegments ?? 0);
 		if (cap > 0 && reading.segments > cap) {
 			const replace =
-				lookAlikesIn(reading.unicode).length && !options.replaceLookAlikes
+				reading.unicode.some((c) => c in LOOK_ALIKES) && !options.replaceLookAlikes
 					? ': turn on Replace Look-Alike Characters (SMS Options), or write it without them'
 					: '';
 			const blame = reading.unicode.length
@@ -144,38 +135,32 @@ export const smsFacts = ({ encoding, segments, characters }: SmsReading) => ({
  * UCS-2 (a warning then: a pasted `’` can double a bill); nothing when each was one GSM-7 segment.
  */
 export class SegmentsSent {
-	private messages = 0;
-	private segments = 0;
-	private unicodeMessages = 0;
-	/** The characters that made messages UCS-2, and in how many messages. */
-	private readonly blamed = new Map<string, number>();
-
 	/** The SMS texts this run sent, as their checks read them. */
-	constructor(readings: SmsReading[]) {
-		for (const reading of readings) {
-			this.messages++;
-			this.segments += reading.segments;
-			if (reading.encoding === 'UCS-2') this.unicodeMessages++;
-			for (const c of reading.unicode) this.blamed.set(c, (this.blamed.get(c) ?? 0) + 1);
-		}
-	}
+	constructor(private readonly readings: SmsReading[]) {}
 
 	hint(): NodeExecutionHint | undefined {
-		if (this.segments === this.messages && !this.unicodeMessages) return undefined;
-		const chars = [...this.blamed]
+		const messages = this.readings.length;
+		const segments = this.readings.reduce((sum, reading) => sum + reading.segments, 0);
+		const unicodeMessages = this.readings.filter(({ encoding }) => encoding === 'UCS-2').length;
+		if (segments === messages && !unicodeMessages) return undefined;
+		// The characters that made messages UCS-2, and in how many messages.
+		const blamed = new Map<string, number>();
+		for (const c of this.readings.flatMap(({ unicode }) => unicode))
+			blamed.set(c, (blamed.get(c) ?? 0) + 1);
+		const chars = [...blamed]
 			.sort(([, a], [, b]) => b - a)
 			.slice(0, 10)
 			.map(([c]) => shown(c));
-		const them = this.messages === 1 ? 'it' : `${count(this.unicodeMessages)} of them`;
-		const unicode = this.unicodeMessages
+		const them = messages === 1 ? 'it' : `${count(unicodeMessages)} of them`;
+		const unicode = unicodeMessages
 			? `: ${joinAnd(chars)} made ${them} Unicode (UCS-2: 70 characters a segment instead of 160)`
 			: '';
-		const fix = lookAlikesIn([...this.blamed.keys()]).length
+		const fix = [...blamed.keys()].some((c) => c in LOOK_ALIKES)
 			? ' Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.'
 			: '';
 		return {
-			message: `SMS: ${plural(this.messages, 'message')}, ${plural(this.segments, 'segment')}${unicode}.${fix}`,
-			type: this.unicodeMessages ? 'warning' : 'info',
+			message: `SMS: ${plural(messages, 'message')}, ${plural(segments, 'segment')}${unicode}.${fix}`,
+			type: unicodeMessages ? 'warning' : 'info',
 			location: 'outputPane',
 		};
 	}

@@ -67,12 +67,6 @@ const ID_HINT: IParameterBuilderHint = {
 		'An identifier the service gave: map it from the output of the operation its description names (an earlier node of this type), or leave a placeholder for the user.',
 };
 
-/** For identifiers no operation gives (a distribution list, an instance): only the user knows them. */
-export const ASK_THE_USER_HINT: IParameterBuilderHint = {
-	propertyHint:
-		"No operation gives this identifier: it is in the user's account on the service's dashboard. Ask the user, or leave a placeholder.",
-};
-
 /** A record's identifier: sent where `sendTo` says, or else put in the operation's URL. */
 export function idField(spec: Omit<FieldSpec, 'required' | 'checks'>): Field {
 	const checks = spec.sendTo ? [text(spec.sendTo, spec.displayName)] : [];
@@ -181,13 +175,16 @@ export function returnAllAndLimit(noun: string, limitInNode = false): INodePrope
 	];
 }
 
+/** Options, each [name, value, description]. */
+export const optionsOf = (choices: string[][]) =>
+	choices.map(([name, value, description]) => ({ name, value, description }));
+
 /** An options parameter, its `choices` each [name, value, description]. */
 export function choice({
 	choices,
 	...spec
 }: Omit<INodeProperties, 'type'> & { choices: string[][] }) {
-	const options = choices.map(([name, value, description]) => ({ name, value, description }));
-	return { ...spec, type: 'options', options } satisfies INodeProperties;
+	return { ...spec, type: 'options', options: optionsOf(choices) } satisfies INodeProperties;
 }
 
 /** n8n's fixedCollection of one group of fields, `values`, as its form and send-and-wait nodes have. */

@@ -1,8 +1,8 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { phone, url } from '../checks/checks';
 import type { Field, FieldSpec } from './fields';
-import { field } from './fields';
+import { field, optionsOf } from './fields';
 
 /** An Instance, shown for the operations that list it (one object each: the value stays when the operation changes). */
 export function instanceField(name: string): Field {
@@ -21,11 +21,7 @@ export function instanceField(name: string): Field {
 	});
 }
 
-export function messageTypeField(
-	name: string,
-	options: INodePropertyOptions[],
-	defaultType: string,
-): Field {
+export function messageTypeField(name: string, choices: string[][], defaultType: string): Field {
 	return field({
 		displayName: 'Message Type',
 		name,
@@ -33,7 +29,7 @@ export function messageTypeField(
 		// As an expression n8n could not tell which fields to show.
 		noDataExpression: true,
 		required: true,
-		options,
+		options: optionsOf(choices),
 		default: defaultType,
 		description: 'Kind of message to send',
 		sendTo: 'body.type',

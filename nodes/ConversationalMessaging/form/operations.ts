@@ -12,16 +12,12 @@ import type { Check } from '../checks/checks';
 import type { RoutingRequests } from '../n8nInternals';
 import type { Field } from './fields';
 
-/** What n8n-core runs instead of an operation's routing (its `customOperations` entry). */
-export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
-
 /** What every operation is: its place in Operation's list, and its fields. */
 interface OperationBase {
 	name: string;
 	value: string;
 	action: string;
 	description: string;
-	/** What an AI builder must know to build a workflow around it. */
 	builderHint?: IParameterBuilderHint;
 	/**
 	 * Its fields in the order the panel shows them, each shown for the operations that list it (one
@@ -59,10 +55,12 @@ export interface BulkSpec extends RequestSpec {
 	toAPerson?: true;
 }
 
-/** Run by code of its own (Send and Wait), given the node's description. */
+/** Run by code of its own (Send and Wait), given the node's description: n8n's `customOperations`. */
 export interface CustomSpec extends OperationBase {
 	sends: 'custom';
-	execute(description: INodeTypeDescription): CustomOperation;
+	execute(
+		description: INodeTypeDescription,
+	): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 }
 
 export type OperationSpec = PlainSpec | BulkSpec | CustomSpec;
@@ -72,7 +70,6 @@ export interface ResourceSpec {
 	value: string;
 	description: string;
 	operations: OperationSpec[];
-	/** The operation a new node starts with. */
 	defaultOperation: string;
 }
 

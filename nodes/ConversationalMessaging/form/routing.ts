@@ -39,45 +39,40 @@ function sentRouting({ to, checks }: Sent): INodePropertyRouting {
 }
 
 /** A field as n8n gets it: `sent` gone, as RoutingNode's routing where it runs the operation. */
-export function fieldProperty({ sent, ...field }: Field, routed: boolean): INodeProperties {
-	const property: INodeProperties = { ...field };
-	if (field.type === 'collection')
-		property.options = (field.options as Field[]).map((entry) => fieldProperty(entry, routed));
-	if (routed && sent) property.routing = { ...field.routing, ...sentRouting(sent) };
+export function fieldProperty({ sent, ...property }: Field, routed: boolean): INodeProperties {
+	if (property.type === 'collection')
+		property.options = (property.options as Field[]).map((entry) => fieldProperty(entry, routed));
+	if (routed && sent) property.routing = { ...property.routing, ...sentRouting(sent) };
 	return property;
 }
 
-/**
- * Where n8n runs the node's `execute` (RoutingNode) instead of its `customOperations`, an operation
- * only the node's own code can run (Send and Wait, which waits) fails before any request.
- */
+/** An item refused where n8n runs the node's `execute` (RoutingNode), before any request. */
+const refused = (context: IExecuteSingleFunctions, message: string, description: string) =>
+	new NodeOperationError(context.getNode(), message, {
+		description,
+		itemIndex: context.getItemIndex(),
+	});
+
+/** There, an operation only the node's own code can run (Send and Wait, which waits). */
 const ownCodeOnly: PreSendAction = async function (this: IExecuteSingleFunctions) {
-	throw new NodeOperationError(
-		this.getNode(),
+	throw refused(
+		this,
 		'Send and Wait cannot run here: this caller runs the node without waiting for an answer',
-		{
-			description:
-				"Nothing was sent. Use Send and Wait as a workflow step, or as a tool of n8n's AI Agent (version 3 and later) or its human review.",
-			itemIndex: this.getItemIndex(),
-		},
+		"Nothing was sent. Use Send and Wait as a workflow step, or as a tool of n8n's AI Agent (version 3 and later) or its human review.",
 	);
 };
 
 /**
- * There too, a bulk send with Recipient Rules set fails before any request: only the send loop
- * keeps them (a person on Do Not Send To, outside the Send Window or over the daily cap).
+ * There too, a bulk send with Recipient Rules set: only the send loop keeps them (a person on Do
+ * Not Send To, outside the Send Window or over the daily cap).
  */
 const rulesKeptByTheLoop = (resource: string): PreSendAction =>
 	async function (this: IExecuteSingleFunctions, request) {
 		if (setsAny(this.getNode().parameters[rulesParameter(resource)]))
-			throw new NodeOperationError(
-				this.getNode(),
+			throw refused(
+				this,
 				'Recipient Rules cannot be kept here: this caller runs the node without its send loop',
-				{
-					description:
-						"Nothing was sent. Send as a workflow step, or as a tool of n8n's AI Agent (version 3 and later); or remove the Recipient Rules.",
-					itemIndex: this.getItemIndex(),
-				},
+				"Nothing was sent. Send as a workflow step, or as a tool of n8n's AI Agent (version 3 and later); or remove the Recipient Rules.",
 			);
 		return request;
 	};

@@ -3,11 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { REQUEST_OPTIONS } from '../n8nInternals';
 import { collection, field, showFor } from './fields';
 
-/*
- * The node's Settings for its requests: Request Options (n8n's own collection, which RoutingNode
- * reads for the plain operations; the node's own sends take them as RoutingNode does:
- * ../sendLoop/itemRequest.ts) and, for the bulk sends, Send Options; their names and defaults.
- */
+/* The node's own sends take Request Options as RoutingNode does: ../sendLoop/itemRequest.ts. */
 
 /**
  * n8n adds its Request Options (`commonDeclarativeNodeOptionParameters`) only to a declarative node

@@ -3,32 +3,20 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { recordInNode, removeFromNode } from '../n8nProcessedData';
 import { clock } from '../clock';
 import { MAX_RETRIED_STOPS } from '../sendLoop/runMemory';
-import { storeError } from './capErrors';
-import { WorkflowLock } from './workflowLock';
+import { storeError, WorkflowLock } from './workflowLock';
 
 /*
- * Max Messages per Person per Day, counted in n8n's processed-data store: the database every
- * queue-mode worker shares, which survives restarts (n8nInternals.ts, section 8, says how n8n keeps
- * it). Each message the service may take holds a slot, one entry `cap <recipient> <day> <k>` (k = 1
- * to the cap) in the node's row; a person has had their day's messages when all k are there.
- *
- * The store has no pure read and no lock: each call reads the row, changes it and writes it back,
- * so two workers recording at once lose one's entries, and the only way to learn whether an entry
- * is there is to record it. Hence:
- * - A lock, the workflow's row, taken and given back by ./workflowLock.ts: every write of the count
- *   happens under it.
- * - The read, under the lock: record, for each person claimed, every slot not known taken; n8n's
- *   answer says which were there already (processed: taken) and which it recorded (new: free until
- *   now). Each claim takes the lowest free slot of its person, in the order claimed (two claims for
- *   one person in a batch count against each other); the free slots nobody took are removed again
- *   in the same hold, so nobody ever sees them. A person with all slots taken is capped.
- * - Batches: claims come one item at a time from the send loop. Those that arrive while a batch is
- *   settled, or within ROUND_GAP_MS of the last, go in the next (at most BATCH), under one hold of
- *   the lock: three calls (lock, record, unlock), four when a slot is removed or given back.
- * - A slot is given back (release: the service did not take the item) with the next batch, or by
- *   flush() at the end of the run; a claim for the same person takes it over without a call.
- * Nothing here is sent: the caller sends only on a slot. What fails leaves slots taken, never free
- * ones counted: the cap sends fewer that day, never more.
+ * Max Messages per Person per Day, counted in n8n's processed-data store, shared by every worker
+ * and kept through restarts (how and why: docs/RECIPIENT_RULES.md, The daily count). Each message
+ * the service may take holds a slot, one entry `cap <recipient> <day> <k>` (k = 1 to the cap) in
+ * the node's row. The store has no pure read and no lock, so every write happens under
+ * ./workflowLock.ts, and a slot is read by recording it: n8n answers which were there (taken) and
+ * which it recorded (free until now); the free ones no claim took are removed in the same hold.
+ * Claims arriving while a batch is settled, or within ROUND_GAP_MS of the last, go in the next (at
+ * most BATCH); a slot given back (release) goes with the next batch, or flush() at the end of the
+ * run, unless a claim for the same person takes it over. Nothing here is sent: the caller sends
+ * only on a slot. What fails leaves slots taken, never free ones counted: the cap sends fewer that
+ * day, never more.
  */
 
 /** Claims settled under one hold of the lock, at most. */
@@ -74,8 +62,8 @@ export class DailyCap {
 		this.lock = new WorkflowLock(fns, maxWaitMs);
 	}
 
-	/** 'sent' may go (a slot is taken for it); 'capped' may not. recipient: digits or socialnet id; day: 'YYYY-MM-DD' local. */
-	async claim(recipient: string, day: string): Promise<{ slot: string } | { capped: true }> {
+	/** A slot: may go (it is taken for it); capped: may not. recipient: digits or socialnet id; day: 'YYYY-MM-DD' local. */
+	async claim(recipient: string, day: string): Promise<Answer> {
 		if (this.broken) throw this.broken;
 		return await new Promise<Answer>((resolve, reject) => {
 			this.pending.push({ person: `${recipient} ${day}`, resolve, reject });
@@ -176,8 +164,7 @@ export class DailyCap {
 		}
 		if (!asked.size && !unneeded.length) return;
 
-		await this.lock.take();
-		try {
+		await this.exclusive(async () => {
 			if (asked.size) {
 				const entries = [...asked].flatMap(([person, ks]) => ks.map((k) => entryOf(person, k)));
 				let recorded: Set<string>;
@@ -209,9 +196,7 @@ export class DailyCap {
 				}
 			}
 			if (unneeded.length) await this.remove(unneeded);
-		} finally {
-			await this.unlock();
-		}
+		});
 	}
 
 	/** Takes the slots out of the count, under the lock; a failure keeps them counted (fewer sent). */
@@ -229,21 +214,17 @@ export class DailyCap {
 	}
 
 	/**
-	 * Runs `work` under the workflow's lock: another write to the node's row (a Retry's note) that
-	 * the count's writes must not overwrite, nor be overwritten by.
+	 * Runs `work` under the workflow's lock: a batch, or another write to the node's row (a Retry's
+	 * note) that the count's writes must not overwrite, nor be overwritten by.
 	 */
 	async exclusive(work: () => Promise<void>): Promise<void> {
 		await this.lock.take();
 		try {
 			await work();
 		} finally {
-			await this.unlock();
+			// A failure to give it back is the run's after the claims are answered (flush).
+			const failure = await this.lock.giveBack();
+			this.failure ??= failure;
 		}
-	}
-
-	/** Gives the lock back; a failure is the run's after the claims are answered (flush). */
-	private async unlock(): Promise<void> {
-		const failure = await this.lock.giveBack();
-		this.failure ??= failure;
 	}
 }

@@ -4,18 +4,11 @@ import { collection, showFor } from '../form/fields';
 import { rulesParameter } from '../form/settings';
 import { WEEKDAYS } from './sendWindow';
 
-/** What the collection holds, as n8n gives it. */
+/** What the collection holds as typed, the part read so (the values come by getNodeParameter). */
 export interface RecipientRulesParameter {
 	doNotSendTo?: unknown;
 	maxPerDay?: number;
-	sendWindow?: { window?: SendWindowParameter };
-}
-
-export interface SendWindowParameter {
-	from?: unknown;
-	until?: unknown;
-	days?: unknown;
-	timeZone?: unknown;
+	sendWindow?: { window?: { timeZone?: unknown } };
 }
 
 export const DEFAULT_FROM = '08:00';

@@ -1,6 +1,6 @@
 /**
  * An instant's local time in a zone, through Intl (Node's full ICU), so daylight saving time is
- * right in every zone: for the Send Window (./zoneTime.ts), the Held output's sendAfter and the
+ * right in every zone: for the Send Window (./window.ts), the Held output's sendAfter and the
  * daily cap's day.
  */
 
@@ -56,24 +56,19 @@ export function offsetAt(ms: number, zone: string): number {
 	return wallAsUtc(ms, zone) - Math.floor(ms / 1000) * 1000;
 }
 
-const pad = (value: number, length = 2) => String(value).padStart(length, '0');
-
-function dateOf(wall: number): string {
-	const date = new Date(wall);
-	return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
-}
+/** Minutes as 'HH:MM' (an offset's size, a window's From). */
+export const clockTime = (minutes: number) =>
+	`${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The instant as local time in the zone, ISO 8601 to the second with its offset ('+00:00', never 'Z'). */
 export function isoInZone(ms: number, zone: string): string {
 	const wall = wallAsUtc(ms, zone);
 	const offset = Math.round((wall - Math.floor(ms / 1000) * 1000) / MINUTE);
-	const time = new Date(wall).toISOString().slice(11, 19);
 	const sign = offset < 0 ? '-' : '+';
-	const size = Math.abs(offset);
-	return `${dateOf(wall)}T${time}${sign}${pad(Math.floor(size / 60))}:${pad(size % 60)}`;
+	return `${new Date(wall).toISOString().slice(0, 19)}${sign}${clockTime(Math.abs(offset))}`;
 }
 
 /** The instant's local date in the zone, 'YYYY-MM-DD'. */
 export function localDay(ms: number, zone: string): string {
-	return dateOf(wallAsUtc(ms, zone));
+	return new Date(wallAsUtc(ms, zone)).toISOString().slice(0, 10);
 }

@@ -25,7 +25,6 @@ const WORDS: Record<Rule, string> = {
 		'already sent Max Messages per Person per Day today, in their local time (Recipient Rules): nothing was sent',
 };
 
-/** A skipped item, on the first output with its reason. */
 export function skippedItem(rule: Rule, itemIndex: number, recipient: string): INodeExecutionData {
 	return {
 		json: {

@@ -23,7 +23,6 @@ import { isTimeZone, localDay } from './localTime';
 import type { Held, Rule } from './report';
 import { heldOutputs, rulesHint, skippedItem } from './report';
 import { readSendWindow, WEEKDAYS } from './sendWindow';
-import type { Verdict } from './window';
 import { WindowReader } from './window';
 
 /** The fix for a Time Zone Intl does not know, given (fixed) or an item's (by expression). */
@@ -40,9 +39,8 @@ export async function zonesOf(
 	item: ItemContext,
 	phone: PhoneReading | undefined,
 ): Promise<{ zones: readonly string[]; from: string }> {
-	const itemIndex = item.getItemIndex();
 	if (timeZones) {
-		const reading = await timeZones.read(itemIndex);
+		const reading = await timeZones.read(item.getItemIndex());
 		if ('error' in reading) throw reading.error;
 		const [value] = reading.values;
 		const zone = typeof value === 'string' ? value.trim() : value;
@@ -74,13 +72,12 @@ export async function readDoNotSendTo(
 	raw: unknown,
 	phones: boolean,
 ): Promise<ReadonlySet<string>> {
-	const node = fns.getNode();
 	const entries = (typeof raw === 'string' ? raw.split(/[,\n;]/) : listEntries(raw ?? []))
 		.map((entry, position) => ({ entry, position }))
 		.filter(({ entry }) => !(typeof entry === 'string' && entry.trim() === '') && entry !== null);
 	if (!entries.length) return new Set();
 	const fail = (problem: string, fix: string): never => {
-		throw new NodeOperationError(node, `Do Not Send To: ${problem}`, { description: fix });
+		throw new NodeOperationError(fns.getNode(), `Do Not Send To: ${problem}`, { description: fix });
 	};
 	const home = phones ? await homeCountry(itemContext(fns, 0), fail) : undefined;
 	const list = new Set<string>();
@@ -119,25 +116,18 @@ export type Cleared = { cleared: true; slot?: string };
 export class RecipientRules {
 	private readonly skipped = new Map<Rule, number>();
 	private readonly heldItems: Held[] = [];
-	private readonly windowReader?: WindowReader;
-	private readonly timeZones?: FieldValues;
 
 	private constructor(
 		private readonly fns: IExecuteFunctions,
 		private readonly doNotSendTo: ReadonlySet<string>,
-		window: WindowReader | undefined,
-		timeZones: FieldValues | undefined,
+		private readonly windowReader: WindowReader | undefined,
+		private readonly timeZones: FieldValues | undefined,
 		private readonly cap: DailyCap | undefined,
-	) {
-		this.windowReader = window;
-		this.timeZones = timeZones;
-	}
+	) {}
 
 	/**
-	 * The run's rules, or undefined when none is set. Throws, naming the field and the fix, when one
-	 * is set wrong (a Send Window's time or its fixed Time Zone, a Do Not Send To entry that is not a
-	 * phone number, a Max Messages per Person per Day that is not a whole number of 1 or more). Each
-	 * rule is read by its own path: the per-item Time Zone is never evaluated for item 0 alone.
+	 * The run's rules, or undefined when none is set; one set wrong throws, naming the field and the
+	 * fix. Each rule is read by its own path: the per-item Time Zone is never evaluated for item 0.
 	 */
 	static async read(
 		fns: IExecuteFunctions,
@@ -209,7 +199,7 @@ export class RecipientRules {
 		const { zones, from } = await zonesOf(this.fns, this.timeZones, item, phone);
 		const now = clock.now();
 		if (this.windowReader) {
-			const verdict: Verdict = this.windowReader.verdict(zones, now);
+			const verdict = this.windowReader.verdict(zones, now);
 			if ('never' in verdict)
 				throw itemError(
 					item,

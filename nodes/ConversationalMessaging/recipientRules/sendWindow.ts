@@ -1,7 +1,4 @@
-/**
- * The Send Window as its fields set it: From, Until and Days, read and checked once per run
- * (./window.ts decides with it).
- */
+import { clockTime } from './localTime';
 
 export interface SendWindow {
 	/** Minutes after local midnight the window opens, 0..1439. */
@@ -63,9 +60,10 @@ function readDays(value: unknown): ReadonlySet<number> | WindowProblem {
 }
 
 /**
- * The window n8n's Send Window fields give: From and Until as 'HH:MM' or 'H:MM' (24-hour), Days as
- * n8n's multiOptions values ('monday' ... 'sunday'; all seven when absent). A malformed time, From
- * equal to Until, or no day: a problem naming the field, and its fix.
+ * The window n8n's Send Window fields give, read once per run (./window.ts decides with it): From
+ * and Until as 'HH:MM' or 'H:MM' (24-hour), Days as n8n's multiOptions values ('monday' ...
+ * 'sunday'; all seven when absent). A malformed time, From equal to Until, or no day: a problem
+ * naming the field, and its fix.
  */
 export function readSendWindow(raw: {
 	from?: unknown;
@@ -85,6 +83,3 @@ export function readSendWindow(raw: {
 	if ('problem' in days) return days;
 	return { from, until, days };
 }
-
-const clockTime = (minutes: number) =>
-	`${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

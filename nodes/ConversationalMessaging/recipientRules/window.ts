@@ -1,8 +1,7 @@
 /**
  * The Send Window's math (issue 47): whether a recipient may be sent to now, in each of the time
  * zones they may be in, and if not, from when. Pure: the instant is given (the caller reads it
- * through ../clock.ts) and local times come from Intl (Node's full ICU), so daylight saving
- * time is right in every zone.
+ * through ../clock.ts), local times come from ./localTime.ts.
  *
  * A window is open, on each of its days, from From (inclusive) to Until (exclusive), local time;
  * Until earlier than From runs across midnight and belongs to the day it opens (Friday 22:00-06:00
@@ -12,10 +11,85 @@
  * is open when every zone's is.
  */
 
-import { DAY } from './localTime';
+import { DAY, MINUTE, offsetAt, wallAsUtc } from './localTime';
 import type { SendWindow } from './sendWindow';
-import type { Intervals } from './zoneTime';
-import { ZoneTime } from './zoneTime';
+
+/** Intervals [start, end) of instants (ms), sorted, apart. */
+type Intervals = Array<readonly [number, number]>;
+
+/** One zone's local time, with its offsets at UTC midnights kept (a zone's offset rarely changes). */
+class ZoneTime {
+	private readonly midnights = new Map<number, number>();
+
+	constructor(readonly zone: string) {}
+
+	/** The offset at 00:00 UTC of the day (days since 1970-01-01). */
+	private offsetOnDay(day: number): number {
+		let offset = this.midnights.get(day);
+		if (offset === undefined) {
+			offset = offsetAt(day * DAY, this.zone);
+			this.midnights.set(day, offset);
+		}
+		return offset;
+	}
+
+	/** The instant the local day (days since 1970-01-01) reads minutes after midnight (see above). */
+	instant(day: number, minutes: number): number {
+		const wall = day * DAY + minutes * MINUTE;
+		// Every offset is within -12 h .. +14 h: the instant is between these two UTC midnights.
+		const before = this.offsetOnDay(day - 1);
+		const after = this.offsetOnDay(day + 2);
+		if (before === after) return wall - before;
+		const early = wall - before;
+		const late = wall - after;
+		const first = Math.min(early, late);
+		const second = Math.max(early, late);
+		const fits = (ms: number) => offsetAt(ms, this.zone) === wall - ms;
+		if (fits(first)) return first;
+		if (fits(second)) return second;
+		// Skipped (a spring-forward gap): the switch, the first instant after \`first\` whose offset
+		// differs from first's, to the second.
+		const gapOffset = offsetAt(first, this.zone);
+		let low = first;
+		let high = second;
+		while (high - low > 1000) {
+			const middle = low + Math.floor((high - low) / 2000) * 1000;
+			if (offsetAt(middle, this.zone) === gapOffset) low = middle;
+			else high = middle;
+		}
+		return high;
+	}
+
+	/**
+	 * The window's intervals in this zone, from the day before ms's local day, for \`days\` more days.
+	 * When the offset is the same at the start, the middle and the end of the span (no switch in it:
+	 * no zone switches twice within a week), every local time is that offset away, without asking
+	 * Intl again; else each day is read.
+	 */
+	intervals(window: SendWindow, ms: number, days: number): Intervals {
+		const first = Math.floor(ms / DAY) - 3;
+		const last = Math.floor(ms / DAY) + days + 4;
+		const offset = this.offsetOnDay(first);
+		const steady =
+			offset === this.offsetOnDay((first + last) >> 1) && offset === this.offsetOnDay(last);
+		const instant = steady
+			? (day: number, minutes: number) => day * DAY + minutes * MINUTE - offset
+			: (day: number, minutes: number) => this.instant(day, minutes);
+		const today = Math.floor((steady ? ms + offset : wallAsUtc(ms, this.zone)) / DAY);
+		const out: Intervals = [];
+		for (let day = today - 1; day <= today + days; day++) {
+			if (!window.days.has((((day + 4) % 7) + 7) % 7)) continue; // 1970-01-01 was a Thursday
+			const start = instant(day, window.from);
+			const end = instant(window.until > window.from ? day : day + 1, window.until);
+			if (end <= start) continue; // both in one spring-forward gap
+			const previous = out[out.length - 1];
+			if (previous && start <= previous[1])
+				out[out.length - 1] = [previous[0], Math.max(previous[1], end)];
+			else out.push([start, end]);
+		}
+		return out;
+	}
+}
 
 export type Verdict =
 	/** Open in every zone now; closes: the earliest instant (ms) it closes in one of them. */
@@ -48,25 +122,19 @@ function holding(intervals: Intervals, ms: number): readonly [number, number] | 
 }
 
 /** The verdict from each zone's intervals (covering now .. now + HORIZON_DAYS). */
-function decide(zones: readonly string[], each: readonly Intervals[], now: number): Verdict {
-	let closes = Number.POSITIVE_INFINITY;
-	let open = true;
-	for (const intervals of each) {
-		const interval = holding(intervals, now);
-		if (!interval) {
-			open = false;
-			break;
-		}
-		closes = Math.min(closes, interval[1]);
-	}
-	if (open) return { open: true, closes };
+function decide(zones: readonly string[], of: (zone: string) => Intervals, now: number): Verdict {
+	const each = zones.map(of);
+	const heldAt = (at: number) => each.map((intervals) => holding(intervals, at));
+	const current = heldAt(now);
+	if (current.every((interval) => interval !== undefined))
+		return { open: true, closes: Math.min(...current.map(([, end]) => end)) };
 	// Where all are open starts where one of them opens: try those openings in order.
 	const horizon = now + HORIZON_DAYS * DAY;
 	const openings = [...new Set(each.flatMap((intervals) => intervals.map(([start]) => start)))]
 		.filter((start) => start > now && start <= horizon)
 		.sort((a, b) => a - b);
 	for (const at of openings) {
-		const held = each.map((intervals) => holding(intervals, at));
+		const held = heldAt(at);
 		if (held.every(Boolean)) {
 			const last = held.findIndex((interval) => interval?.[0] === at);
 			return { open: false, sendAfter: at, zone: zones[last] };
@@ -81,8 +149,7 @@ function decide(zones: readonly string[], each: readonly Intervals[], now: numbe
  * in all of them. No zones: open (nothing restricts it), closing never.
  */
 export function verdict(window: SendWindow, zones: readonly string[], now: number): Verdict {
-	const each = zones.map((zone) => new ZoneTime(zone).intervals(window, now, HORIZON_DAYS + 1));
-	return decide(zones, each, now);
+	return decide(zones, (zone) => new ZoneTime(zone).intervals(window, now, HORIZON_DAYS + 1), now);
 }
 
 /**
@@ -93,8 +160,10 @@ export function verdict(window: SendWindow, zones: readonly string[], now: numbe
  */
 export class WindowReader {
 	private readonly verdicts = new Map<string, { from: number; until: number; verdict: Verdict }>();
-	private readonly zoneTimes = new Map<string, ZoneTime>();
-	private readonly zoneIntervals = new Map<string, { from: number; intervals: Intervals }>();
+	private readonly zones = new Map<
+		string,
+		{ time: ZoneTime; from: number; intervals: Intervals }
+	>();
 	/** The key of each list met (zonesOfNumber gives the same array for the same prefix). */
 	private readonly keys = new WeakMap<readonly string[], string>();
 
@@ -108,11 +177,7 @@ export class WindowReader {
 		}
 		const known = this.verdicts.get(key);
 		if (known && known.from <= now && now < known.until) return known.verdict;
-		const found = decide(
-			zones,
-			zones.map((zone) => this.intervals(zone, now)),
-			now,
-		);
+		const found = decide(zones, (zone) => this.intervals(zone, now), now);
 		const until = found.open ? found.closes : 'never' in found ? now + REUSE : found.sendAfter;
 		this.verdicts.set(key, { from: now, until, verdict: found });
 		return found;
@@ -120,16 +185,13 @@ export class WindowReader {
 
 	/** The zone's intervals covering now .. now + HORIZON_DAYS, reused for a day. */
 	private intervals(zone: string, now: number): Intervals {
-		const known = this.zoneIntervals.get(zone);
+		let known = this.zones.get(zone);
 		if (known && known.from <= now && now < known.from + REUSE) return known.intervals;
-		let time = this.zoneTimes.get(zone);
-		if (!time) {
-			time = new ZoneTime(zone);
-			this.zoneTimes.set(zone, time);
-		}
+		known ??= { time: new ZoneTime(zone), from: now, intervals: [] };
 		// One day more than verdict() needs: they still cover a day later.
-		const intervals = time.intervals(this.window, now, HORIZON_DAYS + 2);
-		this.zoneIntervals.set(zone, { from: now, intervals });
-		return intervals;
+		known.intervals = known.time.intervals(this.window, now, HORIZON_DAYS + 2);
+		known.from = now;
+		this.zones.set(zone, known);
+		return known.intervals;
 	}
 }

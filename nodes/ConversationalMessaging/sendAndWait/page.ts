@@ -20,7 +20,6 @@ export type FormField = FormFieldsParameter[number] & { fieldType: FormFieldType
 
 type Problem = { problem: string; fix: string };
 type Read = (name: string, fallback: unknown) => unknown;
-/** JSON that does not parse. */
 const UNREADABLE = Symbol('unreadable');
 
 /** What the answer must hold; an approval's buttons: Approve Only's one, or Approve and Decline's two. */
@@ -94,16 +93,14 @@ function readFormFields(read: Read): FormField[] | Problem {
 	return fields;
 }
 
-/** A field the page requires, of n8n's form. */
-function required(fieldLabel: string, fieldType: FormFieldType, more?: Partial<FormField>) {
-	return { fieldLabel, fieldType, requiredField: true, ...more };
-}
-
 /** What the response type asks for, from the parameters; a problem when nobody could answer it. */
 function fieldsAsked(read: Read): Asked | Problem {
 	const responseType = read('responseType', 'approval');
 	if (responseType === 'freeText')
-		return { responseType, fields: [required('Response', 'textarea')] };
+		return {
+			responseType,
+			fields: [{ fieldLabel: 'Response', fieldType: 'textarea', requiredField: true }],
+		};
 	if (responseType === 'customForm') {
 		const fields = readFormFields(read);
 		return 'problem' in fields ? fields : { responseType, fields };

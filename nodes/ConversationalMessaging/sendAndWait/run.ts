@@ -2,7 +2,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -15,7 +14,7 @@ import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../clock';
 import { smsFacts } from '../checks/sms';
 import { shortLinkCreateOperation } from '../resources/shortLink/create';
-import type { Readings, RequestForm } from '../sendLoop/itemRequest';
+import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
 import { joinLane } from '../sendLoop/lane';
 import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
@@ -41,12 +40,7 @@ const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
 const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
 
 /** A request of Send and Wait's (the question, the short link), from the values given it. */
-type Built = {
-	form: RequestForm;
-	request: IHttpRequestOptions;
-	readings: Readings;
-	values: unknown[];
-};
+type Built = { form: RequestForm; values: unknown[] } & Awaited<ReturnType<typeof buildRequest>>;
 
 /** The question as the channel's plain send's request: its instance and recipient, the question, its checks. */
 const questionSpec = (channel: Channel): RequestSpec => ({
@@ -109,7 +103,6 @@ async function sendStep(
 	throw failureOf(fns, outcome, 0);
 }
 
-/** The first of `keys` in the answer whose value `fits`. */
 const firstIn = (answer: INodeExecutionData[], keys: string[], fits: (value: unknown) => boolean) =>
 	keys.map((key) => answer[0]?.json?.[key]).find(fits);
 

@@ -77,7 +77,6 @@ function postedValue(field: FormField, raw: unknown): unknown {
 	if (chosen === NOT_AN_ANSWER) return NOT_AN_ANSWER;
 	const list = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
 	const offered = (field.fieldOptions?.values ?? []).map((option) => String(option.option));
-	// Only what the form offers: anything else is not an answer to it.
 	if (!list.every((entry) => offered.includes(entry))) return NOT_AN_ANSWER;
 	return field.fieldType === 'checkbox' ? list : list[0];
 }

@@ -45,10 +45,8 @@ function shown(field: Field, node: INode): boolean {
 	const { parameters } = node;
 	const { resource, operation } = parameters;
 	const show = { ...field.displayOptions?.show, resource: [resource], operation: [operation] };
-	const property = {
-		...field,
-		displayOptions: { ...field.displayOptions, show } as IDisplayOptions,
-	};
+	const displayOptions = { ...field.displayOptions, show } as IDisplayOptions;
+	const property = { ...field, displayOptions };
 	return NodeHelpers.displayParameter(parameters, property, node, null, parameters);
 }
 
@@ -103,17 +101,10 @@ export async function buildRequest(
 }
 
 /** A field's value as RoutingNode reads it: a resource locator's value extracted. */
-export const readField = (
-	fns: IExecuteFunctions,
-	{ parameter, locator }: SentField,
-	itemIndex: number,
-): unknown =>
-	fns.getNodeParameter(
-		parameter,
-		itemIndex,
-		undefined,
-		locator ? { extractValue: true } : undefined,
-	);
+export function readField(fns: IExecuteFunctions, field: SentField, itemIndex: number): unknown {
+	const options = field.locator ? { extractValue: true } : undefined;
+	return fns.getNodeParameter(field.parameter, itemIndex, undefined, options);
+}
 
 /** Items read together. */
 const CHUNK = 100;
@@ -182,19 +173,13 @@ export class FieldValues {
 
 /**
  * `credentials`: the ones the caller read for the run, if it sends with them (the send loop reads
- * them once, not once per item); else n8n reads them per item, as RoutingNode does.
+ * them once, not once per item); else n8n reads them per item, as RoutingNode does. `node`: the
+ * node as read once for the run: n8n's getNode copies it at every call.
  */
 export function itemContext(
 	fns: IExecuteFunctions,
 	itemIndex: number,
-	{
-		credentials,
-		node,
-	}: {
-		credentials?: ICredentialDataDecryptedObject;
-		/** The node as read once for the run: n8n's getNode copies it at every call. */
-		node?: INode;
-	} = {},
+	{ credentials, node }: { credentials?: ICredentialDataDecryptedObject; node?: INode } = {},
 ): ItemContext {
 	return {
 		getNode: () => node ?? fns.getNode(),

@@ -48,12 +48,11 @@ interface StopRecord {
 }
 
 /**
- * One entry per retried stop in n8n's processed-data store (the node's scope): bounded, the
- * oldest forgotten first (n8n prunes executions after 14 days by default). The bound prunes the
- * whole row, not only these entries: n8n keeps one row per node (n8nInternals.ts, section 8), which
- * Max Messages per Person per Day's count shares (../recipientRules/dailyCap.ts, one entry per
- * message sent), so both pass this one bound, large enough for a day's sends (at 1,000, a Retry's
- * note would have forgotten all but the last 1,000 of today's count).
+ * One entry per retried stop in the node's row of n8n's processed-data store, the oldest forgotten
+ * first (n8n prunes executions after 14 days by default). The bound prunes the whole row, which Max
+ * Messages per Person per Day's count shares (../n8nProcessedData.ts, section 2; one entry per
+ * message sent): large enough for a day's sends (at 1,000, a Retry's note would forget all but the
+ * last 1,000 of today's count).
  */
 export const MAX_RETRIED_STOPS = 50_000;
 
@@ -137,12 +136,8 @@ export class RunMemory {
 			if ('sent' in outcome) kept.push({ ...base, sent: outcome.sent.map(({ json }) => json) });
 			else {
 				// Its words only (the error may hold the request); an item named again keeps its first failure's.
-				const { description, httpCode } = outcome.unsure as {
-					description?: string;
-					httpCode?: string;
-				};
-				const words = { message: outcome.unsure.message, description, httpCode };
-				kept.push({ ...base, unsure: outcome.firstFailure ?? words });
+				const { message, description, httpCode } = outcome.unsure as FailureWords;
+				kept.push({ ...base, unsure: outcome.firstFailure ?? { message, description, httpCode } });
 			}
 		});
 		const record: StopRecord = {

@@ -92,16 +92,7 @@ export async function send(
 		const ticket = await lane.acquire();
 		if (ticket instanceof Stopped) return { stopped: stoppedError(sender.fns, itemIndex) };
 		if (ticket instanceof GaveUp) {
-			const { cause, waitedMs: outageMs, firstContact } = ticket;
-			const { credentials, advice } = sender;
-			const failed = notReachedError(
-				item,
-				cause,
-				outageMs,
-				firstContact,
-				credentials,
-				advice.notReached,
-			);
+			const failed = notReachedError(item, ticket, sender.credentials, sender.advice.notReached);
 			return { failed: await failed };
 		}
 		summary?.sending(itemIndex, ticket.at);

@@ -43,10 +43,11 @@ import { stopError } from './stopError';
  * carried out: within a run, only refused items and those that never reached the service go again.
  */
 export function sendLoop(resource: string, spec: BulkSpec, description: INodeTypeDescription) {
-	// Its settings' names and defaults, read once when the node loads.
+	// Its settings' names and defaults, and the request's, read once when the node loads.
 	const sendOptionsName = sendOptionsParameter(resource);
 	const rulesName = spec.toAPerson ? rulesParameter(resource) : undefined;
 	const unset = { maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxWaitSeconds: DEFAULT_MAX_WAIT_SECONDS };
+	const defaults = description.requestDefaults;
 	/** One run of the send loop (one try, under Retry On Fail), with what an earlier one kept (./runMemory.ts). */
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -135,16 +136,10 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 			const item = itemContext(this, itemIndex, { credentials, node });
 			let cleared: Cleared | RuleOutcome = { cleared: true };
 			try {
-				const defaults = description.requestDefaults;
 				const settings = itemSettings(itemIndex);
-				const { request, readings } = await buildRequest(
-					item,
-					form,
-					defaults,
-					reading.values,
-					settings,
-				);
-				const { phone, sms } = readings;
+				const built = await buildRequest(item, form, defaults, reading.values, settings);
+				const { request } = built;
+				const { phone, sms } = built.readings;
 				if (rules) cleared = await rules.check(item, request, phone);
 				if (!('cleared' in cleared)) return cleared;
 				const outcome = await send(run, item, form, request);

@@ -25,7 +25,6 @@ export class SendSummary {
 	private readonly refusedAt = new Map<number, number>();
 	private readonly notReached = new Set<number>();
 
-	/** `items`: how many the run has. */
 	constructor(private readonly items: number) {}
 
 	/** An item's request is let through, at `at`. */
@@ -115,8 +114,7 @@ export class SendSummary {
 			sentences.push(
 				`Retry On Fail ran the node again: it skipped the ${plural(this.reused, 'item')} the service had already accepted.`,
 			);
-		if (!failed) sentences.push('No item failed.');
-		else sentences.push(this.failedSentence());
+		sentences.push(failed ? this.failedSentence() : 'No item failed.');
 		return {
 			message: sentences.join(' '),
 			type: failed ? 'warning' : 'info',

@@ -50,14 +50,9 @@ function stopSentence(
 	retried: boolean,
 	keptBack: number,
 ): string | undefined {
-	let sent = 0;
-	let unsure = 0;
-	for (const outcome of done) {
-		if (!outcome) continue;
-		if ('sent' in outcome) sent++;
-		else unsure++;
-	}
 	if (total < 2) return undefined;
+	const sent = done.filter((outcome) => outcome && 'sent' in outcome).length;
+	const unsure = done.filter((outcome) => outcome && 'unsure' in outcome).length;
 	if (!sent && !unsure)
 		return `Nothing was sent: item ${count(stopped)} (${FROM_ZERO}: the ${ordinal(stopped + 1)} item) stopped the send before any of the ${count(total)} items went out.`;
 	// Held for their Send Window or skipped by a Recipient Rule: a Retry decides them again.

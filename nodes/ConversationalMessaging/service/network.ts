@@ -58,14 +58,12 @@ function unreachedIn({ codes, messages, syscalls }: NetworkErrors): Unreached | 
 
 /**
  * The error of an item the node gave up without sending: the service could not be reached within
- * Max Wait. `firstContact`: the process never reached it, more often a wrong Base URL than an outage.
- * `advice`: what to do then, in the sender's words (../sendLoop/send.ts).
+ * Max Wait (how, ../sendLoop/lane.ts's GaveUp says). `firstContact`: the process never reached it,
+ * more often a wrong Base URL than an outage. `advice`: what to do then, in the sender's words.
  */
 export async function notReachedError(
 	item: RequestContext,
-	cause: Unreached,
-	waitedMs: number,
-	firstContact: boolean,
+	{ cause, waitedMs, firstContact }: { cause: Unreached; waitedMs: number; firstContact: boolean },
 	credentials: ICredentialDataDecryptedObject,
 	advice: string,
 ): Promise<NodeApiError> {

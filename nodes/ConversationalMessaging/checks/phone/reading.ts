@@ -1,5 +1,6 @@
 import { isExpression } from 'n8n-workflow';
 
+import { joinAnd } from '../../words';
 import { CREDENTIAL_NAME, DEFAULT_COUNTRY, NO_COUNTRY } from '../../service/account';
 import type { RequestContext } from '../../service/envelope';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
@@ -38,9 +39,7 @@ function list(items: number[]): string {
 			i = end;
 		} else parts.push(String(items[i]));
 	}
-	return parts.length > 1
-		? `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`
-		: parts[0];
+	return joinAnd(parts).replace(' and ', ' or ');
 }
 
 export function fitPlan(digits: string): PlanFit {
@@ -106,21 +105,14 @@ const compiled = (source: string) => {
  */
 function readAtHome(digits: string, home: string): string | undefined {
 	const [code, , prefix, prefixPattern, transform, nationalPattern] = COUNTRIES[home];
-	const candidates: string[] = [];
-	const source = prefixPattern || prefix;
-	if (source) {
-		const pattern = compiled(`^(?:${source})`);
-		const match = pattern.exec(digits);
-		if (match) {
-			const captured = match.length > 1 && match[match.length - 1];
-			candidates.push(
-				transform && captured ? digits.replace(pattern, transform) : digits.slice(match[0].length),
-			);
-		}
-	}
-	candidates.push(digits);
+	// Unmatched, or without a prefix (an empty pattern), the digits as typed.
+	const pattern = compiled(`^(?:${prefixPattern || prefix})`);
+	const match = pattern.exec(digits);
+	const captured = match && match.length > 1 && match[match.length - 1];
+	const readOff =
+		transform && captured ? digits.replace(pattern, transform) : digits.slice(match?.[0].length);
 	const national = compiled(`^(?:${nationalPattern})$`);
-	const found = candidates.find(
+	const found = [readOff, digits].find(
 		(number) => code.length + number.length <= E164_MAX_DIGITS && national.test(number),
 	);
 	return found === undefined ? undefined : code + found;

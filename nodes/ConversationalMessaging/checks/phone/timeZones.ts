@@ -9,7 +9,6 @@ import { BY_ZONES, NAMES, SHARED_REGIONS } from './zones';
 
 const NONE: readonly string[] = Object.freeze([]);
 let prefixes: Map<string, readonly string[]> | undefined;
-let longest = 0;
 const lists = new Map<string, readonly string[]>();
 
 /** The zones at these positions of NAMES, one frozen array per distinct list. */
@@ -28,10 +27,7 @@ function byPrefix(): Map<string, readonly string[]> {
 		prefixes = new Map();
 		for (const [positions, all] of BY_ZONES) {
 			const zones = list(positions);
-			for (const prefix of all.split(' ')) {
-				prefixes.set(prefix, zones);
-				longest = Math.max(longest, prefix.length);
-			}
+			for (const prefix of all.split(' ')) prefixes.set(prefix, zones);
 		}
 	}
 	return prefixes;
@@ -44,7 +40,7 @@ function byPrefix(): Map<string, readonly string[]> {
  */
 export function zonesOfNumber(digits: string): readonly string[] {
 	const table = byPrefix();
-	for (let length = Math.min(digits.length, longest); length > 0; length--) {
+	for (let length = digits.length; length > 0; length--) {
 		const zones = table.get(digits.slice(0, length));
 		if (zones) return zones;
 	}

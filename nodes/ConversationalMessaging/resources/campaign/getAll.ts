@@ -2,7 +2,6 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecutePaginationFunctions,
 	INodeExecutionData,
-	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -44,8 +43,6 @@ export async function paginateCampaigns(
 	return results.slice(0, limit);
 }
 
-export const campaignGetAllFields: INodeProperties[] = returnAllAndLimit('campaigns');
-
 export const campaignGetAllOperation: OperationSpec = {
 	name: 'Get Many',
 	value: 'getAll',
@@ -55,5 +52,5 @@ export const campaignGetAllOperation: OperationSpec = {
 	url: '/v1/campaigns',
 	records: listRecords,
 	pagination: paginateCampaigns,
-	fields: campaignGetAllFields,
+	fields: returnAllAndLimit('campaigns'),
 };

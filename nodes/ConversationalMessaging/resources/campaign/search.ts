@@ -53,9 +53,8 @@ interface PageMark {
 }
 
 function readMark(paginationToken: string | undefined): PageMark {
-	if (!paginationToken) return { page: 1 };
 	try {
-		const mark = JSON.parse(paginationToken) as PageMark;
+		const mark = JSON.parse(paginationToken ?? '') as PageMark;
 		return Number.isInteger(mark.page) && mark.page > 0 ? mark : { page: 1 };
 	} catch {
 		return { page: 1 };

@@ -1,9 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isBlank, itemCheck, itemError, requireField } from '../../checks/checks';
-import { additionalFields, ASK_THE_USER_HINT, field, idField } from '../../form/fields';
+import type { Field } from '../../form/fields';
+import { additionalFields, field, idField } from '../../form/fields';
 import { phoneField } from '../../form/messageFields';
 import type { BulkSpec } from '../../form/operations';
+
+/** A distribution list's ID, on Add to List and Get Many alike: no operation gives one. */
+export const listIdField = (name: string, description: string, sendTo: string): Field =>
+	idField({
+		displayName: 'List ID',
+		name,
+		placeholder: 'ID of a list in your account',
+		description,
+		hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
+		builderHint: {
+			propertyHint:
+				"No operation gives this identifier: it is in the user's account on the service's dashboard. Ask the user, or leave a placeholder.",
+		},
+		sendTo,
+	});
 
 /** The fields sent into `values`, by their key there. */
 const FIELD_OF: Record<string, string> = { name: 'Name', phone: 'Phone' };
@@ -58,15 +74,11 @@ export const contactAddOperation: BulkSpec = {
 	preSend: [addExtraValues, requireField('body.values', 'Phone, Name or an Extra Value')],
 	sends: 'inBulk',
 	fields: [
-		idField({
-			displayName: 'List ID',
-			name: 'listId',
-			placeholder: 'ID of a list in your account',
-			description: 'Identifier of the distribution list to add the contact to',
-			hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
-			builderHint: ASK_THE_USER_HINT,
-			sendTo: 'body.idList',
-		}),
+		listIdField(
+			'listId',
+			'Identifier of the distribution list to add the contact to',
+			'body.idList',
+		),
 		phoneField({
 			displayName: 'Phone',
 			name: 'phone',

@@ -1,6 +1,7 @@
-import { ASK_THE_USER_HINT, idField, returnAllAndLimit } from '../../form/fields';
+import { returnAllAndLimit } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
 import { listRecords } from '../../service/envelope';
+import { listIdField } from './add';
 
 export const contactGetAllOperation: OperationSpec = {
 	name: 'Get Many',
@@ -11,16 +12,7 @@ export const contactGetAllOperation: OperationSpec = {
 	url: '/v1/contact',
 	records: listRecords,
 	fields: [
-		idField({
-			displayName: 'List ID',
-			name: 'listIdToRead',
-			placeholder: 'ID of a list in your account',
-			description: 'Identifier of the distribution list to read',
-			hint: 'The API cannot list or create distribution lists: use the identifier of a list that exists in your account',
-			builderHint: ASK_THE_USER_HINT,
-			sendTo: 'qs.id',
-		}),
-		// The service does not page this list, so the Limit cuts it in the node.
+		listIdField('listIdToRead', 'Identifier of the distribution list to read', 'qs.id'),
 		...returnAllAndLimit('contacts', true),
 	],
 };

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { choice, collection, field, valuesOf } from '../../form/fields';
+import { choice, collection, field, optionsOf, valuesOf } from '../../form/fields';
 import type { CustomSpec } from '../../form/operations';
 import { channelFields, CHANNELS, questionField } from '../../sendAndWait/channels';
 import { formFieldValues } from '../../sendAndWait/formFields';
@@ -30,14 +30,10 @@ const customFormFields: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { responseType: ['customForm'] } },
-		options: [
-			{ name: 'Using Fields Below', value: 'fields', description: 'Add the fields one by one' },
-			{
-				name: 'Using JSON',
-				value: 'json',
-				description: "A JSON list of fields, as n8n's form nodes write them",
-			},
-		],
+		options: optionsOf([
+			['Using Fields Below', 'fields', 'Add the fields one by one'],
+			['Using JSON', 'json', "A JSON list of fields, as n8n's form nodes write them"],
+		]),
 		default: 'fields',
 		description: 'Whether the form is built from the fields below or from a JSON list of fields',
 	},

@@ -8,10 +8,7 @@ import { smsCostNotices } from './smsCostNotices';
 /** The SMS text's check (SMS Options), Send SMS's and Send and Wait's by SMS alike. */
 export const smsCheck = smsText('body.body', 'Message');
 
-/**
- * The business lines' Instance (SMS, chatapp number checks, CRM leads): one parameter, listed by
- * each of their operations, so its value stays when the operation changes.
- */
+/** The business lines' Instance (SMS, chatapp number checks, CRM leads): one parameter for all. */
 export const lineInstance = instanceField('instance');
 
 export const sendSmsOperation: BulkSpec = {
@@ -43,7 +40,6 @@ export const sendSmsOperation: BulkSpec = {
 				'Text of the SMS. One segment holds 160 characters (153 each when longer), or 70 (67) when a character outside the GSM-7 alphabet makes it Unicode; each segment is usually billed.',
 			checks: [freeText('body.body', 'Message'), smsCheck],
 		}),
-		// Its encoding and segments, before the first send.
 		...smsCostNotices,
 		collection(
 			'smsOptions',

@@ -19,11 +19,11 @@ export const sendSocialnetOperation: BulkSpec = {
 		messageTypeField(
 			'socialnetType',
 			[
-				{ name: 'Audio', value: 'audio', description: 'An audio file, by URL' },
-				{ name: 'File', value: 'file', description: 'Any file, by URL' },
-				{ name: 'Image', value: 'image', description: 'An image, by URL' },
-				{ name: 'Text', value: 'text', description: 'A text message' },
-				{ name: 'Video', value: 'video', description: 'A video, by URL' },
+				['Audio', 'audio', 'An audio file, by URL'],
+				['File', 'file', 'Any file, by URL'],
+				['Image', 'image', 'An image, by URL'],
+				['Text', 'text', 'A text message'],
+				['Video', 'video', 'A video, by URL'],
 			],
 			'text',
 		),

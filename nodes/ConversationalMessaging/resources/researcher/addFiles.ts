@@ -1,10 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import type { OperationSpec } from '../../form/operations';
 import { researcherFilesField } from './files';
 import { researcherIdField, researcherUrl } from './get';
-
-export const researcherAddFilesFields: INodeProperties[] = [researcherFilesField('filesToAdd')];
 
 export const researcherAddFilesOperation: OperationSpec = {
 	name: 'Add Files',
@@ -13,5 +9,5 @@ export const researcherAddFilesOperation: OperationSpec = {
 	description: 'Give a researcher more files or web pages to investigate',
 	method: 'PATCH',
 	url: researcherUrl,
-	fields: [researcherIdField, ...researcherAddFilesFields],
+	fields: [researcherIdField, researcherFilesField('filesToAdd')],
 };

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { checkField, normaliseUrl, requireField } from '../../checks/checks';
 import type { Field, FieldSpec } from '../../form/fields';
-import { field } from '../../form/fields';
+import { field, optionsOf } from '../../form/fields';
 
 export const RESEARCHER_FILE_TYPES = ['audio', 'document', 'photo', 'url', 'video'];
 
@@ -67,17 +67,13 @@ export function researcherFilesField(name: string): Field {
 						displayName: 'Type',
 						name: 'type',
 						type: 'options',
-						options: [
-							{ name: 'Audio', value: 'audio', description: 'A sound file' },
-							{ name: 'Document', value: 'document', description: 'A PDF, text or office file' },
-							{ name: 'Photo', value: 'photo', description: 'An image' },
-							{
-								name: 'URL (Web Page)',
-								value: 'url',
-								description: 'A web page, read as the researcher finds it',
-							},
-							{ name: 'Video', value: 'video', description: 'A video file' },
-						],
+						options: optionsOf([
+							['Audio', 'audio', 'A sound file'],
+							['Document', 'document', 'A PDF, text or office file'],
+							['Photo', 'photo', 'An image'],
+							['URL (Web Page)', 'url', 'A web page, read as the researcher finds it'],
+							['Video', 'video', 'A video file'],
+						]),
 						default: 'document',
 						description: 'Kind of file',
 					}),

@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
@@ -38,26 +37,15 @@ export function nextPollDelay(
 const RUN_GOES_ON =
 	'The research was started and goes on in the service: read its result with Researcher > Get rather than running Run again.';
 
-/**
- * A progress check's failure in its words for a request that is not sent again (no advice on
- * sending or running again), after RUN_GOES_ON.
- */
-async function checkFailed(
-	this: IExecuteSingleFunctions,
-	failure: ServiceFailure,
-	credentials: ICredentialDataDecryptedObject,
-): Promise<NodeApiError> {
-	const description = `${RUN_GOES_ON} ${failure.unlessSentAgain ?? failure.description}`;
-	return await failureError.call(
-		this,
-		{ ...failure, description: description.trim() },
-		credentials,
-	);
-}
-
 /** One progress check, with the node's Request Options, as RoutingNode sent the run request. */
 async function readResearcher(this: IExecuteSingleFunctions, id: string): Promise<IDataObject> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	// A failure in its words for a request that is not sent again (no advice on sending or running
+	// again), after RUN_GOES_ON.
+	const checkFailed = async (failure: ServiceFailure) => {
+		const description = `${RUN_GOES_ON} ${failure.unlessSentAgain ?? failure.description}`.trim();
+		return await failureError.call(this, { ...failure, description }, credentials);
+	};
 	let response: IN8nHttpFullResponse;
 	try {
 		const options = this.getNodeParameter(REQUEST_OPTIONS, {}) as RequestOptionsParameter;
@@ -72,7 +60,7 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
 		const network = networkFailure(error, hostOf(credentials.baseUrl));
-		if (network) throw await checkFailed.call(this, network.failure, credentials);
+		if (network) throw await checkFailed(network.failure);
 		// A setting read wrong (a proxy address): what it says, after RUN_GOES_ON.
 		const failed =
 			error instanceof NodeOperationError || error instanceof NodeApiError
@@ -84,7 +72,7 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 		throw failed;
 	}
 	const reading = readEnvelope(response);
-	if ('failure' in reading) throw await checkFailed.call(this, reading.failure, credentials);
+	if ('failure' in reading) throw await checkFailed(reading.failure);
 	return reading.payload;
 }
 
