@@ -6,11 +6,12 @@
  *
  * - plans.ts: for every country calling code, the lengths a national significant number (what
  *   follows the country code) can have, and for each length the digits such a number can start with.
- * - countries.ts: for every country (region), its calling code, English name, national (trunk)
- *   prefix and how it is read off a number typed as at home, and its example mobile number as typed
- *   at home and internationally.
- * - countryNames.ts: for every country, its calling code and English name alone: the Default
- *   Country's list, which the credential loads without any numbering plan.
+ * - countries.ts: for every country (region), its national (trunk) prefix and how it is read off a
+ *   number typed as at home, its national numbers' pattern, its example mobile number and the
+ *   pattern of its mobile numbers.
+ * - callingCodes.ts: every calling code's countries: the Default Country's list, which the
+ *   credential loads without any numbering plan. Country names are not tables: they are
+ *   Intl.DisplayNames's English names (checks/phone/countryList.ts).
  *
  *   node scripts/phone-plans.mjs          write the tables (`npm run phone-plans`)
  *   node scripts/phone-plans.mjs --check  write nothing; exit 1 if a committed table differs from a
@@ -237,11 +238,10 @@ function renderCountries() {
 	const metadata = require('libphonenumber-js/metadata.max.json');
 	const examples = require('libphonenumber-js/examples.mobile.json');
 	const { parsePhoneNumber } = require('libphonenumber-js/max');
-	const names = new Intl.DisplayNames(['en'], { type: 'region' });
 	const prefixWritten = [];
 	const rows = Object.entries(metadata.country_calling_codes)
 		.sort(([a], [b]) => Number(a) - Number(b))
-		.flatMap(([code, regions]) =>
+		.flatMap(([, regions]) =>
 			regions.map((region) => {
 				const plan = metadata.countries[region];
 				const [prefix, forParsing, transform] = [plan[5], plan[7], plan[8]];
@@ -249,33 +249,35 @@ function renderCountries() {
 				if (!example.isValid()) throw new Error(`phone-plans: ${region}'s example is not valid`);
 				if (prefix && example.formatNational().replace(/\D/g, '').startsWith(prefix))
 					prefixWritten.push(region);
+				// The mobile pattern; the fixed-line one where the metadata gives none of its own (the NANP's are one).
+				const [fixed, mobile] = plan[11] ?? [];
+				const mobiles = mobile?.[0] || fixed?.[0];
+				if (!mobiles) throw new Error(`phone-plans: ${region} has no mobile or fixed-line pattern`);
 				const fields = [
-					code,
-					names.of(region),
 					prefix || '',
 					forParsing && forParsing !== prefix ? forParsing : '',
 					transform || '',
 					plan[2],
 					example.formatInternational(),
+					mobiles,
 				];
 				return `\t${region}: [${fields.map(quote).join(', ')}],`;
 			}),
 		);
 	return `${HEADER}
 //
-// Per region: calling code, English name, national (trunk) prefix, the pattern that reads the
-// prefix off a number typed as at home when it is not just the prefix (capturing what the
-// transform keeps), the transform ($1, $2: the captured groups), the pattern of the region's
-// national numbers (what follows the country code), and its example mobile number.
+// Per region: national (trunk) prefix, the pattern that reads the prefix off a number typed as at
+// home when it is not just the prefix (capturing what the transform keeps), the transform ($1, $2:
+// the captured groups), the pattern of the region's national numbers (what follows the country
+// code), its example mobile number, and the pattern of its mobile numbers (national).
 
 export type CountryRow = readonly [
-	code: string,
-	name: string,
 	nationalPrefix: string,
 	prefixPattern: string,
 	prefixTransform: string,
 	nationalPattern: string,
 	example: string,
+	mobiles: string,
 ];
 
 // prettier-ignore
@@ -288,50 +290,19 @@ export const PREFIX_WRITTEN: ReadonlySet<string> = new Set('${prefixWritten.join
 `;
 }
 
-/**
- * Per region, the pattern of its mobile numbers (national, after the country code): the fixed-line
- * pattern where the metadata gives none of its own (the two are one in the NANP). Whether a number
- * typed without + is likely one of the workflow's time zone's country (checks/phone/reading.ts).
- */
-function renderMobiles() {
+/** Each calling code's regions, the main region of a shared code first, as libphonenumber lists them. */
+function renderCallingCodes() {
 	const metadata = require('libphonenumber-js/metadata.max.json');
-	const quote = (text) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-	const rows = Object.keys(metadata.countries)
-		.sort()
-		.map((region) => {
-			const [fixed, mobile] = metadata.countries[region][11] ?? [];
-			const pattern = mobile?.[0] || fixed?.[0];
-			if (!pattern) throw new Error(`phone-plans: ${region} has no mobile or fixed-line pattern`);
-			return `\t${region}: ${quote(pattern)},`;
-		});
-	return `${HEADER}
-//
-// Per region, the pattern of its mobile numbers (national, after the country code); the fixed-line
-// pattern where the metadata gives no mobile one of its own (the NANP's are one).
-
-// prettier-ignore
-export const MOBILES: Readonly<Record<string, string>> = {
-${rows.join('\n')}
-};
-`;
-}
-
-/** Each country's calling code and English name, in countries.ts's order. */
-function renderCountryNames() {
-	const metadata = require('libphonenumber-js/metadata.max.json');
-	const names = new Intl.DisplayNames(['en'], { type: 'region' });
 	const rows = Object.entries(metadata.country_calling_codes)
 		.sort(([a], [b]) => Number(a) - Number(b))
-		.flatMap(([code, regions]) =>
-			regions.map((region) => `\t${region}: [${quote(code)}, ${quote(names.of(region))}],`),
-		);
+		.map(([code, regions]) => `\t'${code}': '${regions.join(' ')}',`);
 	return `${HEADER}
 //
-// Per region: calling code and English name, as in countries.ts: the Default Country's list
-// (./countryList.ts), which the credential loads without the numbering plans.
+// Per calling code, its regions (countries), the main region of a shared code first: the Default
+// Country's list (./countryList.ts), which the credential loads without the numbering plans.
 
 // prettier-ignore
-export const COUNTRY_NAMES: Readonly<Record<string, readonly [code: string, name: string]>> = {
+export const CALLING_CODES: Readonly<Record<string, string>> = {
 ${rows.join('\n')}
 };
 `;
@@ -344,8 +315,7 @@ let stale = false;
 for (const [file, render] of [
 	['plans.ts', renderPlans],
 	['countries.ts', renderCountries],
-	['countryNames.ts', renderCountryNames],
-	['mobiles.ts', renderMobiles],
+	['callingCodes.ts', renderCallingCodes],
 ]) {
 	const target = join(PHONE_DIR, file);
 	const fresh = await prettier.format(render(), {

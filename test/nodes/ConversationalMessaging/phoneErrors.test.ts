@@ -5,6 +5,7 @@
  * country code, of the country named), never another error.
  */
 import { COUNTRIES } from '../../../nodes/ConversationalMessaging/checks/phone/countries';
+import { CODE_OF, nameOf } from '../../../nodes/ConversationalMessaging/checks/phone/countryList';
 import { readPhone } from '../../../nodes/ConversationalMessaging/checks/phone/reading';
 
 /** Typed values that reach every refusal readPhone has, with and without a Default Country. */
@@ -56,9 +57,8 @@ function examplesIn(fix: string): Example[] {
 	return found;
 }
 
-const nameOf = (region: string) => COUNTRIES[region][1];
 const codeOfName = (name: string) =>
-	Object.values(COUNTRIES).find(([, countryName]) => countryName === name)?.[0];
+	Object.entries(CODE_OF).find(([region]) => nameOf(region) === name)?.[1];
 
 describe('every phone error', () => {
 	const errors: Array<{ typed: string; home?: string; problem: string; fix: string }> = [];
@@ -98,7 +98,7 @@ describe('every phone error', () => {
 						wrong.push(`${at} is not a number of ${country} (+${reading.code})`);
 				} else if (/as dialled there \(e\.g\. $|, with its \d+ \($/.test(before)) {
 					// A number as dialled in the Default Country: read so, as that country's.
-					if (!home || !reading.atHome || reading.code !== COUNTRIES[home][0])
+					if (!home || !reading.atHome || reading.code !== CODE_OF[home])
 						wrong.push(`${at} is not a number of ${home ?? '(none)'} as dialled there`);
 				} else wrong.push(`${at}: an example without + that its words do not explain`);
 			}
@@ -113,8 +113,8 @@ describe('every phone error', () => {
 			const { fix } = readPhone('555-01', home) as { fix: string };
 			const [national, international] = examplesIn(fix).map(({ number }) => number);
 			expect(fix).toContain(`Write a number of ${nameOf(home)} as dialled there`);
-			expect(international).toBe(COUNTRIES[home][6]);
-			expect(readPhone(national, home)).toMatchObject({ atHome: true, code: COUNTRIES[home][0] });
+			expect(international).toBe(COUNTRIES[home][4]);
+			expect(readPhone(national, home)).toMatchObject({ atHome: true, code: CODE_OF[home] });
 		}
 	});
 });

@@ -27,6 +27,7 @@ import {
 	COUNTRIES,
 	PREFIX_WRITTEN,
 } from '../../../nodes/ConversationalMessaging/checks/phone/countries';
+import { CODE_OF } from '../../../nodes/ConversationalMessaging/checks/phone/countryList';
 import { readPhone } from '../../../nodes/ConversationalMessaging/checks/phone/reading';
 import { countryOfZone } from '../../../nodes/ConversationalMessaging/checks/phone/timeZones';
 import { ConversationalMessaging } from '../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
@@ -190,15 +191,19 @@ describe('the numbering plans', () => {
 	});
 
 	it('are a small generated module of the build, with no runtime dependency', () => {
-		const table = join(root, 'dist/nodes/ConversationalMessaging/checks/phone/plans.js');
-		const countries = join(root, 'dist/nodes/ConversationalMessaging/checks/phone/countries.js');
-		expect(existsSync(table) && existsSync(countries)).toBe(true);
-		// Issue 30: the tables under 40 KB in dist/.
-		const size = statSync(table).size + statSync(countries).size;
-		console.log(
-			`phone tables in dist/: ${(size / 1024).toFixed(1)} KB (plans.js and countries.js)`,
+		const dir = join(root, 'dist/nodes/ConversationalMessaging/checks/phone');
+		const [table, countries, codes] = ['plans', 'countries', 'callingCodes'].map((name) =>
+			join(dir, `${name}.js`),
 		);
-		expect(size).toBeLessThan(40 * 1024);
+		expect([table, countries, codes].every(existsSync)).toBe(true);
+		// Issue 30: plans.js and countries.js under 40 KB. Issue 48's mobile patterns (22 KB, then a
+		// file of their own) are a column of countries.js since issue 49: the three numbering tables
+		// under 64 KB (70 KB with mobiles.js and countryNames.js before).
+		const size = [table, countries, codes].reduce((sum, file) => sum + statSync(file).size, 0);
+		console.log(
+			`phone tables in dist/: ${(size / 1024).toFixed(1)} KB (plans.js, countries.js, callingCodes.js)`,
+		);
+		expect(size).toBeLessThan(64 * 1024);
 		expect(readFileSync(table, 'utf8')).toContain(
 			`LIBPHONENUMBER_VERSION = '${LIBPHONENUMBER_VERSION}'`,
 		);
@@ -458,7 +463,7 @@ describe('a Default Country', () => {
 		const silent: string[] = [];
 		for (const home of Object.keys(COUNTRIES))
 			for (const { region, code, national: number } of exampleNumbers) {
-				if (code === COUNTRIES[home][0]) continue;
+				if (code === CODE_OF[home]) continue;
 				pairs++;
 				const reading = readPhone(`${code}${number}`, home);
 				if (!('problem' in reading) && reading.digits === `${code}${number}`) continue;

@@ -4,8 +4,7 @@ import { joinAnd } from '../../words';
 import { CREDENTIAL_NAME, DEFAULT_COUNTRY, NO_COUNTRY } from '../../service/account';
 import type { RequestContext } from '../../service/envelope';
 import { COUNTRIES, PREFIX_WRITTEN } from './countries';
-import { countryLabel } from './countryList';
-import { MOBILES } from './mobiles';
+import { CODE_OF, countryLabel, nameOf } from './countryList';
 import { PLANS } from './plans';
 import { countryOfZone } from './timeZones';
 
@@ -82,10 +81,11 @@ export type PhoneProblem = { problem: string; fix: string };
 function howToWrite(home: string | undefined, more = ''): string {
 	if (!home)
 		return `Write it with + and its country code, e.g. +1 201 555 0123 for the United States or +44 7400 123456 for the United Kingdom.${more} If your numbers are written without their country code, set the Default Country (in the credential, or in the node's Settings).`;
-	const [code, name, prefix, , , , international] = COUNTRIES[home];
+	const [prefix, , , , international] = COUNTRIES[home];
+	const code = CODE_OF[home];
 	// As dialled there: with the national prefix where numbers are written with it (0 in Germany).
 	const national = (PREFIX_WRITTEN.has(home) ? prefix : '') + international.slice(code.length + 2);
-	return `Write a number of ${name} as dialled there (e.g. ${national}), or any number with + and its country code (e.g. ${international}).${more}`;
+	return `Write a number of ${nameOf(home)} as dialled there (e.g. ${national}), or any number with + and its country code (e.g. ${international}).${more}`;
 }
 
 /** "(201) 555-0123": an area code in brackets, as numbers are written within their country. */
@@ -104,7 +104,8 @@ const compiled = (source: string) => {
  * Undefined unless the result is a national number of home (its plan's pattern, as libphonenumber's).
  */
 function readAtHome(digits: string, home: string): string | undefined {
-	const [code, , prefix, prefixPattern, transform, nationalPattern] = COUNTRIES[home];
+	const [prefix, prefixPattern, transform, nationalPattern] = COUNTRIES[home];
+	const code = CODE_OF[home];
 	// Unmatched, or without a prefix (an empty pattern), the digits as typed.
 	const pattern = compiled(`^(?:${prefixPattern || prefix})`);
 	const match = pattern.exec(digits);
@@ -120,19 +121,17 @@ function readAtHome(digits: string, home: string): string | undefined {
 
 /**
  * The number as dialled in `country` when that reading is a likely one, for a workflow in its time
- * zone without a Default Country: a mobile number of its (./mobiles.ts, libphonenumber's type
+ * zone without a Default Country: a mobile number of its (./countries.ts, libphonenumber's type
  * pattern), and, where numbers are written with their trunk prefix (Germany's 0), typed with it.
  * The national patterns alone are loose enough to read most numbers written country code first as
  * a German or Chinese one.
  */
 function dialledIn(digits: string, country: string): string | undefined {
-	const [code, , prefix] = COUNTRIES[country];
+	const [prefix, , , , , mobile] = COUNTRIES[country];
 	if (PREFIX_WRITTEN.has(country) && !(prefix && digits.startsWith(prefix))) return undefined;
 	const dialled = readAtHome(digits, country);
-	const mobile = MOBILES[country];
 	return dialled !== undefined &&
-		mobile !== undefined &&
-		compiled(`^(?:${mobile})$`).test(dialled.slice(code.length))
+		compiled(`^(?:${mobile})$`).test(dialled.slice(CODE_OF[country].length))
 		? dialled
 		: undefined;
 }
@@ -160,7 +159,8 @@ export function readPhone(
 			fix,
 		};
 	if (!international && home) {
-		const [code, homeName, prefix] = COUNTRIES[home];
+		const [prefix] = COUNTRIES[home];
+		const code = CODE_OF[home];
 		const atHome = readAtHome(digits, home);
 		const asWritten = digits.length <= E164_MAX_DIGITS && fitPlan(digits);
 		const abroad = asWritten && asWritten.fits ? asWritten.code : undefined;
@@ -180,7 +180,7 @@ export function readPhone(
 		)
 			return {
 				problem: `"${typed}" could be a number of ${countryLabel(code, home)} typed without its national prefix ${prefix} (+${atHome}) or of ${countryLabel(abroad)} written with its country code first (+${digits})`,
-				fix: `Write it with + and its country code (+${digits}), or, for ${homeName}, with its ${prefix} (${prefix}${digits}).`,
+				fix: `Write it with + and its country code (+${digits}), or, for ${nameOf(home)}, with its ${prefix} (${prefix}${digits}).`,
 			};
 		if (atHome)
 			return {
@@ -195,7 +195,7 @@ export function readPhone(
 	}
 	const atHomeToo =
 		home && !international
-			? `is not a number of ${countryLabel(COUNTRIES[home][0], home)} as dialled there, and `
+			? `is not a number of ${countryLabel(CODE_OF[home], home)} as dialled there, and `
 			: '';
 	// "0300 123 4567", "(201) 555-0123" ("(+57) ..." has its code): written within a country.
 	const national = digits.startsWith('0')
@@ -211,9 +211,9 @@ export function readPhone(
 	const local = !international && !home && zone ? countryOfZone(zone) : undefined;
 	const dialled = local && dialledIn(digits, local);
 	const asWritten = dialled && digits.length <= E164_MAX_DIGITS && fitPlan(digits);
-	if (local && dialled && asWritten && asWritten.fits && asWritten.code !== COUNTRIES[local][0])
+	if (local && dialled && asWritten && asWritten.fits && asWritten.code !== CODE_OF[local])
 		return {
-			problem: `"${typed}" could be two people's numbers: one of ${countryLabel(asWritten.code)} read with its first digits as the country code (+${digits}), or one of ${countryLabel(COUNTRIES[local][0], local)} as dialled there (+${dialled}), the country of the workflow's time zone (${zone}). No Default Country is set to say which`,
+			problem: `"${typed}" could be two people's numbers: one of ${countryLabel(asWritten.code)} read with its first digits as the country code (+${digits}), or one of ${countryLabel(CODE_OF[local], local)} as dialled there (+${dialled}), the country of the workflow's time zone (${zone}). No Default Country is set to say which`,
 			fix: `Write it with + and its country code (+${dialled} or +${digits}), or set the Default Country (in the credential, or in the node's Settings) to the country your numbers are written in.`,
 		};
 	// The lengths are the plans' own: no plan has shorter numbers, and E.164 allows no longer ones.

@@ -1,4 +1,5 @@
 import { COUNTRIES } from './countries';
+import { CODE_OF } from './countryList';
 import { ZONES_BY_COUNTRY } from './zoneCountries';
 import { BY_ZONES, NAMES, SHARED_REGIONS } from './zones';
 
@@ -56,8 +57,8 @@ export function zonesOfCountry(region: string): readonly string[] {
 	const upper = region.toUpperCase();
 	const shared = SHARED_REGIONS[upper];
 	if (shared !== undefined) return list(shared);
-	const row = COUNTRIES[upper];
-	return (row && byPrefix().get(row[0])) || NONE;
+	const code = CODE_OF[upper];
+	return (code && byPrefix().get(code)) || NONE;
 }
 
 let zoneCountries: Map<string, string> | undefined;
