@@ -1,8 +1,7 @@
 /**
  * n8n's processed-data store, beyond its documented helpers: what the node relies on when it
  * claims a Retry's stop (sendLoop/runMemory.ts) and when it uses the store as a lock and a count
- * (recipientRules/). As in ./n8nInternals.ts, each shortcut names the n8n source it mirrors, and
- * test/n8n/internals.test.ts has one test per shortcut, named after it.
+ * (recipientRules/), each shortcut named and tested as in ./n8nInternals.ts.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 

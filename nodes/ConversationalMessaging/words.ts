@@ -1,7 +1,16 @@
+import type { NodeExecutionHint } from 'n8n-workflow';
+
 /*
  * Counts and lists as the node's words give them, in the hints above the output (the send
  * summary's, the countries reached, the SMS sent), the stop's error and the recipient rules alike.
  */
+
+/** A hint above the output: its sentences, a warning when `warn`. */
+export const outputHint = (sentences: string[], warn: boolean): NodeExecutionHint => ({
+	message: sentences.join(' '),
+	type: warn ? 'warning' : 'info',
+	location: 'outputPane',
+});
 
 /** 1,000; "1 item", "2 items". */
 export const count = (n: number) => n.toLocaleString('en-US');

@@ -30,8 +30,7 @@ export function setPath(request: object, path: string[], value: unknown): void {
 const readPath = (request: IHttpRequestOptions, path: string) => readAt(request, path.split('.'));
 
 /** Whether a collection's value sets any entry (n8n gives an unset collection as `{}`). */
-export const setsAny = (value: unknown): boolean =>
-	Boolean(value && typeof value === 'object' && Object.keys(value).length);
+export const setsAny = (value: unknown) => isObject(value) && Object.keys(value).length > 0;
 
 /** Nothing to send: unset, empty text, or an object whose every value is blank. */
 export function isBlank(value: unknown): boolean {
@@ -42,7 +41,6 @@ export function isBlank(value: unknown): boolean {
 	return false;
 }
 
-/** An item's context, as a check gets it, whoever runs it (RoutingNode, the send loop, Send and Wait). */
 export type ItemContext = RequestContext;
 
 /**

@@ -1,6 +1,6 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { count, joinAnd, plural } from '../words';
+import { count, joinAnd, outputHint, plural } from '../words';
 import type { Check } from './checks';
 import { isBlank, itemCheck, itemError, readAt, setPath } from './checks';
 
@@ -158,10 +158,9 @@ export class SegmentsSent {
 		const fix = [...blamed.keys()].some((c) => c in LOOK_ALIKES)
 			? ' Replace Look-Alike Characters (SMS Options) sends the quotes, dashes and spaces pasted from documents in their GSM-7 forms.'
 			: '';
-		return {
-			message: `SMS: ${plural(messages, 'message')}, ${plural(segments, 'segment')}${unicode}.${fix}`,
-			type: unicodeMessages ? 'warning' : 'info',
-			location: 'outputPane',
-		};
+		return outputHint(
+			[`SMS: ${plural(messages, 'message')}, ${plural(segments, 'segment')}${unicode}.${fix}`],
+			unicodeMessages > 0,
+		);
 	}
 }

@@ -68,7 +68,8 @@ export function phoneField(spec: PhoneSpec & { sendTo: string }): INodePropertie
 	return field({
 		displayName: spec.displayName,
 		name: spec.name,
-		required: spec.required ?? true,
+		// Required unless told not: n8n's lint refuses a `required: false`, the default.
+		...(spec.required === false ? {} : { required: true }),
 		placeholder: 'e.g. +57 300 123 4567',
 		displayOptions: spec.displayOptions,
 		description: `${spec.description ?? ''}With + and the country code (e.g. +57 300 123 4567), or as dialled in the Default Country. Spaces, dashes, dots and brackets are ignored.`,

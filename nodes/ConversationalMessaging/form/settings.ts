@@ -3,8 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { REQUEST_OPTIONS } from '../n8nInternals';
 import { collection, field, showFor } from './fields';
 
-/* The node's own sends take Request Options as RoutingNode does: ../sendLoop/itemRequest.ts. */
-
 /**
  * n8n adds its Request Options (`commonDeclarativeNodeOptionParameters`) only to a declarative node
  * without a `webhook` method; ours has one (Send and Wait), so it declares n8n's own (a test keeps

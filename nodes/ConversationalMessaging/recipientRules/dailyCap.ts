@@ -3,7 +3,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { recordInNode, removeFromNode } from '../n8nProcessedData';
 import { clock } from '../clock';
 import { MAX_RETRIED_STOPS } from '../sendLoop/runMemory';
-import { storeError, WorkflowLock } from './workflowLock';
+import { storeError } from './capErrors';
+import { WorkflowLock } from './workflowLock';
 
 /*
  * Max Messages per Person per Day, counted in n8n's processed-data store, shared by every worker
@@ -23,8 +24,6 @@ import { storeError, WorkflowLock } from './workflowLock';
 export const BATCH = 200;
 /** The least time between two batches' starts (more claims wait for the next), unless one is full. */
 export const ROUND_GAP_MS = 250;
-/** The node row's bound (shared with the Retry notes, which prune the same row). */
-const MAX_ENTRIES = MAX_RETRIED_STOPS;
 
 type Answer = { slot: string } | { capped: true };
 
@@ -169,7 +168,7 @@ export class DailyCap {
 				const entries = [...asked].flatMap(([person, ks]) => ks.map((k) => entryOf(person, k)));
 				let recorded: Set<string>;
 				try {
-					recorded = await recordInNode(this.fns, entries, MAX_ENTRIES);
+					recorded = await recordInNode(this.fns, entries, MAX_RETRIED_STOPS);
 				} catch (error) {
 					throw storeError(this.fns, error, 'record');
 				}

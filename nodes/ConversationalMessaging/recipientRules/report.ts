@@ -4,7 +4,7 @@
  */
 import type { INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
-import { count, joinAnd, plural } from '../words';
+import { count, joinAnd, outputHint, plural } from '../words';
 import { isoInZone } from './localTime';
 
 /** An item outside its Send Window: when the window opens in all its zones. */
@@ -112,9 +112,5 @@ export function rulesHint(
 				),
 			)}.`,
 		);
-	return {
-		message: sentences.join(' '),
-		type: held.length && !heldConnected ? 'warning' : 'info',
-		location: 'outputPane',
-	};
+	return outputHint(sentences, held.length > 0 && !heldConnected);
 }

@@ -226,8 +226,7 @@ export class RecipientRules {
 
 	/** For a write to the node's row in n8n's processed-data store the daily count shares. */
 	get exclusive(): Exclusive | undefined {
-		const cap = this.cap;
-		return cap && (async (work) => await cap.exclusive(work));
+		return this.cap?.exclusive.bind(this.cap);
 	}
 
 	/** Settles what the cap still has to write; before the run returns or throws. */

@@ -1,5 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import {
 	hasProcessedData,
@@ -11,6 +10,7 @@ import {
 	unlockWorkflow,
 } from '../n8nProcessedData';
 import { clock } from '../clock';
+import { cancelled, foreignRow, messageOf, noStore, storeError, tooLong } from './capErrors';
 
 /*
  * The lock the daily count (./dailyCap.ts) writes under, as n8n's processed-data store has none:
@@ -27,8 +27,6 @@ import { clock } from '../clock';
  *   before it last gave it back.
  * - Waiting ends after Max Wait, but never before the stale rule could clear a left lock, or at
  *   once when the execution is cancelled: the claims waiting fail, nothing sent.
- * Below the lock, what Max Messages per Person per Day says when it cannot count: what failed in
- * the store, whether anything was sent, and the fix.
  */
 
 /** Continuous waiting on the lock after which it is taken as left by a crashed worker. */
@@ -139,6 +137,7 @@ export class WorkflowLock {
 			await unlockWorkflow(this.fns);
 			return undefined;
 		} catch (error) {
+			// Left to the others' STALE_MS rule.
 			return storeError(this.fns, error, 'give back');
 		} finally {
 			this.holding--;
@@ -147,85 +146,4 @@ export class WorkflowLock {
 			this.turnMs = (Math.min(this.tripMs, MAX_TRIP_MS) + 2 * POLL_MS) * (1 + Math.random());
 		}
 	}
-}
-
-const CAP = 'Max Messages per Person per Day';
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-export function noStore(fns: IExecuteFunctions): NodeOperationError {
-	return new NodeOperationError(
-		fns.getNode(),
-		`${CAP} needs n8n's processed-data store, which this n8n version does not have: nothing was sent`,
-		{ description: `Update n8n, or turn off ${CAP}.` },
-	);
-}
-
-/** Max Wait spent waiting for the lock; leastWaitMs: the stale rule's, the least wait. */
-export function tooLong(
-	fns: IExecuteFunctions,
-	waitedMs: number,
-	maxWaitMs: number,
-	leastWaitMs: number,
-): NodeOperationError {
-	const seconds = (ms: number) => Math.round(ms / 1000);
-	return new NodeOperationError(
-		fns.getNode(),
-		`${CAP}: the count in n8n's processed-data store stayed in use by other executions for ${seconds(waitedMs)} s (Max Wait ${seconds(maxWaitMs)} s): nothing was sent`,
-		{
-			description: `Other executions of this workflow count at the same time. The count is waited on for Max Wait (Send Options), and never less than ${seconds(leastWaitMs)} s, the time in which a count left in use by a crashed worker is taken over. Run this one again once they have finished, or raise Max Wait.`,
-		},
-	);
-}
-
-export function cancelled(fns: IExecuteFunctions): NodeOperationError {
-	return new NodeOperationError(
-		fns.getNode(),
-		`${CAP}: the execution was cancelled while waiting for the day's count in n8n's processed-data store: nothing was sent`,
-	);
-}
-
-/** The workflow's row is another node's, in the lock's own mode. */
-export function foreignRow(fns: IExecuteFunctions): NodeOperationError {
-	return new NodeOperationError(
-		fns.getNode(),
-		`${CAP}: another node of this workflow keeps its data in n8n's processed-data store with Scope Workflow: nothing was sent`,
-		{
-			description: `${CAP} counts under the workflow's row of that store, which a Remove Duplicates node (Keep Items Where: Value Is Higher than Any Previous Value, Scope: Workflow) holds. Set that node's Scope to Node (its "Clean Database" operation resets it), or turn off ${CAP}.`,
-		},
-	);
-}
-
-/** A failure of the store while locking, recording or giving a slot back. */
-export function storeError(
-	fns: IExecuteFunctions,
-	error: unknown,
-	doing: 'lock' | 'record' | 'give back',
-): NodeOperationError {
-	const why = messageOf(error);
-	if (modeConflict(why))
-		return new NodeOperationError(
-			fns.getNode(),
-			`${CAP}: another node of this workflow keeps its data in n8n's processed-data store with Scope Workflow: nothing was sent`,
-			{
-				description: `${CAP} counts under the workflow's row of that store, which another node (a Remove Duplicates node with Scope: Workflow) wrote in its own mode; n8n said: ${why.replace(/\.?$/, '.')} Set that node's Scope to Node, or turn off ${CAP}.`,
-			},
-		);
-	if (storeNotSetUp(why))
-		return new NodeOperationError(
-			fns.getNode(),
-			`${CAP} needs n8n's processed-data store, which is not set up here: nothing was sent`,
-			{ description: `${why.replace(/\.?$/, '.')} Turn off ${CAP}, or run the workflow in n8n.` },
-		);
-	const message =
-		doing === 'give back'
-			? `${CAP}: a message not sent could not be taken out of the day's count in n8n's processed-data store`
-			: `${CAP}: could not read the day's count in n8n's processed-data store: nothing was sent`;
-	const after =
-		doing === 'give back'
-			? 'Its place stays counted: fewer may be sent to that person today.'
-			: "Run again once n8n's database answers.";
-	return new NodeOperationError(fns.getNode(), message, {
-		description: `${why.replace(/\.?$/, '.')} ${after}`,
-	});
 }

@@ -22,6 +22,7 @@ import { GaveUp, Stopped } from './lane';
 import { Pacer } from './pacer';
 
 export type NodeError = NodeApiError | NodeOperationError;
+type WithNode = Pick<IExecuteFunctions, 'getNode'>;
 
 /** Who sent an item and when (epoch ms): this execution, or the failed one n8n's Retry runs again. */
 export type SentBy = { executionId: string; at: number };
@@ -216,10 +217,7 @@ function refusal(
 	return { failure: reading.failure, overloaded, retryAfter };
 }
 
-export function stoppedError(
-	fns: Pick<IExecuteFunctions, 'getNode'>,
-	itemIndex: number,
-): NodeOperationError {
+export function stoppedError(fns: WithNode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(fns.getNode(), 'The execution stopped before this item was sent', {
 		itemIndex,
 		description:
@@ -227,11 +225,7 @@ export function stoppedError(
 	});
 }
 
-export function asNodeError(
-	fns: Pick<IExecuteFunctions, 'getNode'>,
-	error: unknown,
-	itemIndex: number,
-): NodeError {
+export function asNodeError(fns: WithNode, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(
 		fns.getNode(),
@@ -242,7 +236,7 @@ export function asNodeError(
 
 /** The error of an item the service gave no answer for: an unsure request's as a node error. */
 export function failureOf(
-	fns: Pick<IExecuteFunctions, 'getNode'>,
+	fns: WithNode,
 	outcome: { unsure: unknown } | { failed: NodeError } | { stopped: NodeOperationError },
 	itemIndex: number,
 ): NodeError {
@@ -256,11 +250,12 @@ export function failureOf(
  */
 export function errorItemError(error: NodeError): NodeError {
 	const message = withFix(error.message, error.description);
-	if (message === error.message) return error;
-	const copy = Object.defineProperties(
+	return message === error.message ? error : Object.assign(copyOf(error), { message });
+}
+
+/** The error again, its class and own properties kept, for words of its own. */
+export const copyOf = (error: NodeError): NodeError =>
+	Object.defineProperties(
 		Object.create(Object.getPrototypeOf(error) as object) as NodeError,
 		Object.getOwnPropertyDescriptors(error),
 	);
-	copy.message = message;
-	return copy;
-}

@@ -236,9 +236,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		}
 
 		const stop = failures.size ? failures : namedAgain;
-		const output = rules
-			? rules.outputs(results.flat(), items, runsAsTool(node))
-			: [results.flat()];
+		const output = rules?.outputs(results.flat(), items, runsAsTool(node)) ?? [results.flat()];
 		// n8n shows the hints of a node that returns (a failing node's are lost with it); a context
 		// without hints shows none. Made before the memory is dropped: nothing after it may throw.
 		const hints = [
@@ -255,7 +253,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		else RunMemory.forget(this);
 		if (signal?.aborted && !failures.size)
 			throw new NodeOperationError(node, 'The execution was cancelled while sending');
-		if (stop.size) throw stopError(this, stop, done, items.length, keptBack);
+		if (stop.size) throw stopError(this, stop, done, keptBack);
 		if (hints.length && typeof this.addExecutionHints === 'function')
 			this.addExecutionHints(...hints);
 		return output;

@@ -1,7 +1,7 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import { clock } from '../clock';
-import { count, itemList, plural } from '../words';
+import { count, itemList, outputHint, plural } from '../words';
 
 /**
  * What happened to one node run's requests, as an execution hint above the output (nothing when
@@ -115,11 +115,7 @@ export class SendSummary {
 				`Retry On Fail ran the node again: it skipped the ${plural(this.reused, 'item')} the service had already accepted.`,
 			);
 		sentences.push(failed ? this.failedSentence() : 'No item failed.');
-		return {
-			message: sentences.join(' '),
-			type: failed ? 'warning' : 'info',
-			location: 'outputPane',
-		};
+		return outputHint(sentences, failed > 0);
 	}
 
 	/** Which error items were not sent, and which the service may have carried out. */

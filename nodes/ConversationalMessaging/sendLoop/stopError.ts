@@ -6,6 +6,7 @@ import { count, FROM_ZERO, joinAnd, ordinal, plural } from '../words';
 import type { Done } from './runMemory';
 import { executionIdOf, sentEarlier } from './runMemory';
 import type { NodeError } from './send';
+import { copyOf } from './send';
 
 /**
  * The error a stop throws: the first stopping item's, copied (an error the run's memory gives again
@@ -16,19 +17,15 @@ export function stopError(
 	fns: IExecuteFunctions,
 	stop: Map<number, NodeError>,
 	done: Array<Done | undefined>,
-	total: number,
 	keptBack = 0,
 ): NodeError {
 	const itemIndex = Math.min(...stop.keys());
 	const failed = stop.get(itemIndex) as NodeError;
-	const error = Object.defineProperties(
-		Object.create(Object.getPrototypeOf(failed) as object) as NodeError,
-		Object.getOwnPropertyDescriptors(failed),
-	);
+	const error = copyOf(failed);
 	error.context = { ...failed.context, itemIndex, runIndex: runIndexOf(fns) };
 	const executionId = executionIdOf(fns);
 	const retried = done.some((outcome) => outcome && sentEarlier(outcome, executionId));
-	const stopped = stopSentence(done, total, itemIndex, retried, keptBack);
+	const stopped = stopSentence(done, itemIndex, retried, keptBack);
 	// The counts say what was sent: the item's own "not sent" would say it again.
 	const own = stopped ? failed.description?.replace(` ${NOT_SENT}`, '') : failed.description;
 	error.description = [stopped, own].filter(Boolean).join(' ');
@@ -45,11 +42,11 @@ const were = (n: number) => (n === 1 ? 'was' : 'were');
  */
 function stopSentence(
 	done: Array<Done | undefined>,
-	total: number,
 	stopped: number,
 	retried: boolean,
 	keptBack: number,
 ): string | undefined {
+	const total = done.length;
 	if (total < 2) return undefined;
 	const sent = done.filter((outcome) => outcome && 'sent' in outcome).length;
 	const unsure = done.filter((outcome) => outcome && 'unsure' in outcome).length;

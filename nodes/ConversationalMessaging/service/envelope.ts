@@ -46,15 +46,11 @@ export function headerValue(
 /** What to do, and (`again`) what about sending it again. */
 type Advice = { hint: string; again?: string };
 
-function hintFor(status: number, retryAfter?: string): Advice {
+function hintFor(status: number, retryAfter?: string): string | Advice {
 	if (status === 401 || status === 403)
-		return {
-			hint: 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.',
-		};
+		return 'The API token is missing, invalid or was rotated in the dashboard. Update the credential with the current token.';
 	if (status === 404)
-		return {
-			hint: 'Nothing exists with that identifier. Check the ID; the record may have been deleted. If every operation answers 404, check the Base URL of the credential.',
-		};
+		return 'Nothing exists with that identifier. Check the ID; the record may have been deleted. If every operation answers 404, check the Base URL of the credential.';
 	if (status === 429) {
 		const wait = retryAfter ? `The service asks to wait ${retryAfter} s. ` : '';
 		return {
@@ -70,12 +66,8 @@ function hintFor(status: number, retryAfter?: string): Advice {
 				'Try again later; Retry On Fail (node settings) can do it for you, and operations with Send Options then skip the items already accepted.',
 		};
 	if (status >= 400)
-		return {
-			hint: 'The service refused the request for what it contains: its words above say why. Correct that value (or the recipient) first: sent again unchanged, it is refused again.',
-		};
-	return {
-		hint: 'The service reported an error. Check the values sent and the Base URL of the credential.',
-	};
+		return 'The service refused the request for what it contains: its words above say why. Correct that value (or the recipient) first: sent again unchanged, it is refused again.';
+	return 'The service reported an error. Check the values sent and the Base URL of the credential.';
 }
 
 function describeText(text: string): string {
@@ -169,10 +161,7 @@ export function readEnvelope(response: IN8nHttpFullResponse): EnvelopeReading {
 }
 
 /** An item's context, or the editor's (a list search), which has no item. */
-type FailureContext = Pick<RequestContext, 'getNode' | 'getCredentials'> & {
-	getItemIndex?: () => number;
-	continueOnFail?: () => boolean;
-};
+type FailureContext = Pick<RequestContext, 'getNode' | 'getCredentials'> & Partial<RequestContext>;
 
 /**
  * The token is taken out even if the service echoes it back; built from words only, as an HTTP

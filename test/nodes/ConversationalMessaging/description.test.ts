@@ -38,40 +38,6 @@ function operationSubtitle(): string {
 }
 
 describe('the node description', () => {
-	it("keeps every list of choices in n8n lint's order, those built by helpers included", () => {
-		// eslint-plugin-n8n-nodes-base's unsorted-items rules sort by name (options) or display
-		// name (a collection's fields) from 5 items on; they read object literals only, so a list
-		// built by form/fields.ts's helpers (choice, optionsOf) is checked here instead.
-		const unsorted: string[] = [];
-		const inOrder = (path: string, names: string[]) => {
-			const sorted = [...names].sort((a, b) => a.localeCompare(b));
-			if (names.length >= 5 && names.join('|') !== sorted.join('|')) unsorted.push(path);
-		};
-		const visit = (list: Array<INodeProperties | INodePropertyOptions>, path: string): void => {
-			for (const entry of list) {
-				if (!('type' in entry) || !Array.isArray(entry.options)) continue;
-				const at = `${path}${entry.name}`;
-				const options = entry.options as Array<INodeProperties | INodePropertyOptions>;
-				if (entry.type === 'options' || entry.type === 'multiOptions') {
-					const choices = options as INodePropertyOptions[];
-					if (!/^\d+$/.test(String(choices[0]?.value)))
-						inOrder(
-							at,
-							choices.map(({ name }) => name),
-						);
-				} else if (entry.type === 'collection')
-					inOrder(
-						at,
-						(options as INodeProperties[]).map(({ displayName }) => displayName),
-					);
-				for (const nested of options)
-					visit('values' in nested ? (nested.values as INodeProperties[]) : [nested], `${at}.`);
-			}
-		};
-		visit(properties, '');
-		expect(unsorted).toEqual([]);
-	});
-
 	it('holds no expression in its request defaults, which the send engine copies as they are', () => {
 		// RoutingNode evaluates each default; sendLoop/itemRequest.ts does not.
 		const defaults = JSON.stringify(node.description.requestDefaults);

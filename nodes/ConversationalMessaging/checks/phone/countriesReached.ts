@@ -1,6 +1,6 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { itemList, joinAnd, plural } from '../../words';
+import { itemList, joinAnd, outputHint, plural } from '../../words';
 import { countryLabel } from './countryList';
 import type { PhoneReading } from './reading';
 
@@ -93,11 +93,7 @@ export class CountriesReached {
 			);
 		}
 		const warn = astray.length > 0 || (doubtful.length > 0 && firstDigits.length > 0);
-		return {
-			message: sentences.join(' '),
-			type: warn ? 'warning' : 'info',
-			location: 'outputPane',
-		};
+		return outputHint(sentences, warn);
 	}
 }
 

@@ -12,11 +12,15 @@ export const CODE_OF: Readonly<Record<string, string>> = Object.fromEntries(
 	[...REGIONS_BY_CODE].flatMap(([code, regions]) => regions.map((region) => [region, code])),
 );
 
-// English names from the runtime's ICU data, as n8n's Node versions ship it in full.
-const NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+// English names from the runtime's ICU data, as n8n's Node versions ship it in full, made when
+// first asked; a runtime without Intl.DisplayNames gets the region code (the credential loads).
+let names: Intl.DisplayNames | undefined;
 
 /** "Colombia", "Côte d’Ivoire". */
-export const nameOf = (region: string): string => NAMES.of(region) ?? region;
+export function nameOf(region: string): string {
+	names ??= Intl.DisplayNames && new Intl.DisplayNames(['en'], { type: 'region' });
+	return names?.of(region) ?? region;
+}
 
 /** "Colombia", "Russia or Kazakhstan", "United States and others"; +800 and the like: "international services". */
 function countriesOf(code: string): string {

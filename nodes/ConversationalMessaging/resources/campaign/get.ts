@@ -9,7 +9,7 @@ export const campaignIdField: INodeProperties = idLocator({
 	displayName: 'Campaign ID',
 	name: 'campaignId',
 	description:
-		'The campaign: pick it from the list (searched by name or ID), or enter its ID, the id of a record from Campaign > Get Many',
+		'The campaign: pick it from the list (searched by name or ID), or enter its ID, the ID of a record from Campaign > Get Many',
 	searchListMethod: SEARCH_CAMPAIGNS,
 	listPlaceholder: 'Select a campaign...',
 	idPlaceholder: 'ID from Campaign > Get Many',

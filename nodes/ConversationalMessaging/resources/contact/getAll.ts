@@ -13,6 +13,7 @@ export const contactGetAllOperation: OperationSpec = {
 	records: listRecords,
 	fields: [
 		listIdField('listIdToRead', 'Identifier of the distribution list to read', 'qs.id'),
+		// The service does not page this list, so the Limit cuts it in the node.
 		...returnAllAndLimit('contacts', true),
 	],
 };

@@ -70,7 +70,7 @@ export const injectCrmLeadOperation: BulkSpec = {
 				name: 'agent',
 				placeholder: 'ID of an agent',
 				description:
-					'Agent to assign the lead to: the id that Agent > Create or Agent > Get returns. Needs an Area the agent belongs to.',
+					'Agent to assign the lead to: the ID that Agent > Create or Agent > Get returns. Needs an Area the agent belongs to.',
 				sendTo: 'body.agent',
 			}),
 			field({

@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { BASIC, EXTENSION, SIZES } from '../../checks/sms';
+import { plural } from '../../words';
 
 /*
  * What a typed SMS will cost, said under its text before anything is sent. n8n shows a notice by
@@ -56,9 +57,7 @@ function notice(encoding: keyof typeof SIZES, segments: number): INodeProperties
 	const unicode = encoding === 'UCS-2';
 	const last = segments > COUNTED;
 	const from = segments === 1 ? 1 : most(encoding, segments - 1) + 1;
-	const count = last
-		? `more than ${COUNTED} segments`
-		: `${segments} segment${segments > 1 ? 's' : ''}`;
+	const count = last ? `more than ${COUNTED} segments` : plural(segments, 'segment');
 	const each = segments > 1 ? ', each usually billed' : '';
 	return {
 		displayName: unicode

@@ -4,7 +4,7 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { collection, field } from '../../form/fields';
 import type { OperationSpec } from '../../form/operations';
@@ -16,6 +16,7 @@ import type { ServiceFailure } from '../../service/envelope';
 import { envelopePayload, failureError, readEnvelope } from '../../service/envelope';
 import { hostOf, networkFailure } from '../../service/network';
 import { NO_REDIRECTS } from '../../service/redirects';
+import { asNodeError } from '../../sendLoop/send';
 import { researchIsComplete } from './completion';
 import { researcherIdField, researcherUrl } from './get';
 
@@ -62,12 +63,7 @@ async function readResearcher(this: IExecuteSingleFunctions, id: string): Promis
 		const network = networkFailure(error, hostOf(credentials.baseUrl));
 		if (network) throw await checkFailed(network.failure);
 		// A setting read wrong (a proxy address): what it says, after RUN_GOES_ON.
-		const failed =
-			error instanceof NodeOperationError || error instanceof NodeApiError
-				? error
-				: new NodeOperationError(this.getNode(), error as Error, {
-						itemIndex: this.getItemIndex(),
-					});
+		const failed = asNodeError(this, error, this.getItemIndex());
 		failed.description = `${RUN_GOES_ON} ${failed.description ?? ''}`.trim();
 		throw failed;
 	}
