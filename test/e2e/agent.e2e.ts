@@ -12,10 +12,10 @@
  *    n8n generated (from the node's name and the operation's action) are asserted.
  * 2. Human review: n8n's generated HITL variant of this node (`conversationalMessagingHitlTool`,
  *    Send and Wait by SMS) gates the node as a tool doing Short Link > Create (tool --ai_tool-->
- *    HITL --ai_tool--> agent). The model calls the gated tool, the execution waits, the reviewer
- *    gets an SMS with a short link to n8n's signed page; approving runs the gated tool once and
- *    the agent finishes with its result; declining runs nothing and the model is told the call
- *    was rejected.
+ *    HITL --ai_tool--> agent). The model calls the gated tool, the execution waits, two reviewers
+ *    each get an SMS with a short link to n8n's page, signed for them; the second approving runs
+ *    the gated tool once, the output names them, and the agent finishes with its result; the
+ *    first declining runs nothing and the model is told the call was rejected.
  */
 import { randomUUID } from 'crypto';
 
@@ -52,7 +52,8 @@ const MODEL_KEY = 'sk-scripted-e2e-key';
 
 const SMS_WORKFLOW = 'cmAgentSms000001';
 const REVIEW_WORKFLOW = 'cmAgentReview001';
-const REVIEWER_PHONE = '+57 300 555 0199';
+/** The reviewers: a group, each with a link of their own; the first answer decides. */
+const REVIEWERS = ['+57 300 555 0199', '+57 300 555 0198'];
 
 let sandbox: Sandbox;
 let model: ModelServer;
@@ -174,7 +175,7 @@ const reviewWorkflow = agentWorkflow(
 					'=The agent wants to run {{ $tool.name }} on {{ $tool.parameters.longUrl }}. Approve?',
 				sendAndWaitChannel: 'sms',
 				instance: 'line-1',
-				to: REVIEWER_PHONE,
+				to: REVIEWERS.join(', '),
 				approvalOptions: { values: { approvalType: 'double' } },
 			}),
 			credentials: cmCredentials,
@@ -403,24 +404,29 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 		const sms = [...sandbox.state.sentMessages.values()].filter(
 			(message) => !messagesBefore.has(message.id),
 		);
-		expect(sms).toHaveLength(1);
-		expect(sms[0]).toEqual(
-			expect.objectContaining({ channel: 'sms', to: '573005550199', instance: 'line-1' }),
-		);
-		expect(sms[0].body).not.toContain(token);
-		const link = answerLinkIn(sms[0].body);
-		expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
-		// While it waits, the one new short link is the review's, not the gated tool's.
+		// One SMS to each reviewer, in the order given.
+		expect(sms.map((message) => message.to)).toEqual(['573005550199', '573005550198']);
+		for (const message of sms) {
+			expect(message).toEqual(expect.objectContaining({ channel: 'sms', instance: 'line-1' }));
+			expect(message.body).not.toContain(token);
+		}
+		const links = sms.map((message) => answerLinkIn(message.body));
+		for (const link of links) expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
+		// While it waits, the new short links are the review's (one per reviewer), not the gated tool's.
 		const newLinks = [...sandbox.state.shortLinks.values()].filter(
 			(shortLink) => !linksBefore.has(shortLink.idUrl),
 		);
-		expect(newLinks).toHaveLength(1);
-		expect(newLinks[0].shortUrl).toBe(link);
-		expect(newLinks[0].longUrl).toMatch(
-			/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?signature=/,
+		expect(newLinks.map((shortLink) => shortLink.shortUrl).sort()).toEqual([...links].sort());
+		const urls = links.map(
+			(link) => newLinks.find((shortLink) => shortLink.shortUrl === link)?.longUrl ?? '',
 		);
-		expect(newLinks[0].longUrl).not.toContain(token);
-		return { id, sms: sms[0], url: newLinks[0].longUrl, linksBefore };
+		urls.forEach((url, index) => {
+			expect(url).toMatch(
+				new RegExp(`^http://127\\.0\\.0\\.1:\\d+/webhook-waiting/.+\\?to=${index + 1}&signature=`),
+			);
+			expect(url).not.toContain(token);
+		});
+		return { id, sms: sms[0], urls, linksBefore };
 	}
 
 	/** As n8n's form page posts a tap on one of Approve and Decline's two buttons. */
@@ -463,7 +469,9 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 	it('approve: the gated tool runs once, and the agent finishes with its result', async () => {
 		const prompt = 'Shorten https://shop.example/spring-sale?run=approve for the campaign.';
 		const longUrl = 'https://shop.example/spring-sale?run=approve';
-		const { id, sms, url, linksBefore } = await askForReview(prompt, longUrl);
+		const { id, sms, urls, linksBefore } = await askForReview(prompt, longUrl);
+		// The second reviewer answers.
+		const url = urls[1];
 		// The review message as configured, with the tool's name and input from $tool.
 		expect(sms.body.replace(/\S+$/, '<link>')).toBe(
 			`The agent wants to run Create_Short_Link on ${longUrl}. Approve?\n\nAnswer here: <link>`,
@@ -506,8 +514,10 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 			(shortLink) => !linksBefore.has(shortLink.idUrl) && shortLink.longUrl === longUrl,
 		);
 		expect(created).toHaveLength(1);
-		// The review node's output as the agent read it: our webhook's answer.
-		expect(JSON.stringify(run.resultData.runData['Human Review'])).toContain('"approved":true');
+		// The review node's output as the agent read it: our webhook's answer, naming who gave it.
+		const review = JSON.stringify(run.resultData.runData['Human Review']);
+		expect(review).toContain('"approved":true');
+		expect(review).toContain('"respondedBy":{"recipient":"573005550198"');
 
 		const requests = requestsFor(prompt);
 		expect(requests).toHaveLength(2);
@@ -521,9 +531,9 @@ describe('AI Agent with Conversational Messaging as the human review of a tool (
 	it('decline: the gated tool does not run, and the model is told the call was rejected', async () => {
 		const prompt = 'Shorten https://shop.example/spring-sale?run=decline for the campaign.';
 		const longUrl = 'https://shop.example/spring-sale?run=decline';
-		const { id, url } = await askForReview(prompt, longUrl);
+		const { id, urls } = await askForReview(prompt, longUrl);
 		const before = sandbox.requests.length;
-		await answer(url, 'decline');
+		await answer(urls[0], 'decline');
 		const { status, run, raw } = await settled(id);
 		expect(status).toBe('success');
 		expect(serviceRequestsSince(before)).toEqual([]);

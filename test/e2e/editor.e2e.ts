@@ -7,7 +7,7 @@
  *
  * The tests run in order on one page: each starts where the previous one left the editor.
  */
-import { mkdirSync, rmSync } from 'fs';
+import { mkdirSync, readFileSync, rmSync } from 'fs';
 import { join } from 'path';
 import { NodeHelpers } from 'n8n-workflow';
 import type {
@@ -267,7 +267,7 @@ async function executeAndReadLink(question: string): Promise<{ link: string; url
 	// An SMS carries a short link, the sandbox's own (/s/<id>, a redirect): the sandbox knows where it leads.
 	const url = linkTarget(sandbox, link);
 	if (url !== link) expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
-	expect(url).toMatch(/\/webhook-waiting\/.+\?signature=/);
+	expect(url).toMatch(/\/webhook-waiting\/.+\?to=1&signature=/);
 	return { link, url };
 }
 
@@ -950,6 +950,47 @@ describe('the editor', () => {
 		expect(shown).toContain('Ring twice');
 		expect(shown).toContain('respondedAt');
 		await expectTokenHidden();
+	});
+
+	it("draws the reminder example: a group asked, reminded once, then the backup (docs/SEND_AND_WAIT.md's picture)", async () => {
+		const { data: credentials } = await session.request<{
+			data: Array<{ id: string; name: string }>;
+		}>('GET', '/rest/credentials');
+		const { id: _id, ...example } = JSON.parse(
+			readFileSync(join(REPO_ROOT, 'examples', 'sms-group-approval-with-reminder.json'), 'utf8'),
+		) as { id: string; nodes: Array<Record<string, unknown>> };
+		const nodes = example.nodes.map((node) =>
+			node.credentials
+				? { ...node, credentials: { conversationalMessagingApi: credentials[0] } }
+				: node,
+		);
+		const { data: workflow } = await session.request<{ data: { id: string } }>(
+			'POST',
+			'/rest/workflows',
+			{ ...example, nodes },
+		);
+		const canvas = await page.context().newPage();
+		try {
+			await canvas.setViewportSize({ width: 1600, height: 760 });
+			await canvas.goto(`${server.url}/workflow/${workflow.id}`);
+			const drawn = canvas.locator('[data-test-id="canvas-node"]');
+			await drawn.first().waitFor({ timeout: 60_000 });
+			const names = await drawn.evaluateAll((elements) =>
+				elements.map((element) => element.getAttribute('data-node-name')),
+			);
+			expect(names.sort()).toEqual(
+				nodes
+					.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
+					.map((node) => String(node.name))
+					.sort(),
+			);
+			// Zoom to fit, n8n's shortcut.
+			await canvas.locator('body').press('1');
+			await canvas.waitForTimeout(500);
+			await canvas.screenshot({ path: join(SHOTS, 'send-and-wait-reminder-workflow.png') });
+		} finally {
+			await canvas.close();
+		}
 	});
 
 	it('shows the fields of the chosen message type only', async () => {

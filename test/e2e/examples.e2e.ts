@@ -345,7 +345,7 @@ const everyRunOf = (executed: ExecutedRun, nodeName: string) =>
 
 describe('example workflows', () => {
 	it('are tidy workflows of current nodes, on the credential that npm run dev imports', () => {
-		// sms-approval-before-refund and sms-delivery-form wait for an answer: test/e2e/sendAndWait.e2e.ts runs them in `n8n start`.
+		// The sms-* examples wait for answers: test/e2e/sendAndWait.e2e.ts runs them in `n8n start`.
 		expect(Object.keys(examples).sort()).toEqual([
 			'bulk-send-sms-and-chatapp',
 			'bulk-sms-in-local-hours',
@@ -355,8 +355,9 @@ describe('example workflows', () => {
 			'short-link-in-sms',
 			'sms-approval-before-refund',
 			'sms-delivery-form',
+			'sms-group-approval-with-reminder',
 		]);
-		expect(new Set(Object.values(examples).map((workflow) => workflow.id)).size).toBe(8);
+		expect(new Set(Object.values(examples).map((workflow) => workflow.id)).size).toBe(9);
 		const latest = installedBaseNodeVersions();
 		for (const workflow of Object.values(examples)) {
 			const names = workflow.nodes.map((node) => node.name);

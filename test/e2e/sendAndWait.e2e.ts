@@ -184,6 +184,12 @@ const WORKFLOWS = [
 			],
 		},
 	}),
+	// Approve Only: one tap answers.
+	waitWorkflow('sms-group', {
+		sendAndWaitChannel: 'sms',
+		...recipientParameters('sms', `={{ $json.body.recipients }}`),
+		responseType: 'approval',
+	}),
 	waitWorkflow('limit', {
 		sendAndWaitChannel: 'socialnet',
 		...recipientParameters('socialnet', 'psid-limit'),
@@ -250,12 +256,38 @@ async function callExample(path: string): Promise<() => Promise<string>> {
 		);
 }
 
+/** The reminder example's waits (1 hour, then 30 minutes) shortened for the test. */
+const REMINDER_LIMIT_SECONDS = 2;
+
+/** An example whose every Limit Wait Time is `seconds` instead of its own. */
+function withLimitsOf<T extends { nodes: Array<Record<string, unknown>> }>(
+	example: T,
+	seconds: number,
+): T {
+	const nodes = example.nodes.map((node) => {
+		const parameters = node.parameters as { options?: { limitWaitTime?: unknown } } | undefined;
+		if (!parameters?.options?.limitWaitTime) return node;
+		const limitWaitTime = {
+			values: { limitType: 'afterTimeInterval', resumeAmount: seconds, resumeUnit: 'seconds' },
+		};
+		return {
+			...node,
+			parameters: { ...parameters, options: { ...parameters.options, limitWaitTime } },
+		};
+	});
+	return { ...example, nodes };
+}
+
 /** The examples use n8n 2.x's node versions (Set 3.5), which n8n 1.x does not have. */
 const EXAMPLES =
 	N8N_MAJOR >= 2
 		? [
 				exampleOnWebhook('sms-approval-before-refund.json', 'wait-refund-example'),
 				exampleOnWebhook('sms-delivery-form.json', 'wait-form-example'),
+				withLimitsOf(
+					exampleOnWebhook('sms-group-approval-with-reminder.json', 'wait-reminder-example'),
+					REMINDER_LIMIT_SECONDS,
+				),
 			]
 		: [];
 
@@ -328,15 +360,32 @@ const choice = (...options: string[]) => JSON.stringify(options);
 
 const RESPONDED_AT = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-/** Who was asked (the recipient as sent), where, and the message's id; on n8n 1.x too. */
+/** The recipient as sent: a phone as digits, an identifier as it is. */
+const sentAs = (channel: Channel, recipient: string) =>
+	['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient;
+
+/** The instance name each channel's test uses. */
+const instanceOf = (channel: Channel) => Object.values(recipientParameters(channel, ''))[0];
+
+/** Where and when it was asked, and of whom with which message; on n8n 1.x too. */
 function questionFacts(channel: Channel, recipient: string, messageId: string) {
-	const instance = recipientParameters(channel, recipient);
-	const [instanceName] = Object.values(instance);
-	const sent = ['sms', 'chatapp'].includes(channel) ? recipient.replace(/\D/g, '') : recipient;
 	// What an SMS question cost, as a Send SMS output says it (issue 41).
 	const sms = channel === 'sms' ? { smsCost: expect.objectContaining({ encoding: 'GSM-7' }) } : {};
-	return { channel, instance: instanceName, recipient: sent, messageId, ...sms };
+	return {
+		channel,
+		instance: instanceOf(channel),
+		askedAt: RESPONDED_AT,
+		recipients: [{ recipient: sentAs(channel, recipient), messageId, ...sms }],
+	};
 }
+
+/** Who answered: the one recipient asked, with their message. */
+const respondedBy = (channel: Channel, recipient: string, messageId: string) => ({
+	recipient: sentAs(channel, recipient),
+	channel,
+	instance: instanceOf(channel),
+	messageId,
+});
 
 /** Starts the workflow, checks the message and that opening the link decides nothing; gives the page's address. */
 async function askAndOpen(name: string, channel: Channel, question: string, recipient: string) {
@@ -352,7 +401,7 @@ async function askAndOpen(name: string, channel: Channel, question: string, reci
 	if (channel === 'sms') expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
 	else expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\//);
 	const url = target(link);
-	expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?signature=/);
+	expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/.+\?to=1&signature=/);
 	expect(url).not.toContain(token);
 	await until(
 		`execution ${id} to wait`,
@@ -402,7 +451,65 @@ const RECIPIENT: Record<Channel, () => string> = {
 	liveChat: () => liveChatSession,
 };
 
+/** The SMS sent to these phones whose text starts so, once there are as many as phones. */
+const questionsTo = (phones: string[], start: string, ms = WAIT_MS) =>
+	until(
+		`${phones.length} SMS "${start}"`,
+		() => {
+			const found = [...sandbox.state.sentMessages.values()].filter(
+				(sent) => phones.includes(sent.to) && sent.body.startsWith(start),
+			);
+			return found.length >= phones.length ? found : undefined;
+		},
+		ms,
+	);
+
+/** The execution of a workflow started now: the first n8n lists of it that `known` does not hold. */
+async function executionOf(workflowId: string, known: Set<string>) {
+	return await until(
+		`an execution of ${workflowId}`,
+		async () =>
+			(await listExecutions(session)).executions.find(
+				(execution) => execution.workflowId === workflowId && !known.has(execution.id),
+			)?.id,
+		WAIT_MS,
+	);
+}
+
+/**
+ * The reminder example (its limits 2 seconds), run alongside the other tests: n8n's wait tracker
+ * resumes a timed-out wait within about a minute, twice here. Nobody answers the managers' SMS,
+ * nor the reminders; the backup approves.
+ */
+async function runReminderExample() {
+	const workflowId = 'cmExampleWait002';
+	const known = new Set((await listExecutions(session)).executions.map(({ id }) => id));
+	await callExample('wait-reminder-example');
+	const id = await executionOf(workflowId, known);
+	const managers = ['573005550141', '573005550142'];
+	const asked = await questionsTo(managers, 'Refund of 250 USD for order 23: approve?');
+	const reminded = await questionsTo(managers, 'Reminder: refund of 250 USD for order 23', 150_000);
+	// The first links lead to a wait that ended: n8n's own page, and nothing decided.
+	const late = await open(target(answerLinkIn(asked[0].body)), BROWSER_AGENT);
+	const [backup] = await questionsTo(
+		['573005550149'],
+		'Refund of 250 USD for order 23: the managers did not answer',
+		150_000,
+	);
+	const answered = await submit(target(answerLinkIn(backup.body)), { approved: 'true' });
+	const { status, run } = await settled(id);
+	return { status, run, asked, reminded, late, backup, answered };
+}
+let reminderExample: ReturnType<typeof runReminderExample> | undefined;
+
 describe('Send and Wait for Response in real n8n', () => {
+	beforeAll(() => {
+		if (!EXAMPLES.length) return;
+		reminderExample = runReminderExample();
+		// Awaited by its own test below; a failure before then is that test's.
+		reminderExample.catch(() => undefined);
+	});
+
 	it.each(CHANNELS)(
 		'%s: Approve resumes with approved true, when and whom, and a second answer changes nothing',
 		async (channel) => {
@@ -430,7 +537,11 @@ describe('Send and Wait for Response in real n8n', () => {
 			expect(status).toBe('success');
 			expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
 				{
-					data: { approved: true, respondedAt: RESPONDED_AT },
+					data: {
+						approved: true,
+						respondedAt: RESPONDED_AT,
+						respondedBy: respondedBy(channel, recipient, messageId),
+					},
 					question: questionFacts(channel, recipient, messageId),
 				},
 			]);
@@ -443,6 +554,7 @@ describe('Send and Wait for Response in real n8n', () => {
 			expect(outputOf(after.run, 'Ask')[0]?.json.data).toEqual({
 				approved: true,
 				respondedAt: RESPONDED_AT,
+				respondedBy: respondedBy(channel, recipient, messageId),
 			});
 		},
 	);
@@ -463,6 +575,7 @@ describe('Send and Wait for Response in real n8n', () => {
 		expect(outputOf(run, 'Ask')[0]?.json.data).toEqual({
 			approved: false,
 			respondedAt: RESPONDED_AT,
+			respondedBy: expect.objectContaining({ channel }),
 		});
 	});
 
@@ -483,7 +596,11 @@ describe('Send and Wait for Response in real n8n', () => {
 		expect(status).toBe('success');
 		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
 			{
-				data: { text: 'The box arrived <b>crushed</b> & wet', respondedAt: RESPONDED_AT },
+				data: {
+					text: 'The box arrived <b>crushed</b> & wet',
+					respondedAt: RESPONDED_AT,
+					respondedBy: respondedBy(channel, recipient, messageId),
+				},
 				question: questionFacts(channel, recipient, messageId),
 			},
 		]);
@@ -558,6 +675,7 @@ describe('Send and Wait for Response in real n8n', () => {
 				ref: 'order-21',
 				Photo: [{ filename: 'door.jpg', mimetype: 'image/jpeg', size: 17 }],
 				respondedAt: RESPONDED_AT,
+				respondedBy: respondedBy('sms', recipient, first.messageId),
 			},
 			question: questionFacts('sms', recipient, first.messageId),
 		});
@@ -568,6 +686,132 @@ describe('Send and Wait for Response in real n8n', () => {
 		);
 		expect(await statusOf(other.id)).toBe('waiting');
 	});
+
+	it('SMS to a group: each recipient gets one question with a link of their own; the second approves with one tap and the output names them; the first then finds nothing to answer; the execution ran once', async () => {
+		const question = 'Refund of 250 USD for order 31: approve? (group)';
+		const phones = ['+57 300 555 0131', '+57 300 555 0132', '+57 300 555 0133'];
+		const digits = phones.map((phone) => phone.replace(/\D/g, ''));
+		const known = new Set((await listExecutions(session)).executions.map(({ id }) => id));
+		const id = await start('sms-group', { question, recipients: phones.join(', ') });
+		const messages = await questionsTo(digits, question);
+		// In the order given, one each.
+		const byPhone = digits.map((phone) => messages.filter((sent) => sent.to === phone));
+		expect(byPhone.map((sent) => sent.length)).toEqual([1, 1, 1]);
+		const [first, second, third] = byPhone.map(([sent]) => sent);
+		await until(
+			`execution ${id} to wait`,
+			async () => ((await statusOf(id)) === 'waiting' ? true : undefined),
+			WAIT_MS,
+		);
+		const urls = [first, second, third].map((sent) => target(answerLinkIn(sent.body)));
+		expect(urls.map((url) => new URL(url).searchParams.get('to'))).toEqual(['1', '2', '3']);
+		// Previews and GETs decide nothing.
+		for (const url of urls) expect((await open(url, PREVIEW_AGENTS[0])).status).toBe(200);
+		// A link altered to another recipient's place, or one's place with another's signature, is
+		// refused by n8n, whatever form is posted to it.
+		const altered = new URL(urls[1]);
+		altered.searchParams.set('to', '1');
+		expect((await submit(altered.toString(), {})).status).not.toBe(200);
+		const crossed = new URL(urls[0]);
+		crossed.searchParams.set('signature', new URL(urls[1]).searchParams.get('signature') ?? '');
+		expect((await submit(crossed.toString(), {})).status).not.toBe(200);
+		// The first's link posted with what the second's form would post answers as the first
+		// only: who answered is the signed place, never anything posted.
+		expect(await statusOf(id)).toBe('waiting');
+
+		const answered = await submit(urls[1], { to: '1' });
+		expect(answered.status).toBe(200);
+		expect(answered.html).toContain('Your answer was recorded');
+		const { status, run } = await settled(id);
+		expect(status).toBe('success');
+		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
+			{
+				data: {
+					approved: true,
+					respondedAt: RESPONDED_AT,
+					respondedBy: {
+						recipient: digits[1],
+						channel: 'sms',
+						instance: 'line-1',
+						messageId: second.id,
+					},
+				},
+				question: {
+					channel: 'sms',
+					instance: 'line-1',
+					askedAt: RESPONDED_AT,
+					recipients: [first, second, third].map((sent, index) => ({
+						recipient: digits[index],
+						messageId: sent.id,
+						smsCost: expect.objectContaining({ encoding: 'GSM-7' }),
+					})),
+				},
+			},
+		]);
+		expect(outputOf(run, 'Done')).toHaveLength(1);
+
+		// The first opens their link after the decision: n8n's page, nothing to answer.
+		const late = await open(urls[0], BROWSER_AGENT);
+		expect(late.html).toContain('No action required');
+		const lateAnswer = await submit(urls[0], {});
+		expect(lateAnswer.html).not.toContain('Your answer was recorded');
+		// A second answer of the one who decided decides nothing either.
+		expect((await submit(urls[1], {})).html).not.toContain('Your answer was recorded');
+		const after = await settled(id);
+		expect(outputOf(after.run, 'Ask')[0]?.json.data).toEqual(
+			expect.objectContaining({ respondedBy: expect.objectContaining({ recipient: digits[1] }) }),
+		);
+		// One execution, one question each.
+		const runs = (await listExecutions(session)).executions.filter(
+			(execution) => execution.workflowId === workflowIdOf('sms-group') && !known.has(execution.id),
+		);
+		expect(runs.map((execution) => execution.id)).toEqual([id]);
+		expect(
+			[...sandbox.state.sentMessages.values()].filter((sent) => sent.body.startsWith(question)),
+		).toHaveLength(3);
+	});
+
+	(EXAMPLES.length ? it : it.skip)(
+		'the reminder example: nobody answers the managers nor the reminder, the backup approves, and the workflow goes on with their answer',
+		async () => {
+			const { status, run, asked, reminded, late, backup, answered } = await (reminderExample ??
+				runReminderExample());
+			expect(status).toBe('success');
+			expect(late.html).toContain('No action required');
+			expect(answered.status).toBe(200);
+			// The timeouts say whom the question went to and when; the reminder went to the same.
+			const [timedOut] = outputOf(run, 'Ask Managers').map((item) => item.json);
+			expect(timedOut).toEqual(
+				expect.objectContaining({
+					data: { timedOut: true, timedOutAt: expect.any(String), approved: false },
+					question: expect.objectContaining({
+						askedAt: RESPONDED_AT,
+						recipients: asked.map((sent) =>
+							expect.objectContaining({ recipient: sent.to, messageId: sent.id }),
+						),
+					}),
+				}),
+			);
+			expect(reminded.map((sent) => sent.to).sort()).toEqual(asked.map((sent) => sent.to).sort());
+			expect(outputOf(run, 'Decision').map((item) => item.json)).toEqual([
+				{
+					order: '23',
+					approved: true,
+					approvedBy: '573005550149',
+					answeredAt: RESPONDED_AT,
+					askedAt: RESPONDED_AT,
+				},
+			]);
+			expect(backup.to).toBe('573005550149');
+			const toCustomer = [...sandbox.state.sentMessages.values()].filter(
+				(sent) => sent.to === '573001234523',
+			);
+			expect(toCustomer.map((sent) => sent.body)).toEqual([
+				'Order 23: your refund of 250 USD was approved.',
+			]);
+		},
+		200_000,
+	);
 
 	it('Limit Wait Time: without an answer the execution goes on by itself, and its input item says it timed out, with the question asked', async () => {
 		const id = await start('limit', { question: 'Anyone there? (limit)' });
@@ -585,12 +829,12 @@ describe('Send and Wait for Response in real n8n', () => {
 		);
 		expect(status).toBe('success');
 		// On 1.x too: the question's facts are kept from the send, before the wait.
-		const facts = { channel: 'socialnet', instance: 'line-1', recipient: 'psid-limit' };
+
 		expect(outputOf(run, 'Ask').map((item) => item.json)).toEqual([
 			expect.objectContaining({
 				body: expect.objectContaining({ question: 'Anyone there? (limit)' }),
 				data: { timedOut: true, timedOutAt: expect.any(String), approved: false },
-				question: { ...facts, messageId: message.id },
+				question: questionFacts('socialnet', 'psid-limit', message.id),
 			}),
 		]);
 		expect(outputOf(run, 'Done')).toHaveLength(1);

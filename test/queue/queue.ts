@@ -212,7 +212,8 @@ function sendAndWaitWorkflow(credential: { id: string; name: string }) {
 					operation: 'sendAndWait',
 					sendAndWaitChannel: 'socialnet',
 					socialnetInstance: 'line-1',
-					recipientId: 'psid-queue-1',
+					// A group of three: each gets a link of their own; the second answers.
+					recipientId: 'psid-queue-1, psid-queue-2, psid-queue-3',
 					message: '={{ $json.body.question }}',
 					responseType: 'approval',
 				}),
@@ -625,11 +626,20 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 		await response.text();
 		return response.status === 200 ? true : undefined;
 	});
-	const message = await until('the question at the service', () =>
-		[...sandbox.state.sentMessages.values()].find((sent) => sent.body.startsWith(question)),
-	);
-	const link = answerLinkIn(message.body);
-	const id = new RegExp(`^${main.url}/webhook-waiting/(\\d+)/[^?]+\\?signature=`).exec(link)?.[1];
+	const recipients = ['psid-queue-1', 'psid-queue-2', 'psid-queue-3'];
+	const messages = await until('the question at the service, to each recipient', () => {
+		const found = [...sandbox.state.sentMessages.values()].filter((sent) =>
+			sent.body.startsWith(question),
+		);
+		return found.length >= recipients.length ? found : undefined;
+	});
+	const linkTo = (recipient: string) =>
+		answerLinkIn(messages.find((sent) => sent.to.includes(recipient))?.body ?? '');
+	const message = messages.find((sent) => sent.to.includes(recipients[1])) ?? messages[0];
+	const link = linkTo(recipients[1]);
+	const id = new RegExp(`^${main.url}/webhook-waiting/(\\d+)/[^?]+\\?to=2&signature=`).exec(
+		link,
+	)?.[1];
 	if (!id) throw new Error(`no link to the main's /webhook-waiting/ in: ${message.body}`);
 	const statusOf = async () =>
 		(await sql(`SELECT status FROM execution_entity WHERE id = ${Number(id)}`))[0]?.[0] ?? '';
@@ -646,9 +656,10 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 			(match) => match[1],
 		);
 	check(
-		"send and wait: a worker sent the question with the main's signed link, and the execution waits",
-		message.channel === 'socialnet' &&
-			message.to.includes('psid-queue-1') &&
+		"send and wait: a worker sent the group's question, each recipient once with the main's signed link of their own, and the execution waits",
+		messages.length === recipients.length &&
+			recipients.every((recipient, i) => linkTo(recipient).includes(`?to=${i + 1}&`)) &&
+			message.channel === 'socialnet' &&
 			enqueued(main.log()).join() === askJob &&
 			asked.started.join() === askJob,
 		`execution ${id}: the main enqueued job ${enqueued(main.log()).join(', ')}, ${asked.name} ran it; link ${link.replace(/signature=.*/, 'signature=…')}`,
@@ -668,13 +679,21 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 	const { execution } = await getExecution<StoredRun>(cluster.session, id);
 	const runs = (node: string) => execution.data.resultData.runData[node] ?? [];
 	const output = (node: string) => (runs(node)[0]?.data?.main[0] ?? []).map((item) => item.json);
-	/** n8n's approval output: approved, and when. */
+	/** n8n's approval output: approved, when, and by the second recipient. */
 	const approvedWhen = (json: unknown) => {
-		const data = (json as { data?: { approved?: unknown; respondedAt?: unknown } }).data;
-		return data?.approved === true && typeof data.respondedAt === 'string';
+		const data = (
+			json as {
+				data?: { approved?: unknown; respondedAt?: unknown; respondedBy?: { recipient?: unknown } };
+			}
+		).data;
+		return (
+			data?.approved === true &&
+			typeof data.respondedAt === 'string' &&
+			data.respondedBy?.recipient === recipients[1]
+		);
 	};
 	check(
-		'send and wait: the answer posted to the main resumed it with approved true, and the next node ran',
+		"send and wait: the second recipient's answer posted to the main resumed it with approved true, by them, and the next node ran",
 		answer.status === 200 &&
 			page.includes('Your answer was recorded') &&
 			status === 'success' &&
@@ -718,6 +737,17 @@ async function sendAndWaitRun(cluster: Cluster): Promise<WaitRun> {
 			ranOn === finishedOn &&
 			allJobs.size === 2,
 		`the main enqueued job ${resumeJob} after the answer; ${ranBy.join(', ') || 'no worker'} started and finished it; Done stored ranOn "${String(ranOn)}"; mode ${execution.mode}`,
+	);
+	// The first recipient answers after the decision: n8n's own page, and nothing runs again.
+	const late = await fetch(linkTo(recipients[0]), { method: 'POST', body: new FormData() });
+	const latePage = await late.text();
+	check(
+		"send and wait: another recipient's answer after the decision resumes nothing",
+		latePage.includes('No action required') &&
+			!latePage.includes('Your answer was recorded') &&
+			enqueued(afterAnswer()).length === 1 &&
+			(await statusOf()) === 'success',
+		`HTTP ${late.status}; jobs enqueued after the answer: ${enqueued(afterAnswer()).join(', ')}`,
 	);
 	return {
 		id,
@@ -1446,11 +1476,12 @@ function writeQueuePart(
 		'',
 		'## Send and Wait for Response: asked on a worker, answered through the main, finished on a worker',
 		'',
-		'Before the bursts, one execution of Webhook → *Send and Wait for Response* (socialnet, Approval) → Set.',
-		`The main took the webhook call and enqueued job ${w.askJob}; ${w.askedOn} sent the question with n8n\'s signed link and`,
-		`the execution waited (${seconds(w.waitMs)} s after the call). The answer, n8n's form posted to the link on the main,`,
-		`resumed it: the main enqueued job ${w.resumeJob}, ${w.finishedOn} ran it, Ask gave \`{ data: { approved: true, respondedAt } }\` and the Set`,
-		`node ran; the execution was a success ${seconds(w.resumeMs)} s after the answer.`,
+		'Before the bursts, one execution of Webhook → *Send and Wait for Response* (socialnet, Approval, a group of three) → Set.',
+		`The main took the webhook call and enqueued job ${w.askJob}; ${w.askedOn} sent the question to each of the three with n8n\'s signed link`,
+		`of their own, and the execution waited (${seconds(w.waitMs)} s after the call). The second's answer, n8n's form posted to their link on`,
+		`the main, resumed it: the main enqueued job ${w.resumeJob}, ${w.finishedOn} ran it, Ask gave \`{ data: { approved: true, respondedAt, respondedBy } }\``,
+		`naming the second, and the Set node ran; the execution was a success ${seconds(w.resumeMs)} s after the answer. The first's answer`,
+		"after that got n8n's *No action required* page, and no job.",
 		'',
 		'Which process ran the part after the answer: the stored execution does not say (its `mode` is',
 		`\`${w.mode}\` wherever it runs). The main\'s log shows it enqueued a second job for the execution after the answer and`,

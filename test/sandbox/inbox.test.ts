@@ -441,7 +441,7 @@ describe('the inbox page', () => {
 		});
 		expect(run.error).toBeUndefined();
 		const [link] = [...sandbox().state.shortLinks.values()].slice(-1);
-		expect(link.longUrl).toMatch(/\/webhookWaiting\/\d+\/node\?signature=/);
+		expect(link.longUrl).toMatch(/\/webhookWaiting\/\d+\/node\?to=1&signature=/);
 
 		const [row] = rowsOf((await get('/')).text);
 		expect(row).toMatchObject({

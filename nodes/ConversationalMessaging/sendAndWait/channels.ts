@@ -76,6 +76,17 @@ export function plainField({ send }: Channel, name: string): Field {
 	return found;
 }
 
+/** The recipient field as Send and Wait reads it: one recipient or several (./group.ts). */
+const groupOf = ({ description = '', builderHint }: Field): Partial<Field> => ({
+	description: `${description.replace(/\.?$/, '.')} ${GROUP}`,
+	builderHint: {
+		...builderHint,
+		propertyHint: `${builderHint?.propertyHint ?? ''} ${GROUP}`.trim(),
+	},
+});
+const GROUP =
+	'To ask several people, separate them with commas or give a list (an expression such as {{ $json.phones }}): each gets the question with a link of their own, and the first answer decides.';
+
 /** The fields of each channel, shown for it: the notice, Channel, then each channel's. */
 export function channelFields(): Field[] {
 	const channelField: INodeProperties = {
@@ -95,6 +106,7 @@ export function channelFields(): Field[] {
 	const fields = Object.entries(CHANNELS).flatMap(([value, channel]) =>
 		[channel.instance, channel.recipient, ...(channel.alsoShown ?? [])].map((name) => ({
 			...plainField(channel, name),
+			...(name === channel.recipient && groupOf(plainField(channel, name))),
 			displayOptions: { show: { sendAndWaitChannel: [value] } },
 		})),
 	);

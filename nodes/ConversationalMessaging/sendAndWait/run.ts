@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -8,39 +7,24 @@ import type {
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import type { RequestSpec } from '../form/operations';
-import { DEFAULT_MAX_WAIT_SECONDS } from '../form/settings';
 import { settingsFor, CREDENTIAL_NAME } from '../service/account';
 import { requireSignedResume } from '../n8nInternals';
 import { clock } from '../clock';
 import { smsFacts } from '../checks/sms';
-import { shortLinkCreateOperation } from '../resources/shortLink/create';
+import { shortLinkCreateOperation, shortUrlOf } from '../resources/shortLink/create';
 import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
-import { joinLane } from '../sendLoop/lane';
 import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
-import { asNodeError, errorItemError, failureOf, send } from '../sendLoop/send';
+import { asNodeError, errorItemError, failureOf } from '../sendLoop/send';
 import type { Channel } from './channels';
 import { CHANNELS, plainField, questionField } from './channels';
+import { askedRecipient, RECIPIENT_PARAMETER, recipientsOf } from './group';
 import { pageOf } from './page';
+import type { Built } from './sendStep';
+import { sendStep, sent } from './sendStep';
 import type { Kept } from './webhook';
 import { keepAndWait } from './webhook';
-
-/** Send and Wait has no Send Options: it waits the default Max Wait, then is run again later. */
-const maxWaitMs = DEFAULT_MAX_WAIT_SECONDS * 1000;
-const advice = {
-	notReached: `The service did not answer again within ${DEFAULT_MAX_WAIT_SECONDS / 60} minutes; run the execution again later.`,
-	refused: 'Run the execution again later.',
-};
-
-/** Short Link's answer is not documented (README, Assumptions); the sandbox answers `shortUrl`. */
-const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
-
-/** The service does not document its send answers: the first of these with a value is the id. */
-const MESSAGE_ID_KEYS = ['messageId', 'id', 'idMessage', 'message_id'];
-
-/** A request of Send and Wait's (the question, the short link), from the values given it. */
-type Built = { form: RequestForm; values: unknown[] } & Awaited<ReturnType<typeof buildRequest>>;
 
 /** The question as the channel's plain send's request: its instance and recipient, the question, its checks. */
 const questionSpec = (channel: Channel): RequestSpec => ({
@@ -61,62 +45,6 @@ function askedOn({ form, values, readings }: Built, { instance, recipient }: Cha
 		return value === undefined ? undefined : String(value).trim();
 	};
 	return { instance: valueOf(instance), recipient: readings.phone?.digits ?? valueOf(recipient) };
-}
-
-/**
- * Sends a request of Send and Wait's (the question, the short link) as a bulk send sends an item
- * (../sendLoop/send.ts), within the default Max Wait, and nothing once the execution is cancelled
- * (its link would lead nowhere); reads the answer with the plain operation's reader. The question
- * is kept in the run's `memory` at once: neither Retry On Fail nor n8n's Retry sends it again once
- * the service may have it. A short link is made again on a retry: one leads to its execution only.
- */
-async function sendStep(
-	fns: IExecuteFunctions,
-	credentials: ICredentialDataDecryptedObject,
-	{ form, request }: Built,
-	memory?: RunMemory,
-): Promise<INodeExecutionData[]> {
-	const input = fns.getInputData();
-	let outcome: SendOutcome | undefined = memory?.get(0, input[0]);
-	const earlier = outcome && 'sent' in outcome && sentEarlier(outcome, executionIdOf(fns));
-	if (earlier)
-		throw new NodeOperationError(
-			fns.getNode(),
-			`Execution ${earlier.executionId} already sent this question`,
-			{
-				description: `It is not sent again. Its answer link leads to execution ${earlier.executionId}, which no longer waits: to ask again, run the workflow again instead of retrying.`,
-			},
-		);
-	if (!outcome) {
-		const stopped = () => Boolean(fns.getExecutionCancelSignal()?.aborted);
-		const lane = joinLane(credentials, { maxInFlight: 1, maxWaitMs, stopped });
-		lane.remaining = 1;
-		const sender = { fns, credentials, lane, maxWaitMs, advice, waitAside: clock.sleep };
-		try {
-			outcome = await send(sender, itemContext(fns, 0), form, request);
-		} finally {
-			lane.leave();
-		}
-	}
-	if ('sent' in outcome || 'unsure' in outcome) memory?.keep(input, [outcome]);
-	if ('sent' in outcome) return outcome.sent;
-	throw failureOf(fns, outcome, 0);
-}
-
-const firstIn = (answer: INodeExecutionData[], keys: string[], fits: (value: unknown) => boolean) =>
-	keys.map((key) => answer[0]?.json?.[key]).find(fits);
-
-function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
-	const isUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\//.test(value);
-	const found = firstIn(answer, SHORT_URL_FIELDS, isUrl);
-	if (typeof found === 'string') return found;
-	throw new NodeOperationError(
-		fns.getNode(),
-		'Shorten Link: the Short Link endpoint gave no short address; nothing was sent',
-		{
-			description: `Its answer has none of ${SHORT_URL_FIELDS.join(', ')}. Turn Shorten Link off to send the full link.`,
-		},
-	);
 }
 
 /** Limit Wait Time's units, as n8n names them (in its order: by name), in milliseconds. */
@@ -180,10 +108,9 @@ export function sendAndWait(description: INodeTypeDescription) {
 			throw new NodeOperationError(node, page.problem, { description: page.fix, itemIndex: 0 });
 		const limit = waitTill(this);
 		requireSignedResume(this);
-		const resumeUrl = this.getSignedResumeUrl();
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
 		/** A request as its plain operation builds it: values (`given` first), Request Options, checks. */
-		const build = async (form: RequestForm, given: IDataObject): Promise<Built> => {
+		const build = async (form: RequestForm, given: Record<string, unknown>): Promise<Built> => {
 			const values = form.fields.map((field) =>
 				field.parameter in given ? given[field.parameter] : readField(this, field, 0),
 			);
@@ -194,35 +121,91 @@ export function sendAndWait(description: INodeTypeDescription) {
 		};
 		const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
 		const messageForm = requestForm(questionSpec(channel), node);
-		const message = async (link: string, form = messageForm) =>
-			await build(form, { message: `${page.question.trim()}\n\n${lead}: ${link}` });
+		const recipientField = plainField(channel, channel.recipient).name;
+		/** One recipient's question, with their link, as the plain send builds it. */
+		const message = async (to: unknown, link: string, form = messageForm) =>
+			await build(form, {
+				[recipientField]: to,
+				message: `${page.question.trim()}\n\n${lead}: ${link}`,
+			});
+		// Each recipient's own link: n8n signs whom it is for (./webhook.ts reads it).
+		const linkOf = (index: number) =>
+			this.getSignedResumeUrl({ [RECIPIENT_PARAMETER]: `${index + 1}` });
 		let question: Kept['question'];
 		try {
-			const memory = await RunMemory.recall(this);
-			// A question the service has, or may have, is not sent again: no link to shorten for it.
-			const asked = memory.get(0, items[0]);
 			const shortens =
-				channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true && !asked;
-			// Checked before a short link is made; its cost (SMS Options) on the text sent, short link
-			// included, and never on a question an earlier run sent.
+				channel.shortensLink && this.getNodeParameter('shortenLink', 0, true) === true;
+			// Every question checked before anything is sent; the cost (SMS Options) on the text sent,
+			// short link included, once that is made.
 			const checks = messageForm.checks.filter((check) => !channel.checks?.includes(check));
-			const final = !shortens && !asked;
-			let ready = await message(resumeUrl, final ? messageForm : { ...messageForm, checks });
-			if (shortens) {
-				const shortenForm = requestForm(shortLinkCreateOperation, node);
-				const longUrl = await build(shortenForm, { longUrl: resumeUrl });
-				ready = await message(shortUrlOf(this, await sendStep(this, credentials, longUrl)));
+			const firstForm = shortens ? { ...messageForm, checks } : messageForm;
+			const recipientValue = messageForm.fields.find((field) => field.parameter === recipientField);
+			const given = recipientsOf(recipientValue && readField(this, recipientValue, 0));
+			const group: Array<{ to: unknown; who: string; instance?: string }> = [];
+			for (const [index, to] of given.entries()) {
+				const asked = askedOn(await message(to, linkOf(index), firstForm), channel);
+				// One question per person, however their number is written.
+				const who = asked.recipient ?? '';
+				if (!group.some((member) => member.who === who)) group.push({ ...asked, to, who });
 			}
-			const answer = await sendStep(this, credentials, ready, memory);
-			const messageId = firstIn(answer, MESSAGE_ID_KEYS, (value) =>
-				['string', 'number'].includes(typeof value),
-			);
+			const memory = await RunMemory.recall(this);
+			const slot = {
+				memory,
+				asked: group.map(({ who }) => ({ json: { ...items[0].json, askedOf: who } })),
+				done: [] as Array<SendOutcome | undefined>,
+				index: 0,
+			};
+			slot.done = slot.asked.map((item, index) => memory.get(index, item));
+			// Kept again as this execution's: a Retry of this one knows them too.
+			if (slot.done.some(Boolean)) memory.keep(slot.asked, slot.done);
+			const earlier = slot.done
+				.map((outcome) =>
+					outcome && 'sent' in outcome ? sentEarlier(outcome, executionIdOf(this)) : undefined,
+				)
+				.find(Boolean);
+			if (earlier)
+				throw new NodeOperationError(
+					node,
+					`Execution ${earlier.executionId} already sent this question`,
+					{
+						description: `It is not sent again. Its answer links lead to execution ${earlier.executionId}, which no longer waits: to ask again, run the workflow again instead of retrying.`,
+					},
+				);
+			// The questions not sent yet (a retry sends none the service has, or may have), all built
+			// and checked before the first is sent.
+			const ready = new Map<number, Built>();
+			for (const [index, { to }] of group.entries()) {
+				if (slot.done[index]) continue;
+				let link = linkOf(index);
+				if (shortens) {
+					const shortenForm = requestForm(shortLinkCreateOperation, node);
+					const longUrl = await build(shortenForm, { longUrl: link });
+					link = shortUrlOf(this, await sent(this, await sendStep(this, credentials, longUrl)));
+				}
+				ready.set(index, await message(to, link, messageForm));
+			}
+			for (const [index, built] of ready)
+				slot.done[index] = await sendStep(this, credentials, built, { ...slot, index });
+			const outcomes = slot.done as SendOutcome[];
+			if (!outcomes.some((outcome) => 'sent' in outcome))
+				throw failureOf(
+					this,
+					outcomes.find((outcome) => !('sent' in outcome)) as Exclude<
+						SendOutcome,
+						{ sent: unknown }
+					>,
+					0,
+				);
 			question = {
 				channel: channelName,
-				...askedOn(ready, channel),
-				messageId: messageId === undefined ? undefined : String(messageId),
-				// What the SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
-				...(ready.readings.sms && !asked && { smsCost: smsFacts(ready.readings.sms) }),
+				instance: group[0].instance,
+				askedAt: new Date(clock.now()).toISOString(),
+				recipients: group.map(({ who }, index) => {
+					const sms = ready.get(index)?.readings.sms;
+					// What an SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
+					const cost = sms && 'sent' in outcomes[index] ? { smsCost: smsFacts(sms) } : {};
+					return { ...askedRecipient(who, outcomes[index]), ...cost };
+				}),
 			};
 		} catch (error) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.

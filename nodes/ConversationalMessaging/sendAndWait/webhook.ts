@@ -12,18 +12,17 @@ import { jsonParse, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { isBlank } from '../checks/checks';
 import { nodeContextInWebhook, setTimeoutOutput } from '../n8nInternals';
-import type { smsFacts } from '../checks/sms';
 import { CHOICE_TYPES } from './formFields';
+import type { AskedRecipient } from './group';
+import { RECIPIENT_PARAMETER } from './group';
 import type { FormField, Page } from './page';
 import { ANSWERED_PAGE, APPROVED, FORM_VIEW, NOT_RECORDED, PAGE_HEADERS } from './page';
 
 /** What the webhook draws and answers with, as execute read and sent it. */
 export interface Kept {
 	page: Page;
-	/** Who was asked, where, and the id the service gave the question's message: the answer's evidence. */
-	question: { channel: string; instance?: string; recipient?: string; messageId?: string } & {
-		smsCost?: ReturnType<typeof smsFacts>;
-	};
+	/** Where the question went, when, and each recipient with the id of their message: the evidence. */
+	question: { channel: string; instance?: string; askedAt: string; recipients: AskedRecipient[] };
 }
 
 const KEY = 'sendAndWait';
@@ -77,6 +76,7 @@ function postedValue(field: FormField, raw: unknown): unknown {
 	if (chosen === NOT_AN_ANSWER) return NOT_AN_ANSWER;
 	const list = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
 	const offered = (field.fieldOptions?.values ?? []).map((option) => String(option.option));
+	// Only what the form offers: anything else is not an answer to it.
 	if (!list.every((entry) => offered.includes(entry))) return NOT_AN_ANSWER;
 	return field.fieldType === 'checkbox' ? list : list[0];
 }
@@ -147,8 +147,21 @@ async function answerOf(
 		customForm: json,
 		freeText: { text: json.Response },
 	}[page.responseType];
+	// Who answered: the place n8n signed into their link (./group.ts), never anything posted.
+	const place = Number((fns.getQueryData() as IDataObject)[RECIPIENT_PARAMETER]);
+	const { recipient, messageId } = question.recipients?.[place - 1] ?? {};
+	if (recipient === undefined) return undefined;
+	const respondedBy = {
+		recipient,
+		channel: question.channel,
+		instance: question.instance,
+		messageId,
+	};
 	return {
-		json: { data: { ...data, respondedAt: new Date().toISOString() }, question: { ...question } },
+		json: {
+			data: { ...data, respondedAt: new Date().toISOString(), respondedBy },
+			question: { ...question },
+		},
 		...(Object.keys(binary).length ? { binary } : {}),
 		pairedItem: { item: 0 },
 	};

@@ -163,10 +163,10 @@ export const sendAndWaitOperation: CustomSpec = {
 	action: 'Send a message and wait for a response',
 	builderHint: {
 		propertyHint:
-			'Use it instead of a Wait or Form node to ask a person by SMS, chatapp, socialnet or live chat: an approval, a typed answer or a form. It takes one input item (put Loop Over Items before it for several); the answer is in data (data.approved for an approval).',
+			'Use it instead of a Wait or Form node to ask a person, or each of a group (the first answer decides), by SMS, chatapp, socialnet or live chat: an approval, a typed answer or a form. It takes one input item (put Loop Over Items before it for several); the answer is in data (data.approved for an approval), who gave it in data.respondedBy.',
 	},
 	description:
-		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer',
+		'Send a question with a link to a page where the recipient approves, declines, answers or fills in a form; the workflow waits for the answer (of a group: the first)',
 	sends: 'custom',
 	execute: sendAndWait,
 	fields: [

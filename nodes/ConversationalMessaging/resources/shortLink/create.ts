@@ -1,3 +1,6 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 import { url } from '../../checks/checks';
 import type { Field } from '../../form/fields';
 import { additionalFields, field } from '../../form/fields';
@@ -35,3 +38,21 @@ export const shortLinkCreateOperation: PlainSpec = {
 		]),
 	],
 };
+
+/** Its answer is not documented (docs/ASSUMPTIONS.md); the sandbox answers `shortUrl`. */
+const SHORT_URL_FIELDS = ['shortUrl', 'shortLink', 'short', 'url'];
+
+/** The short address in Create's answer, for Send and Wait's Shorten Link; none: nothing was sent. */
+export function shortUrlOf(fns: IExecuteFunctions, answer: INodeExecutionData[]): string {
+	const found = SHORT_URL_FIELDS.map((key) => answer[0]?.json?.[key]).find(
+		(value) => typeof value === 'string' && /^https?:\/\//.test(value),
+	);
+	if (typeof found === 'string') return found;
+	throw new NodeOperationError(
+		fns.getNode(),
+		'Shorten Link: the Short Link endpoint gave no short address; nothing was sent',
+		{
+			description: `Its answer has none of ${SHORT_URL_FIELDS.join(', ')}. Turn Shorten Link off to send the full link.`,
+		},
+	);
+}

@@ -29,7 +29,7 @@ const sms = {
 	to: '+57 300 555 0199',
 };
 /** What the node kept in its context for the webhook (sendAndWait/webhook.ts). */
-function keptOf(result: Awaited<ReturnType<typeof suite.run>>): Kept {
+function keptOf(result: Pick<Awaited<ReturnType<typeof suite.run>>, 'run'>): Kept {
 	const contextData = result.run.data.executionData?.contextData ?? {};
 	return (contextData['node:Conversational Messaging'] as { sendAndWait: Kept }).sendAndWait;
 }
@@ -41,7 +41,8 @@ const refuseOneSms = () =>
 		match: { operationId: 'smsSend' },
 		times: 1,
 	});
-const SIGNED_LINK = /^http:\/\/127\.0\.0\.1:5678\/webhookWaiting\/\d+\/node\?signature=[\w-]+$/;
+const SIGNED_LINK =
+	/^http:\/\/127\.0\.0\.1:5678\/webhookWaiting\/\d+\/node\?to=1&signature=[\w-]+$/;
 
 describe('Send and Wait for Response', () => {
 	it('shortens the signed link, sends the question by SMS with it, and waits', async () => {
@@ -285,9 +286,14 @@ describe('Send and Wait for Response', () => {
 					question: {
 						channel: 'sms',
 						instance: 'line-1',
-						recipient: '573005550199',
-						messageId: sent?.id,
-						smsCost: { encoding: 'GSM-7', segments: 2, characters: expect.any(Number) },
+						askedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+						recipients: [
+							{
+								recipient: '573005550199',
+								messageId: sent?.id,
+								smsCost: { encoding: 'GSM-7', segments: 2, characters: expect.any(Number) },
+							},
+						],
 					},
 				},
 				pairedItem: { item: 0 },
@@ -362,15 +368,24 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it("keeps with the execution who was asked, where, and the message's id, and the page, for the answer", async () => {
+		const before = Date.now();
 		const result = await suite.run({ ...sms, shortenLink: false });
 		const sent = [...suite.sandbox.state.sentMessages.values()].at(-1);
 		const kept = keptOf(result);
+		// When the question went: the one who answers, or the timeout, says it since.
+		const askedAt = Date.parse(kept.question.askedAt);
+		expect(askedAt >= before && askedAt <= Date.now()).toBe(true);
 		expect(kept.question).toEqual({
 			channel: 'sms',
 			instance: 'line-1',
-			recipient: '573005550199',
-			messageId: sent?.id,
-			smsCost: { encoding: 'GSM-7', segments: 2, characters: String(sent?.body).length },
+			askedAt: kept.question.askedAt,
+			recipients: [
+				{
+					recipient: '573005550199',
+					messageId: sent?.id,
+					smsCost: { encoding: 'GSM-7', segments: 2, characters: String(sent?.body).length },
+				},
+			],
 		});
 		expect(kept.page).toEqual(expect.objectContaining({ question: sms.message, fields: [] }));
 		expect(JSON.stringify(kept)).not.toContain(suite.sandbox.token);
@@ -478,5 +493,132 @@ describe('Send and Wait for Response', () => {
 			expect.objectContaining({ id: 'field-2', isHtml: true, html: 'Thanks a lot' }),
 			expect.objectContaining({ id: 'field-3', isHidden: true, hiddenValue: 'order-17' }),
 		]);
+	});
+});
+
+describe('Send and Wait to a group', () => {
+	const group = { ...sms, to: '+57 300 555 0101, +57 300 555 0102;\n+57 300 555 0103' };
+	/** The place each link names, by the phone its SMS went to. */
+	const placesByPhone = () =>
+		new Map(
+			[...suite.sandbox.state.sentMessages.values()].map((message) => {
+				const link = String(message.body).split('Answer here: ')[1];
+				const long = [...suite.sandbox.state.shortLinks.values()].find(
+					(short) => short.shortUrl === link,
+				)?.longUrl;
+				return [message.to, new URL(long ?? link).searchParams.get('to')];
+			}),
+		);
+
+	it('sends each recipient the question with a link of their own, once per person, and keeps who got which message', async () => {
+		suite.sandbox.state.sentMessages.clear();
+		// The third is the first written another way: one person, one question.
+		const result = await suite.run({ ...group, to: `${group.to}, 573005550101` });
+		expect(result.error).toBeUndefined();
+		expect(result.run.data.waitTill).toBeInstanceOf(Date);
+		expect(result.requests.map((request) => request.path)).toEqual([
+			'/v1/short',
+			'/v1/short',
+			'/v1/short',
+			'/v1/sms',
+			'/v1/sms',
+			'/v1/sms',
+		]);
+		// Each link signed for its recipient's place (n8n refuses one altered to another place).
+		expect(placesByPhone()).toEqual(
+			new Map([
+				['573005550101', '1'],
+				['573005550102', '2'],
+				['573005550103', '3'],
+			]),
+		);
+		const longUrls = result.requests
+			.filter((request) => request.path === '/v1/short')
+			.map((request) => String(sentBody(request).longUrl));
+		expect(new Set(longUrls.map((url) => new URL(url).searchParams.get('signature'))).size).toBe(3);
+		const sent = [...suite.sandbox.state.sentMessages.values()];
+		expect(keptOf(result).question.recipients).toEqual(
+			['573005550101', '573005550102', '573005550103'].map((recipient) => ({
+				recipient,
+				messageId: sent.find((message) => message.to === recipient)?.id,
+				smsCost: expect.objectContaining({ encoding: 'GSM-7' }),
+			})),
+		);
+	});
+
+	it('takes a list from an expression, as an earlier node gives phones', async () => {
+		suite.sandbox.state.sentMessages.clear();
+		const result = await suite.run(
+			{ ...sms, shortenLink: false, to: '={{ $json.phones }}' },
+			{ items: [{ phones: ['+57 300 555 0104', '+57 300 555 0105'] }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect([...placesByPhone()]).toEqual([
+			['573005550104', '1'],
+			['573005550105', '2'],
+		]);
+	});
+
+	it('fails before anything is sent when one recipient of the group is not a phone number, naming the field', async () => {
+		const result = await suite.run({ ...group, to: '+57 300 555 0101, call me maybe' });
+		expect(result.error?.message).toMatch(/Recipient Phone/);
+		expect(result.requests).toEqual([]);
+	});
+
+	it('waits for those the question reached, and says whom the service refused and why', async () => {
+		suite.sandbox.injectFault({
+			kind: 'errTrue',
+			message: 'Number is blacklisted',
+			match: { operationId: 'smsSend', body: { to: '573005550102' } },
+			times: 1,
+		});
+		try {
+			const result = await suite.run({ ...group, shortenLink: false });
+			expect(result.error).toBeUndefined();
+			expect(result.run.data.waitTill).toBeInstanceOf(Date);
+			const [first, refused, third] = keptOf(result).question.recipients;
+			expect([first.messageId, third.messageId]).toEqual([expect.any(String), expect.any(String)]);
+			expect(refused).toEqual({
+				recipient: '573005550102',
+				notSent: expect.stringContaining('Number is blacklisted'),
+			});
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
+	it("n8n's Retry of a group nobody was sent to asks each once; one the service may have is not asked again", async () => {
+		suite.sandbox.injectFault({
+			kind: 'malformed',
+			match: { operationId: 'smsSend', body: { to: '573005550101' } },
+			times: 1,
+		});
+		suite.sandbox.injectFault({
+			kind: 'errTrue',
+			match: { operationId: 'smsSend', body: { to: '573005550102' } },
+			times: 1,
+		});
+		suite.sandbox.injectFault({
+			kind: 'errTrue',
+			match: { operationId: 'smsSend', body: { to: '573005550103' } },
+			times: 1,
+		});
+		try {
+			const failed = await suite.run({ ...group, shortenLink: false });
+			expect(failed.error).toBeDefined();
+			const before = suite.sandbox.requests.length;
+			const retried = await failed.retry();
+			expect(retried.error).toBeUndefined();
+			const sends = suite.sandbox.requests.slice(before).map((request) => sentBody(request).to);
+			expect(sends).toEqual(['573005550102', '573005550103']);
+			const [unsure, ...asked] = keptOf(retried).question.recipients;
+			expect(unsure).toEqual({ recipient: '573005550101', unsure: expect.any(String) });
+			expect(asked.map((recipient) => recipient.messageId)).toEqual([
+				expect.any(String),
+				expect.any(String),
+			]);
+		} finally {
+			suite.sandbox.clearFaults();
+		}
 	});
 });

@@ -89,7 +89,7 @@ describe('what an SMS costs', () => {
 		expect(failed.error?.description).toBe(fix);
 	});
 
-	it('Send and Wait by SMS keeps what its question cost with the question', async () => {
+	it('Send and Wait by SMS keeps what its question cost with its recipient', async () => {
 		const result = await suite.run({
 			resource: 'messaging',
 			operation: 'sendAndWait',
@@ -102,10 +102,10 @@ describe('what an SMS costs', () => {
 		});
 		const contextData = result.run.data.executionData?.contextData ?? {};
 		const kept = contextData['node:Conversational Messaging'] as {
-			sendAndWait: { question: { smsCost?: unknown } };
+			sendAndWait: { question: { recipients: Array<{ smsCost?: unknown }> } };
 		};
 		const { body } = sentBody(result.requests[0]) as { body: string };
-		expect(kept.sendAndWait.question.smsCost).toEqual({
+		expect(kept.sendAndWait.question.recipients[0].smsCost).toEqual({
 			encoding: 'GSM-7',
 			segments: body.length > 160 ? 2 : 1,
 			characters: body.length,
@@ -143,9 +143,9 @@ describe('what an SMS costs', () => {
 		expect(body).toContain("order 17 - it's the second one");
 		const contextData = replaced.run.data.executionData?.contextData ?? {};
 		const kept = contextData['node:Conversational Messaging'] as {
-			sendAndWait: { question: { smsCost?: { encoding: string } } };
+			sendAndWait: { question: { recipients: Array<{ smsCost?: { encoding: string } }> } };
 		};
-		expect(kept.sendAndWait.question.smsCost?.encoding).toBe('GSM-7');
+		expect(kept.sendAndWait.question.recipients[0].smsCost?.encoding).toBe('GSM-7');
 
 		// The cap rules the text sent: with the short link (Shorten Link, the default), a question that
 		// fits one segment goes, though with n8n's long signed link it would not.
