@@ -155,7 +155,8 @@ export function sendAndWait(description: INodeTypeDescription) {
 				done: [] as Array<SendOutcome | undefined>,
 				index: 0,
 			};
-			slot.done = slot.asked.map((item, index) => memory.get(index, item));
+			// By who they are, not their place: an expression may list them in another order on a Retry.
+			slot.done = slot.asked.map((item) => memory.find(item));
 			// Kept again as this execution's: a Retry of this one knows them too.
 			if (slot.done.some(Boolean)) memory.keep(slot.asked, slot.done);
 			const earlier = slot.done

@@ -116,6 +116,12 @@ export class RunMemory {
 		return kept?.input === fingerprint(item) ? kept.done : undefined;
 	}
 
+	/** What the service got of this item under any index: one of a group, wherever it stands now. */
+	find(item: INodeExecutionData): Done | undefined {
+		const input = fingerprint(item);
+		return [...this.kept.values()].find((kept) => kept.input === input)?.done;
+	}
+
 	/**
 	 * Keeps what the service got of this run, for whoever runs it again. Items this run did not
 	 * reach (it stopped first) keep what an earlier one did: `done` is given it too, for the stop's

@@ -587,6 +587,37 @@ describe('Send and Wait to a group', () => {
 		}
 	});
 
+	it('a Retry with the saved workflow, its recipients in another order, still asks nobody twice', async () => {
+		suite.sandbox.injectFault({
+			kind: 'malformed',
+			match: { operationId: 'smsSend', body: { to: '573005550101' } },
+			times: 1,
+		});
+		suite.sandbox.injectFault({
+			kind: 'errTrue',
+			match: { operationId: 'smsSend', body: { to: '573005550102' } },
+			times: 1,
+		});
+		try {
+			const pair = { ...sms, shortenLink: false, to: '+57 300 555 0101, +57 300 555 0102' };
+			const failed = await suite.run(pair);
+			expect(failed.error).toBeDefined();
+			const before = suite.sandbox.requests.length;
+			const retried = await failed.retry({
+				parameters: { ...pair, to: '+57 300 555 0102, +57 300 555 0101' },
+			});
+			expect(retried.error).toBeUndefined();
+			const sends = suite.sandbox.requests.slice(before).map((request) => sentBody(request).to);
+			expect(sends).toEqual(['573005550102']);
+			expect(keptOf(retried).question.recipients).toEqual([
+				expect.objectContaining({ recipient: '573005550102', messageId: expect.any(String) }),
+				{ recipient: '573005550101', unsure: expect.any(String) },
+			]);
+		} finally {
+			suite.sandbox.clearFaults();
+		}
+	});
+
 	it("n8n's Retry of a group nobody was sent to asks each once; one the service may have is not asked again", async () => {
 		suite.sandbox.injectFault({
 			kind: 'malformed',
