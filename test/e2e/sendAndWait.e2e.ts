@@ -489,14 +489,31 @@ async function runReminderExample() {
 	const managers = ['573005550141', '573005550142'];
 	const asked = await questionsTo(managers, 'Refund of 250 USD for order 23: approve?');
 	const reminded = await questionsTo(managers, 'Reminder: refund of 250 USD for order 23', 150_000);
-	// The first links lead to a wait that ended: n8n's own page, and nothing decided.
-	const late = await open(target(answerLinkIn(asked[0].body)), BROWSER_AGENT);
+	// The first links lead to a wait that ended: n8n's own page (once the execution waits again:
+	// before, n8n answers that it is running), and nothing decided.
+	const late = await until(
+		"the first link to lead to n8n's page",
+		async () => {
+			const page = await open(target(answerLinkIn(asked[0].body)), BROWSER_AGENT);
+			return page.html.includes('No action required') ? page : undefined;
+		},
+		WAIT_MS,
+	);
 	const [backup] = await questionsTo(
 		['573005550149'],
 		'Refund of 250 USD for order 23: the managers did not answer',
 		150_000,
 	);
-	const answered = await submit(target(answerLinkIn(backup.body)), { approved: 'true' });
+	// The SMS goes out a moment before n8n stores the execution as waiting: until then n8n answers
+	// that it is running, and nothing is recorded.
+	const answered = await until(
+		"the backup's answer to be recorded",
+		async () => {
+			const tried = await submit(target(answerLinkIn(backup.body)), { approved: 'true' });
+			return tried.status === 200 ? tried : undefined;
+		},
+		WAIT_MS,
+	);
 	const { status, run } = await settled(id);
 	return { status, run, asked, reminded, late, backup, answered };
 }
@@ -711,14 +728,14 @@ describe('Send and Wait for Response in real n8n', () => {
 		// refused by n8n, whatever form is posted to it.
 		const altered = new URL(urls[1]);
 		altered.searchParams.set('to', '1');
-		expect((await submit(altered.toString(), {})).status).not.toBe(200);
+		expect((await submit(altered.toString(), {})).status).toBe(401);
 		const crossed = new URL(urls[0]);
 		crossed.searchParams.set('signature', new URL(urls[1]).searchParams.get('signature') ?? '');
-		expect((await submit(crossed.toString(), {})).status).not.toBe(200);
-		// The first's link posted with what the second's form would post answers as the first
-		// only: who answered is the signed place, never anything posted.
+		expect((await submit(crossed.toString(), {})).status).toBe(401);
 		expect(await statusOf(id)).toBe('waiting');
 
+		// The second's answer, posted with a field that names the first's place: who answered is
+		// the signed place of the link, never anything posted.
 		const answered = await submit(urls[1], { to: '1' });
 		expect(answered.status).toBe(200);
 		expect(answered.html).toContain('Your answer was recorded');

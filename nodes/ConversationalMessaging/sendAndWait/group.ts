@@ -1,7 +1,12 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { smsFacts } from '../checks/sms';
+import type { RunMemory } from '../sendLoop/runMemory';
+import { executionIdOf, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
+import { failureOf } from '../sendLoop/send';
+import { joinAnd, plural } from '../words';
 
 /*
  * A question asked of a group: each recipient gets it with a link of their own, n8n's signed
@@ -12,6 +17,16 @@ import type { SendOutcome } from '../sendLoop/send';
 
 /** The signed query parameter of each recipient's link: their place in the group, from 1. */
 export const RECIPIENT_PARAMETER = 'to';
+
+/** A group of approvers, not a list of contacts: more is refused before anything is sent. */
+export const MAX_RECIPIENTS = 50;
+
+/** One person of the group: as given, who (the phone as read, or the identifier), where. */
+export interface Member {
+	to: unknown;
+	who: string;
+	instance?: string;
+}
 
 /** One recipient, as the question's evidence lists them. */
 export interface AskedRecipient {
@@ -51,9 +66,84 @@ export function messageIdOf(answer: INodeExecutionData[]): string | undefined {
 	return id === undefined ? undefined : String(id);
 }
 
-/** What the evidence says of one recipient, from their question's outcome. */
-export function askedRecipient(recipient: string, outcome: SendOutcome): AskedRecipient {
-	if ('sent' in outcome) return { recipient, messageId: messageIdOf(outcome.sent) };
-	if ('unsure' in outcome) return { recipient, unsure: (outcome.unsure as Error).message };
-	return { recipient, notSent: ('failed' in outcome ? outcome.failed : outcome.stopped).message };
+/**
+ * The group's questions in the run's memory, each found by who it went to, not by its place: a
+ * Retry of the saved workflow may list the group in another order. Neither Retry On Fail nor
+ * n8n's Retry asks anyone again whom the service has, or may have, asked.
+ */
+export class GroupMemory {
+	/** One item per member: the input item and who. */
+	private readonly asked: INodeExecutionData[];
+	readonly done: Array<SendOutcome | undefined>;
+
+	constructor(
+		private readonly memory: RunMemory,
+		input: INodeExecutionData,
+		group: Member[],
+	) {
+		this.asked = group.map(({ who }) => ({ json: { ...input.json, askedOf: who } }));
+		this.done = this.asked.map((item) => memory.find(item));
+		// Kept again as this execution's: a Retry of this one knows them too.
+		if (this.done.some(Boolean)) memory.keep(this.asked, this.done);
+	}
+
+	/** Refuses a Retry of a question another execution sent: its links lead there. */
+	refuseAnotherExecutions(fns: IExecuteFunctions, group: Member[]): void {
+		const by = this.done.map((outcome) =>
+			outcome && 'sent' in outcome ? sentEarlier(outcome, executionIdOf(fns)) : undefined,
+		);
+		const earlier = by.find(Boolean);
+		if (!earlier) return;
+		const whom = joinAnd(group.filter((_, index) => by[index]).map(({ who }) => who));
+		throw new NodeOperationError(
+			fns.getNode(),
+			`Execution ${earlier.executionId} already sent this question`,
+			{
+				description: `It is not sent again. The answer links it sent (to ${whom}) lead to execution ${earlier.executionId}, which no longer waits: to ask again, run the workflow again instead of retrying.`,
+			},
+		);
+	}
+
+	/** A question the service has, or may have, is kept at once. */
+	keep(index: number, outcome: SendOutcome): void {
+		this.done[index] = outcome;
+		if ('sent' in outcome || 'unsure' in outcome) this.memory.keep(this.asked, this.done);
+	}
+}
+
+/**
+ * What the evidence says of each recipient; the run's failure when it was cancelled (those asked
+ * stay in its memory) or when the question reached nobody.
+ */
+export function evidenceOf(
+	fns: IExecuteFunctions,
+	group: Member[],
+	outcomes: SendOutcome[],
+	cost: (index: number) => AskedRecipient['smsCost'],
+): AskedRecipient[] {
+	const unsent = outcomes.filter(
+		(outcome): outcome is Exclude<SendOutcome, { sent: unknown }> => !('sent' in outcome),
+	);
+	const stopped = unsent.find((outcome) => 'stopped' in outcome);
+	if (stopped) throw failureOf(fns, stopped, 0);
+	if (unsent.length === outcomes.length) throw failureOf(fns, unsent[0], 0);
+	return group.map(({ who: recipient }, index) => {
+		const outcome = outcomes[index];
+		if ('sent' in outcome) {
+			const smsCost = cost(index);
+			return { recipient, messageId: messageIdOf(outcome.sent), ...(smsCost && { smsCost }) };
+		}
+		if ('unsure' in outcome) return { recipient, unsure: outcome.unsure.message };
+		return { recipient, notSent: ('failed' in outcome ? outcome.failed : outcome.stopped).message };
+	});
+}
+
+/** The warning above the output when some of the group were not asked: they cannot answer. */
+export function notAskedWarning(recipients: AskedRecipient[]): string | undefined {
+	const missing = recipients.filter(({ notSent, unsure }) => notSent ?? unsure);
+	if (!missing.length) return undefined;
+	const named = missing.map(({ recipient, notSent }) =>
+		notSent ? `${recipient} (${notSent})` : `${recipient} (the service may have it)`,
+	);
+	return `Send and Wait: ${plural(missing.length, 'recipient')} of ${recipients.length} may not have the question: ${joinAnd(named)}. The others can answer; question.recipients says who got it.`;
 }

@@ -14,15 +14,24 @@ import { smsFacts } from '../checks/sms';
 import { shortLinkCreateOperation, shortUrlOf } from '../resources/shortLink/create';
 import type { RequestForm } from '../sendLoop/itemRequest';
 import { buildRequest, itemContext, readField, requestForm } from '../sendLoop/itemRequest';
-import { executionIdOf, RunMemory, sentEarlier } from '../sendLoop/runMemory';
+import { RunMemory } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
-import { asNodeError, errorItemError, failureOf } from '../sendLoop/send';
+import { asNodeError, errorItemError } from '../sendLoop/send';
+import { outputHint } from '../words';
 import type { Channel } from './channels';
 import { CHANNELS, plainField, questionField } from './channels';
-import { askedRecipient, RECIPIENT_PARAMETER, recipientsOf } from './group';
+import type { Member } from './group';
+import {
+	evidenceOf,
+	GroupMemory,
+	MAX_RECIPIENTS,
+	notAskedWarning,
+	RECIPIENT_PARAMETER,
+	recipientsOf,
+} from './group';
 import { pageOf } from './page';
 import type { Built } from './sendStep';
-import { sendStep, sent } from './sendStep';
+import { sendStep, sentOrThrown } from './sendStep';
 import type { Kept } from './webhook';
 import { keepAndWait } from './webhook';
 
@@ -141,72 +150,51 @@ export function sendAndWait(description: INodeTypeDescription) {
 			const firstForm = shortens ? { ...messageForm, checks } : messageForm;
 			const recipientValue = messageForm.fields.find((field) => field.parameter === recipientField);
 			const given = recipientsOf(recipientValue && readField(this, recipientValue, 0));
-			const group: Array<{ to: unknown; who: string; instance?: string }> = [];
+			if (given.length > MAX_RECIPIENTS)
+				throw new NodeOperationError(
+					node,
+					`${plainField(channel, channel.recipient).displayName}: ${given.length} recipients; Send and Wait asks at most ${MAX_RECIPIENTS}`,
+					{
+						description: `A question is for a group of people who may answer it. To message a list, use the channel's own send (Send SMS, Send Socialnet Message...).`,
+						itemIndex: 0,
+					},
+				);
+			const group: Member[] = [];
 			for (const [index, to] of given.entries()) {
 				const asked = askedOn(await message(to, linkOf(index), firstForm), channel);
 				// One question per person, however their number is written.
 				const who = asked.recipient ?? '';
 				if (!group.some((member) => member.who === who)) group.push({ ...asked, to, who });
 			}
-			const memory = await RunMemory.recall(this);
-			const slot = {
-				memory,
-				asked: group.map(({ who }) => ({ json: { ...items[0].json, askedOf: who } })),
-				done: [] as Array<SendOutcome | undefined>,
-				index: 0,
-			};
-			// By who they are, not their place: an expression may list them in another order on a Retry.
-			slot.done = slot.asked.map((item) => memory.find(item));
-			// Kept again as this execution's: a Retry of this one knows them too.
-			if (slot.done.some(Boolean)) memory.keep(slot.asked, slot.done);
-			const earlier = slot.done
-				.map((outcome) =>
-					outcome && 'sent' in outcome ? sentEarlier(outcome, executionIdOf(this)) : undefined,
-				)
-				.find(Boolean);
-			if (earlier)
-				throw new NodeOperationError(
-					node,
-					`Execution ${earlier.executionId} already sent this question`,
-					{
-						description: `It is not sent again. Its answer links lead to execution ${earlier.executionId}, which no longer waits: to ask again, run the workflow again instead of retrying.`,
-					},
-				);
-			// The questions not sent yet (a retry sends none the service has, or may have), all built
-			// and checked before the first is sent.
+			const memory = new GroupMemory(await RunMemory.recall(this), items[0], group);
+			memory.refuseAnotherExecutions(this, group);
+			// The questions not sent yet, all built and checked before the first is sent.
 			const ready = new Map<number, Built>();
 			for (const [index, { to }] of group.entries()) {
-				if (slot.done[index]) continue;
+				if (memory.done[index]) continue;
 				let link = linkOf(index);
 				if (shortens) {
 					const shortenForm = requestForm(shortLinkCreateOperation, node);
 					const longUrl = await build(shortenForm, { longUrl: link });
-					link = shortUrlOf(this, await sent(this, await sendStep(this, credentials, longUrl)));
+					link = shortUrlOf(this, sentOrThrown(this, await sendStep(this, credentials, longUrl)));
 				}
 				ready.set(index, await message(to, link, messageForm));
 			}
 			for (const [index, built] of ready)
-				slot.done[index] = await sendStep(this, credentials, built, { ...slot, index });
-			const outcomes = slot.done as SendOutcome[];
-			if (!outcomes.some((outcome) => 'sent' in outcome))
-				throw failureOf(
-					this,
-					outcomes.find((outcome) => !('sent' in outcome)) as Exclude<
-						SendOutcome,
-						{ sent: unknown }
-					>,
-					0,
-				);
+				memory.keep(index, await sendStep(this, credentials, built));
+			// What an SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
+			const costOf = (index: number) => {
+				const sms = ready.get(index)?.readings.sms;
+				return sms && smsFacts(sms);
+			};
+			const recipients = evidenceOf(this, group, memory.done as SendOutcome[], costOf);
+			const warning = notAskedWarning(recipients);
+			if (warning) this.addExecutionHints(outputHint([warning], true));
 			question = {
 				channel: channelName,
 				instance: group[0].instance,
 				askedAt: new Date(clock.now()).toISOString(),
-				recipients: group.map(({ who }, index) => {
-					const sms = ready.get(index)?.readings.sms;
-					// What an SMS cost, as a Send SMS output says it (not known of one an earlier run sent).
-					const cost = sms && 'sent' in outcomes[index] ? { smsCost: smsFacts(sms) } : {};
-					return { ...askedRecipient(who, outcomes[index]), ...cost };
-				}),
+				recipients,
 			};
 		} catch (error) {
 			// On Error: Continue: the message failed, nobody can answer, so the execution goes on.

@@ -4,12 +4,15 @@
  * n8n) is in test/e2e/sendAndWait.e2e.ts.
  */
 import { ExecuteContext } from 'n8n-core';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { ConversationalMessaging } from '../../../../nodes/ConversationalMessaging/ConversationalMessaging.node.ts';
 import type { Kept } from '../../../../nodes/ConversationalMessaging/sendAndWait/webhook';
 import { allFields } from '../../../../nodes/ConversationalMessaging/form/operations';
 import { sendAndWaitOperation } from '../../../../nodes/ConversationalMessaging/resources/messaging/sendAndWait';
 import { CHANNELS } from '../../../../nodes/ConversationalMessaging/sendAndWait/channels';
+import { evidenceOf } from '../../../../nodes/ConversationalMessaging/sendAndWait/group';
 import { onSkippingClock } from '../../../helpers/nodeClock';
 import { runNode } from '../../../helpers/engine';
 import { onlyRequest, sentBody, useSandbox } from '../../../helpers/sandbox';
@@ -559,6 +562,35 @@ describe('Send and Wait to a group', () => {
 		]);
 	});
 
+	it('a group cut short by a cancel fails with the stop, never waits: what was sent stays remembered for a Retry', () => {
+		const fns = { getNode: () => ({ name: 'Ask' }) } as unknown as IExecuteFunctions;
+		const stop = new NodeOperationError(fns.getNode(), 'The execution was cancelled');
+		const group = [
+			{ to: 'a', who: '573005550101' },
+			{ to: 'b', who: '573005550102' },
+		];
+		const sentOne = { sent: [{ json: { id: 'msg-1' } }] };
+		expect(() => evidenceOf(fns, group, [sentOne, { stopped: stop }], () => undefined)).toThrow(
+			stop,
+		);
+		expect(evidenceOf(fns, group, [sentOne, sentOne], () => undefined)).toEqual([
+			{ recipient: '573005550101', messageId: 'msg-1' },
+			{ recipient: '573005550102', messageId: 'msg-1' },
+		]);
+	});
+
+	it('refuses more than 50 recipients before anything is sent: a question is not a bulk send', async () => {
+		const phones = Array.from(
+			{ length: 51 },
+			(_, i) => `+57 300 555 ${String(i).padStart(4, '0')}`,
+		);
+		const result = await suite.run({ ...sms, to: phones.join(', ') });
+		expect(result.error?.message).toBe(
+			'Recipient Phone: 51 recipients; Send and Wait asks at most 50',
+		);
+		expect(result.requests).toEqual([]);
+	});
+
 	it('fails before anything is sent when one recipient of the group is not a phone number, naming the field', async () => {
 		const result = await suite.run({ ...group, to: '+57 300 555 0101, call me maybe' });
 		expect(result.error?.message).toMatch(/Recipient Phone/);
@@ -582,6 +614,16 @@ describe('Send and Wait to a group', () => {
 				recipient: '573005550102',
 				notSent: expect.stringContaining('Number is blacklisted'),
 			});
+			// Said above the output, as a warning: they cannot answer.
+			const hints = result.run.data.resultData.runData['Conversational Messaging'][0].hints ?? [];
+			expect(hints.map(({ message, type }) => [type, message])).toEqual([
+				[
+					'warning',
+					expect.stringMatching(
+						/^Send and Wait: 1 recipient of 3 may not have the question: 573005550102 \(.*Number is blacklisted/,
+					),
+				],
+			]);
 		} finally {
 			suite.sandbox.clearFaults();
 		}
