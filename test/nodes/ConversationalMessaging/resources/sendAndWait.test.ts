@@ -501,6 +501,14 @@ describe('Send and Wait for Response', () => {
 
 describe('Send and Wait to a group', () => {
 	const group = { ...sms, to: '+57 300 555 0101, +57 300 555 0102;\n+57 300 555 0103' };
+	/** The next SMS to this phone: refused (errTrue), or answered unreadably (malformed: the service may have it). */
+	const faultFor = (to: string, kind: 'errTrue' | 'malformed' = 'errTrue', message?: string) =>
+		suite.sandbox.injectFault({
+			kind,
+			...(message && { message }),
+			match: { operationId: 'smsSend', body: { to } },
+			times: 1,
+		} as Parameters<typeof suite.sandbox.injectFault>[0]);
 	/** The place each link names, by the phone its SMS went to. */
 	const placesByPhone = () =>
 		new Map(
@@ -598,12 +606,7 @@ describe('Send and Wait to a group', () => {
 	});
 
 	it('waits for those the question reached, and says whom the service refused and why', async () => {
-		suite.sandbox.injectFault({
-			kind: 'errTrue',
-			message: 'Number is blacklisted',
-			match: { operationId: 'smsSend', body: { to: '573005550102' } },
-			times: 1,
-		});
+		faultFor('573005550102', 'errTrue', 'Number is blacklisted');
 		try {
 			const result = await suite.run({ ...group, shortenLink: false });
 			expect(result.error).toBeUndefined();
@@ -630,16 +633,8 @@ describe('Send and Wait to a group', () => {
 	});
 
 	it('a Retry with the saved workflow, its recipients in another order, still asks nobody twice', async () => {
-		suite.sandbox.injectFault({
-			kind: 'malformed',
-			match: { operationId: 'smsSend', body: { to: '573005550101' } },
-			times: 1,
-		});
-		suite.sandbox.injectFault({
-			kind: 'errTrue',
-			match: { operationId: 'smsSend', body: { to: '573005550102' } },
-			times: 1,
-		});
+		faultFor('573005550101', 'malformed');
+		faultFor('573005550102');
 		try {
 			const pair = { ...sms, shortenLink: false, to: '+57 300 555 0101, +57 300 555 0102' };
 			const failed = await suite.run(pair);
@@ -661,21 +656,9 @@ describe('Send and Wait to a group', () => {
 	});
 
 	it("n8n's Retry of a group nobody was sent to asks each once; one the service may have is not asked again", async () => {
-		suite.sandbox.injectFault({
-			kind: 'malformed',
-			match: { operationId: 'smsSend', body: { to: '573005550101' } },
-			times: 1,
-		});
-		suite.sandbox.injectFault({
-			kind: 'errTrue',
-			match: { operationId: 'smsSend', body: { to: '573005550102' } },
-			times: 1,
-		});
-		suite.sandbox.injectFault({
-			kind: 'errTrue',
-			match: { operationId: 'smsSend', body: { to: '573005550103' } },
-			times: 1,
-		});
+		faultFor('573005550101', 'malformed');
+		faultFor('573005550102');
+		faultFor('573005550103');
 		try {
 			const failed = await suite.run({ ...group, shortenLink: false });
 			expect(failed.error).toBeDefined();
