@@ -1481,7 +1481,7 @@ function writeQueuePart(
 		`of their own, and the execution waited (${seconds(w.waitMs)} s after the call). The second's answer, n8n's form posted to their link on`,
 		`the main, resumed it: the main enqueued job ${w.resumeJob}, ${w.finishedOn} ran it, Ask gave \`{ data: { approved: true, respondedAt, respondedBy } }\``,
 		`naming the second, and the Set node ran; the execution was a success ${seconds(w.resumeMs)} s after the answer. The first's answer`,
-		"after that got n8n's *No action required* page, and no job.",
+		"after that got n8n's own page that nothing more is needed, and no job.",
 		'',
 		'Which process ran the part after the answer: the stored execution does not say (its `mode` is',
 		`\`${w.mode}\` wherever it runs). The main\'s log shows it enqueued a second job for the execution after the answer and`,

@@ -126,7 +126,11 @@ export function evidenceOf(
 	);
 	const stopped = unsent.find((outcome) => 'stopped' in outcome);
 	if (stopped) throw failureOf(fns, stopped, 0);
-	if (unsent.length === outcomes.length) throw failureOf(fns, unsent[0], 0);
+	if (fns.getExecutionCancelSignal()?.aborted)
+		throw new NodeOperationError(fns.getNode(), 'The execution was cancelled while sending');
+	// Nobody reached: this run's own failure first, rather than an earlier execution's "may have".
+	const own = unsent.find((outcome) => !('by' in outcome && outcome.by)) ?? unsent[0];
+	if (unsent.length === outcomes.length) throw failureOf(fns, own, 0);
 	return group.map(({ who: recipient }, index) => {
 		const outcome = outcomes[index];
 		if ('sent' in outcome) {
@@ -140,10 +144,12 @@ export function evidenceOf(
 
 /** The warning above the output when some of the group were not asked: they cannot answer. */
 export function notAskedWarning(recipients: AskedRecipient[]): string | undefined {
-	const missing = recipients.filter(({ notSent, unsure }) => notSent ?? unsure);
-	if (!missing.length) return undefined;
-	const named = missing.map(({ recipient, notSent }) =>
-		notSent ? `${recipient} (${notSent})` : `${recipient} (the service may have it)`,
+	const missing = recipients.filter(
+		({ notSent, unsure }) => notSent !== undefined || unsure !== undefined,
 	);
-	return `Send and Wait: ${plural(missing.length, 'recipient')} of ${recipients.length} may not have the question: ${joinAnd(named)}. The others can answer; question.recipients says who got it.`;
+	if (!missing.length) return undefined;
+	const named = missing.map(
+		({ recipient, notSent, unsure }) => `${recipient} (${notSent ?? unsure})`,
+	);
+	return `Send and Wait: ${plural(missing.length, 'recipient')} of ${recipients.length} may not have this question's link: ${joinAnd(named)}. Those it reached can answer; question.recipients says who.`;
 }

@@ -155,7 +155,7 @@ export function sendAndWait(description: INodeTypeDescription) {
 					node,
 					`${plainField(channel, channel.recipient).displayName}: ${given.length} recipients; Send and Wait asks at most ${MAX_RECIPIENTS}`,
 					{
-						description: `A question is for a group of people who may answer it. To message a list, use the channel's own send (Send SMS, Send Socialnet Message...).`,
+						description: `Nothing was sent. A question is for a group of people who may answer it; to message a list, use the channel's own send (Send SMS, Send Socialnet Message...).`,
 						itemIndex: 0,
 					},
 				);

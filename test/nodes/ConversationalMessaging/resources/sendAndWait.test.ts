@@ -571,7 +571,10 @@ describe('Send and Wait to a group', () => {
 	});
 
 	it('a group cut short by a cancel fails with the stop, never waits: what was sent stays remembered for a Retry', () => {
-		const fns = { getNode: () => ({ name: 'Ask' }) } as unknown as IExecuteFunctions;
+		const fns = {
+			getNode: () => ({ name: 'Ask' }),
+			getExecutionCancelSignal: () => undefined,
+		} as unknown as IExecuteFunctions;
 		const stop = new NodeOperationError(fns.getNode(), 'The execution was cancelled');
 		const group = [
 			{ to: 'a', who: '573005550101' },
@@ -580,6 +583,14 @@ describe('Send and Wait to a group', () => {
 		const sentOne = { sent: [{ json: { id: 'msg-1' } }] };
 		expect(() => evidenceOf(fns, group, [sentOne, { stopped: stop }], () => undefined)).toThrow(
 			stop,
+		);
+		// Cancelled while the last question was out: nothing says stopped, the signal does.
+		const cancelled = {
+			...fns,
+			getExecutionCancelSignal: () => ({ aborted: true }),
+		} as unknown as IExecuteFunctions;
+		expect(() => evidenceOf(cancelled, group, [sentOne, sentOne], () => undefined)).toThrow(
+			'The execution was cancelled while sending',
 		);
 		expect(evidenceOf(fns, group, [sentOne, sentOne], () => undefined)).toEqual([
 			{ recipient: '573005550101', messageId: 'msg-1' },
@@ -623,7 +634,7 @@ describe('Send and Wait to a group', () => {
 				[
 					'warning',
 					expect.stringMatching(
-						/^Send and Wait: 1 recipient of 3 may not have the question: 573005550102 \(.*Number is blacklisted/,
+						/^Send and Wait: 1 recipient of 3 may not have this question's link: 573005550102 \(.*Number is blacklisted/,
 					),
 				],
 			]);
