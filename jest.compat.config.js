@@ -48,6 +48,12 @@ module.exports = {
 		'<rootDir>/test/nodes/ConversationalMessaging/pacing.test.ts',
 		// n8n 2.41's AI-builder packages (node catalogue, workflow SDK) on 2.41's n8n-workflow: n8n 1.x has no such builders.
 		'<rootDir>/test/nodes/ConversationalMessaging/aiBuilders.test.ts',
+		// n8n's lint rules on the node's own words (descriptions, option lists), the same on every
+		// engine; and ESLint loads its config with a dynamic import, which jest's own runner refuses.
+		'<rootDir>/test/nodes/ConversationalMessaging/lintedDescription.test.ts',
+		// The Default Country's labels from the runtime's ICU (checks/phone/countryList.ts), the same on
+		// every engine; it loads the module again through require.cache, which jest's own registry ignores.
+		'<rootDir>/test/nodes/ConversationalMessaging/countryLabels.test.ts',
 	],
 	// Jest's own runner, one sandbox per file: the other engine is put in place by jest's resolver.
 	runner: 'jest-runner',
