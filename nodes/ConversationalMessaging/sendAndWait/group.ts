@@ -5,7 +5,7 @@ import type { smsFacts } from '../checks/sms';
 import type { RunMemory } from '../sendLoop/runMemory';
 import { executionIdOf, sentEarlier } from '../sendLoop/runMemory';
 import type { SendOutcome } from '../sendLoop/send';
-import { failureOf } from '../sendLoop/send';
+import { cancelledError, failureOf } from '../sendLoop/send';
 import { joinAnd, plural } from '../words';
 
 /*
@@ -126,8 +126,7 @@ export function evidenceOf(
 	);
 	const stopped = unsent.find((outcome) => 'stopped' in outcome);
 	if (stopped) throw failureOf(fns, stopped, 0);
-	if (fns.getExecutionCancelSignal()?.aborted)
-		throw new NodeOperationError(fns.getNode(), 'The execution was cancelled while sending');
+	if (fns.getExecutionCancelSignal()?.aborted) throw cancelledError(fns);
 	// Nobody reached: this run's own failure first, rather than an earlier execution's "may have".
 	const own = unsent.find((outcome) => !('by' in outcome && outcome.by)) ?? unsent[0];
 	if (unsent.length === outcomes.length) throw failureOf(fns, own, 0);

@@ -130,11 +130,10 @@ export function sendAndWait(description: INodeTypeDescription) {
 		};
 		const lead = this.getNodeParameter('options.messageButtonLabel', 0, '') || 'Answer here';
 		const messageForm = requestForm(questionSpec(channel), node);
-		const recipientField = plainField(channel, channel.recipient).name;
 		/** One recipient's question, with their link, as the plain send builds it. */
 		const message = async (to: unknown, link: string, form = messageForm) =>
 			await build(form, {
-				[recipientField]: to,
+				[channel.recipient]: to,
 				message: `${page.question.trim()}\n\n${lead}: ${link}`,
 			});
 		// Each recipient's own link: n8n signs whom it is for (./webhook.ts reads it).
@@ -148,7 +147,9 @@ export function sendAndWait(description: INodeTypeDescription) {
 			// short link included, once that is made.
 			const checks = messageForm.checks.filter((check) => !channel.checks?.includes(check));
 			const firstForm = shortens ? { ...messageForm, checks } : messageForm;
-			const recipientValue = messageForm.fields.find((field) => field.parameter === recipientField);
+			const recipientValue = messageForm.fields.find(
+				(field) => field.parameter === channel.recipient,
+			);
 			const given = recipientsOf(recipientValue && readField(this, recipientValue, 0));
 			if (given.length > MAX_RECIPIENTS)
 				throw new NodeOperationError(
@@ -169,12 +170,12 @@ export function sendAndWait(description: INodeTypeDescription) {
 			const memory = new GroupMemory(await RunMemory.recall(this), items[0], group);
 			memory.refuseAnotherExecutions(this, group);
 			// The questions not sent yet, all built and checked before the first is sent.
+			const shortenForm = requestForm(shortLinkCreateOperation, node);
 			const ready = new Map<number, Built>();
 			for (const [index, { to }] of group.entries()) {
 				if (memory.done[index]) continue;
 				let link = linkOf(index);
 				if (shortens) {
-					const shortenForm = requestForm(shortLinkCreateOperation, node);
 					const longUrl = await build(shortenForm, { longUrl: link });
 					link = shortUrlOf(this, sentOrThrown(this, await sendStep(this, credentials, longUrl)));
 				}

@@ -217,6 +217,10 @@ function refusal(
 	return { failure: reading.failure, overloaded, retryAfter };
 }
 
+/** A run cancelled while it sent: what it sent stays in its memory (./runMemory.ts). */
+export const cancelledError = (fns: WithNode) =>
+	new NodeOperationError(fns.getNode(), 'The execution was cancelled while sending');
+
 export function stoppedError(fns: WithNode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(fns.getNode(), 'The execution stopped before this item was sent', {
 		itemIndex,

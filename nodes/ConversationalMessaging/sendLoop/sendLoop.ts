@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { setsAny } from '../checks/checks';
 import type { PhoneReading } from '../checks/phone/reading';
@@ -33,7 +32,15 @@ import { SendSummary } from './sendSummary';
 import type { Done } from './runMemory';
 import { executionIdOf, markedSent, RunMemory, sentEarlier } from './runMemory';
 import type { NodeError, Sender, SendOutcome } from './send';
-import { asNodeError, BULK_ADVICE, errorItemError, failureOf, send, stoppedError } from './send';
+import {
+	asNodeError,
+	BULK_ADVICE,
+	cancelledError,
+	errorItemError,
+	failureOf,
+	send,
+	stoppedError,
+} from './send';
 import { stopError } from './stopError';
 
 /**
@@ -251,8 +258,7 @@ export function sendLoop(resource: string, spec: BulkSpec, description: INodeTyp
 		if (stop.size || signal?.aborted || (node.retryOnFail === true && triedAgainAfter(output)))
 			memory.keep(items, done);
 		else RunMemory.forget(this);
-		if (signal?.aborted && !failures.size)
-			throw new NodeOperationError(node, 'The execution was cancelled while sending');
+		if (signal?.aborted && !failures.size) throw cancelledError(this);
 		if (stop.size) throw stopError(this, stop, done, keptBack);
 		if (hints.length && typeof this.addExecutionHints === 'function')
 			this.addExecutionHints(...hints);

@@ -24,11 +24,11 @@ export function nameOf(region: string): string {
 
 /** "Colombia", "Russia or Kazakhstan", "United States and others"; +800 and the like: "international services". */
 function countriesOf(code: string): string {
-	const names = (REGIONS_BY_CODE.get(code) ?? []).map(nameOf);
-	if (names.length === 0) return 'international services';
-	if (names.length === 1) return names[0];
-	if (names.length === 2) return `${names[0]} or ${names[1]}`;
-	return `${names[0]} and others`;
+	const countries = (REGIONS_BY_CODE.get(code) ?? []).map(nameOf);
+	if (countries.length === 0) return 'international services';
+	if (countries.length === 1) return countries[0];
+	if (countries.length === 2) return `${countries[0]} or ${countries[1]}`;
+	return `${countries[0]} and others`;
 }
 
 /** "Colombia (+57)": a country chosen as Default Country, or the countries of a calling code. */
