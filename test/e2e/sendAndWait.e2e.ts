@@ -232,9 +232,10 @@ function exampleOnWebhook(file: string, path: string) {
 
 /**
  * Calls an example's webhook (the first calls after activation can meet a 404 while it registers);
- * gives a way to the execution it started, once n8n lists it.
+ * gives a way to the execution it started, once n8n lists it: the example's own, whatever other
+ * tests start meanwhile.
  */
-async function callExample(path: string): Promise<() => Promise<string>> {
+async function callExample(path: string, workflowId: string): Promise<() => Promise<string>> {
 	const known = new Set(
 		(await listExecutions(session)).executions.map((execution) => execution.id),
 	);
@@ -246,14 +247,7 @@ async function callExample(path: string): Promise<() => Promise<string>> {
 				: undefined,
 		WAIT_MS,
 	);
-	return async () =>
-		await until(
-			`the execution of ${path}`,
-			async () =>
-				(await listExecutions(session)).executions.find((execution) => !known.has(execution.id))
-					?.id,
-			WAIT_MS,
-		);
+	return async () => await executionOf(workflowId, known);
 }
 
 /** The reminder example's waits (1 hour, then 30 minutes) shortened for the test. */
@@ -482,10 +476,7 @@ async function executionOf(workflowId: string, known: Set<string>) {
  * nor the reminders; the backup approves.
  */
 async function runReminderExample() {
-	const workflowId = 'cmExampleWait002';
-	const known = new Set((await listExecutions(session)).executions.map(({ id }) => id));
-	await callExample('wait-reminder-example');
-	const id = await executionOf(workflowId, known);
+	const id = await (await callExample('wait-reminder-example', 'cmExampleWait002'))();
 	const managers = ['573005550141', '573005550142'];
 	const asked = await questionsTo(managers, 'Refund of 250 USD for order 23: approve?');
 	const reminded = await questionsTo(managers, 'Reminder: refund of 250 USD for order 23', 150_000);
@@ -860,7 +851,7 @@ describe('Send and Wait for Response in real n8n', () => {
 	(EXAMPLES.length ? it : it.skip)(
 		'the example: the manager approves by SMS, then the customer is told by SMS',
 		async () => {
-			const executionId = await callExample('wait-refund-example');
+			const executionId = await callExample('wait-refund-example', 'cmExampleWait001');
 			const { message, link } = await messageWith('Refund of 400 USD for order 17: approve?');
 			expect([message.to, message.instance]).toEqual(['573005550199', 'sms-line-1']);
 			expect(link.startsWith(`${sandbox.url}/s/`)).toBe(true);
@@ -891,7 +882,7 @@ describe('Send and Wait for Response in real n8n', () => {
 	(EXAMPLES.length ? it : it.skip)(
 		'the form example: the customer fills in the delivery form by SMS, the answers are written on and confirmed by SMS',
 		async () => {
-			const executionId = await callExample('wait-form-example');
+			const executionId = await callExample('wait-form-example', 'cmExampleForm001');
 			const { message, link } = await messageWith('Order 21 is ready: where and when');
 			expect(message.to).toBe('573007654321');
 			const page = await open(target(link), BROWSER_AGENT);
